@@ -1,0 +1,54 @@
+# ShieldBridge: the README's two commands, `make demo` and `make test`, and the rest.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIGURATION ?= debug
+
+# Debian packages: to build (libdbus through pkg-config), to run the demo (a bus
+# daemon), and for the tests (gettext's msgfmt for the catalogs; a real
+# notification server under a virtual X display, clicked with xdotool; xdg-open
+# for the scheme handler; tmux for the terminal puzzle).
+BUILD_PACKAGES := pkg-config libdbus-1-dev
+RUN_PACKAGES := dbus-daemon
+TEST_PACKAGES := gettext xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils
+BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 gcc
+
+SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)
+BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
+
+.PHONY: build demo test lint bench fuzz screenshots install clean deps-build deps-run deps-test deps-bench
+
+build: deps-build
+	$(SWIFT_BUILD) --product shieldbridge
+
+demo: deps-build deps-run build
+	$(BIN)/shieldbridge demo
+
+test: deps-build deps-run deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) lint
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests benchmarks
+
+bench: deps-build deps-run deps-test deps-bench
+	benchmarks/run
+
+install: build
+	install -D -m 0755 $(BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
+
+clean:
+	rm -rf .build
+
+deps-build:
+	@scripts/ensure-packages $(BUILD_PACKAGES)
+
+deps-run:
+	@scripts/ensure-packages $(RUN_PACKAGES)
+
+deps-test:
+	@scripts/ensure-packages $(TEST_PACKAGES)
+
+deps-bench:
+	@scripts/ensure-packages $(BENCH_PACKAGES)

@@ -1,0 +1,59 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "ShieldBridge",
+  products: [
+    .executable(name: "shieldbridge", targets: ["shieldbridge"]),
+    .library(name: "ShieldBridge", targets: ["ShieldBridge"]),
+    .library(name: "DBus", targets: ["DBus"]),
+    .library(name: "Notifications", targets: ["Notifications"]),
+    .library(name: "DeepLink", targets: ["DeepLink"]),
+    .library(name: "Localization", targets: ["Localization"]),
+    .library(name: "Brake", targets: ["Brake"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CDBus",
+      pkgConfig: "dbus-1",
+      providers: [.apt(["libdbus-1-dev"])]
+    ),
+    .target(name: "Spawn"),
+    // Double rounding in pure Swift calls into libm, which nothing else links for this module.
+    .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "DBus", dependencies: ["CDBus", "Spawn"]),
+    .target(name: "Notifications", dependencies: ["DBus", "JSON"]),
+    .target(name: "DeepLink"),
+    .target(name: "Localization"),
+    .target(name: "Brake", dependencies: ["JSON"]),
+    .target(
+      name: "ShieldBridge",
+      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Spawn"]
+    ),
+    .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridge"]),
+    .executableTarget(
+      name: "ShieldBridgeBenchmarks",
+      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "ShieldBridge"],
+      path: "benchmarks/ShieldBridgeBenchmarks"
+    ),
+    .target(name: "TestSupport", dependencies: ["DBus", "Spawn"], path: "Tests/TestSupport"),
+    .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "TestSupport"]),
+    .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
+    .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
+    .testTarget(name: "BrakeTests", dependencies: ["Brake", "TestSupport"]),
+    .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
+  ]
+)
+
+// The same language settings for every target, so that no module lags behind.
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .swiftLanguageMode(.v6),
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("InferIsolatedConformances"),
+      .unsafeFlags(["-warnings-as-errors"]),
+    ]
+}

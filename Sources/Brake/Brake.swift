@@ -1,0 +1,2 @@
+/// The Brake module; see README.md, "Architecture".
+public enum BrakeModule {}

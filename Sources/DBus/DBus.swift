@@ -1,0 +1,2 @@
+/// The DBus module; see README.md, "Architecture".
+public enum DBusModule {}

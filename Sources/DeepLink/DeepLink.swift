@@ -1,0 +1,2 @@
+/// The DeepLink module; see README.md, "Architecture".
+public enum DeepLinkModule {}

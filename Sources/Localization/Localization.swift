@@ -1,0 +1,2 @@
+/// The Localization module; see README.md, "Architecture".
+public enum LocalizationModule {}

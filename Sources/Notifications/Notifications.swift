@@ -1,0 +1,2 @@
+/// The Notifications module; see README.md, "Architecture".
+public enum NotificationsModule {}

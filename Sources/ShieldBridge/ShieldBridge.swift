@@ -1,0 +1,2 @@
+/// The ShieldBridge module; see README.md, "Architecture".
+public enum ShieldBridgeModule {}

@@ -1,0 +1,2 @@
+/// The Spawn module; see README.md, "Architecture".
+public enum SpawnModule {}

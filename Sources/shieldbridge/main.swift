@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The version printed by `--version`.
+let shieldBridgeVersion = "0.1.0"
+
+extension Command {
+  /// The root of the command tree.
+  static let root = Command(
+    name: "shieldbridge",
+    abstract: "Post a shield notification and route its deep link to a puzzle or an app view.",
+    discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
+    subcommands: [
+    ]
+  )
+}
+
+let status = await Command.root.main(Array(CommandLine.arguments.dropFirst()))
+Output.flush()
+exit(status.rawValue)
