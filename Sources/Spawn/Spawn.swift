@@ -1,2 +1,0 @@
-/// The Spawn module; see README.md, "Architecture".
-public enum SpawnModule {}

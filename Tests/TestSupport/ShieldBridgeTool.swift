@@ -1,0 +1,61 @@
+import Foundation
+import Spawn
+
+/// The `shieldbridge` executable built beside the tests, and ways to run it.
+public enum ShieldBridgeTool {
+  /// The path of the built `shieldbridge` binary, in the same build folder as the test bundle.
+  public static var path: String {
+    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+      .appendingPathComponent("shieldbridge").path
+  }
+
+  /// Runs `shieldbridge` with `arguments` and returns what it printed and how it ended.
+  ///
+  /// - Parameters:
+  ///   - input: Bytes written to its stdin, which is then closed.
+  ///   - environment: Variables set on top of this process's environment
+  ///     (an empty value removes the variable).
+  ///   - timeout: After this the process is killed and `termination` is `nil`.
+  public static func run(
+    _ arguments: [String],
+    input: String = "",
+    environment: [String: String] = [:],
+    timeout: Duration = .seconds(30)
+  ) throws -> Subprocess.Result {
+    try Subprocess.run(
+      [path] + arguments, input: Array(input.utf8),
+      environment: mergedEnvironment(environment), timeout: timeout)
+  }
+
+  /// This process's environment with `changes` applied; an empty value removes a variable.
+  public static func mergedEnvironment(_ changes: [String: String]) -> [String: String] {
+    var environment = Subprocess.currentEnvironment()
+    for (key, value) in changes {
+      environment[key] = value.isEmpty ? nil : value
+    }
+    return environment
+  }
+}
+
+/// A temporary directory removed when the value is released.
+public final class TemporaryDirectory: Sendable {
+  public let path: String
+
+  public init(prefix: String = "shieldbridge-test") throws {
+    let template = NSTemporaryDirectory() + "/\(prefix).XXXXXX"
+    var bytes = Array(template.utf8CString)
+    guard let result = mkdtemp(&bytes) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
+    path = String(cString: result)
+  }
+
+  /// A path inside the directory.
+  public func file(_ name: String) -> String { path + "/" + name }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Timing helpers shared by the suites: repeated samples, medians and percentiles.
+enum Measure {
+  /// Runs `body` `samples` times and returns each run's duration in nanoseconds, sorted.
+  static func samples(_ samples: Int, _ body: () throws -> Void) rethrows -> [Double] {
+    var results: [Double] = []
+    results.reserveCapacity(samples)
+    let clock = ContinuousClock()
+    for _ in 0..<samples {
+      let elapsed = try clock.measure(body)
+      results.append(elapsed.nanoseconds)
+    }
+    return results.sorted()
+  }
+
+  /// The value at quantile `q` (0…1) of sorted values.
+  static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let index = min(sorted.count - 1, max(0, Int((Double(sorted.count - 1) * q).rounded())))
+    return sorted[index]
+  }
+
+  /// The median of sorted values.
+  static func median(_ sorted: [Double]) -> Double { quantile(sorted, 0.5) }
+
+  /// The resident set size of this process in kilobytes, from `/proc/self/status`.
+  static func residentKilobytes(pid: Int32? = nil) -> Int? {
+    let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+      let text = String(cString: line)
+      if text.hasPrefix("VmRSS:") {
+        return Int(text.dropFirst(6).filter(\.isNumber))
+      }
+    }
+    return nil
+  }
+
+  /// Prints one result line: `suite  name  value unit  (note)`.
+  static func report(_ suite: String, _ name: String, _ value: Double, _ unit: String, _ note: String = "") {
+    let formatted = value >= 100 ? String(Int(value.rounded())) : String((value * 100).rounded() / 100)
+    print("\(suite)\t\(name)\t\(formatted) \(unit)\(note.isEmpty ? "" : "\t\(note)")")
+  }
+}
+
+extension Duration {
+  /// The duration in nanoseconds.
+  var nanoseconds: Double {
+    Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+  }
+}
