@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Foundation
 
 /// Timing helpers shared by the suites: repeated samples, medians and percentiles.
 enum Measure {
@@ -29,16 +27,9 @@ enum Measure {
   /// The resident set size of this process in kilobytes, from `/proc/self/status`.
   static func residentKilobytes(pid: Int32? = nil) -> Int? {
     let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-      let text = String(cString: line)
-      if text.hasPrefix("VmRSS:") {
-        return Int(text.dropFirst(6).filter(\.isNumber))
-      }
-    }
-    return nil
+    guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+    return line.flatMap { Int($0.dropFirst(6).filter(\.isNumber)) }
   }
 
   /// Prints one result line: `suite  name  value unit  (note)`.

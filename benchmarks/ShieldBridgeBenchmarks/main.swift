@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Foundation
 
 // `ShieldBridgeBenchmarks SUITE [ARGS…]`: runs one suite and prints its figures.
 // Build it in release mode (`swift build -c release`); `benchmarks/run` runs them all.
@@ -10,13 +8,13 @@ let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let suite = suites.first(where: { $0.name == name }) else {
-  let names = suites.map(\.name).joined(separator: "|")
-  fputs("usage: ShieldBridgeBenchmarks \(names.isEmpty ? "SUITE" : names) [ARGS…]\n", stderr)
+  let names = suites.isEmpty ? "SUITE" : suites.map(\.name).joined(separator: "|")
+  FileHandle.standardError.write(Data("usage: ShieldBridgeBenchmarks \(names) [ARGS…]\n".utf8))
   exit(64)
 }
 do {
   try await suite.run(Array(arguments.dropFirst()))
 } catch {
-  fputs("\(name): \(error)\n", stderr)
+  FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
   exit(1)
 }
