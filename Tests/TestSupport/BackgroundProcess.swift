@@ -70,13 +70,25 @@ public final class BackgroundProcess: Sendable {
     output.withLock { String(decoding: $0.standardError, as: UTF8.self) }
   }
 
-  /// Waits until stdout has a line containing `text`; returns that line.
+  /// The complete lines of stdout so far (a line still being written is left out).
+  public var outputLines: [String] {
+    let text = standardOutput
+    guard let end = text.lastIndex(of: "\n") else { return [] }
+    return text[..<end].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// Waits until stdout has a complete line containing `text`; returns that line.
   public func waitForLine(containing text: String, timeout: Duration = .seconds(10)) async throws
     -> String
   {
     try await poll("a line with '\(text)' from \(process.pid)", timeout: timeout) {
-      self.standardOutput.split(separator: "\n").first { $0.contains(text) }.map(String.init)
+      self.outputLines.first { $0.contains(text) }
     }
+  }
+
+  /// Waits until stdout has a first complete line; returns it.
+  public func waitForFirstLine(timeout: Duration = .seconds(10)) async throws -> String {
+    try await poll("a line from \(process.pid)", timeout: timeout) { self.outputLines.first }
   }
 
   /// Waits for the process to end and for its output to be read; kills it after `timeout`.
