@@ -67,6 +67,18 @@ public final class Message: @unchecked Sendable {
     return message
   }
 
+  /// A new message with the same header fields and arguments, not yet sent (its serial is 0).
+  ///
+  /// libdbus takes several microseconds for every argument appended at the
+  /// top level of a message; a program that sends the same call many times
+  /// can build it once and send copies.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.NoMemory` when libdbus cannot allocate it.
+  public func copy() throws(DBusError) -> Message {
+    guard let copy = dbus_message_copy(raw) else { throw .outOfMemory }
+    return Message(taking: copy)
+  }
+
   /// Builds the method return for this method call.
   ///
   /// - Throws: `org.freedesktop.DBus.Error.NoMemory` when libdbus cannot allocate it.

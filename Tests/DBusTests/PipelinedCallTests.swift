@@ -79,3 +79,38 @@ struct PipelinedCallTests {
     #expect(first?.is(.noReply) == true)
   }
 }
+
+@Suite("Copies of a message")
+struct MessageCopyTests {
+  @Test func aCopyHasTheSameArgumentsAndIsSentWithItsOwnSerial() async throws {
+    let bus = try BusDaemon()
+    let server = try Connection(.address(bus.address))
+    let path = try ObjectPath("/org/example")
+    try server.export(
+      [
+        try Interface(
+          "org.example.Echo",
+          methods: [
+            try Method("Echo", inputs: "su", outputs: "su") { call in
+              let (text, number) = try call.decode(String.self, UInt32.self)
+              return [.string(text), .uint32(number)]
+            }
+          ])
+      ], at: path)
+    let client = try Connection(.address(bus.address))
+    let template = try Message.methodCall(
+      destination: try BusName(server.uniqueName), path: path,
+      interface: try InterfaceName("org.example.Echo"),
+      member: try MemberName("Echo"))
+    try template.append("hello", UInt32(7))
+    let first = try template.copy()
+    let second = try template.copy()
+    #expect(first.serial == 0)
+    let replies = [try await client.call(first), try await client.call(second)]
+    #expect(first.serial != second.serial)
+    for reply in replies {
+      #expect(try reply.decode(String.self, UInt32.self) == ("hello", UInt32(7)))
+    }
+    #expect(template.serial == 0)
+  }
+}
