@@ -56,23 +56,29 @@ public final class NotificationClient: Sendable {
     store: any NotificationIDStore = MemoryIDStore()
   ) async throws(NotificationError) {
     let hub = EventHub()
+    // The capabilities are asked for at once, beside the subscriptions, so
+    // that a one-shot post waits for as few round trips as possible.
+    let prefetch = Task { await NotificationClient.fetchCapabilities(connection, timeout: timeout) }
     let (tracker, subscription) = try await withDeadline(timeout, failure: busTimeout(timeout)) {
       () async throws(NotificationError) -> (NameOwnerTracker, SignalSubscription) in
-      do throws(DBusError) {
-        let tracker = try await NameOwnerTracker.track(NotificationsNames.busName, on: connection)
-        let rule = MatchRule(
-          sender: NotificationsNames.busName, interface: NotificationsNames.interface,
-          path: NotificationsNames.path)
-        let subscription = try await connection.addSignalHandler(matching: rule, from: tracker) {
-          [weak hub] message in
-          guard let hub, let sender = message.sender,
-            let event = NotificationEvent(message: message)
-          else { return }
-          hub.receive(event, from: sender)
-        }
-        return (tracker, subscription)
-      } catch {
+      let rule = MatchRule(
+        sender: NotificationsNames.busName, interface: NotificationsNames.interface,
+        path: NotificationsNames.path)
+      // Signals are accepted from the tracked owner only; until the tracker
+      // exists nothing has been posted, so nothing is lost by dropping them.
+      async let subscribed = connection.addSignalHandler(matching: rule) { [weak hub] message in
+        guard let hub, let sender = message.sender, hub.isCurrentServer(sender),
+          let event = NotificationEvent(message: message)
+        else { return }
+        hub.receive(event, from: sender)
+      }
+      async let tracked = NameOwnerTracker.track(NotificationsNames.busName, on: connection)
+      do {
+        return (try await tracked, try await subscribed)
+      } catch let error as DBusError {
         throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
+      } catch {
+        throw NotificationError(.serverError, "the subscription failed: \(error)")
       }
     }
     self.connection = connection
@@ -81,6 +87,7 @@ public final class NotificationClient: Sendable {
     self.tracker = tracker
     self.hub = hub
     self.subscription = subscription
+    hub.follow(tracker, prefetch: prefetch)
     observer = tracker.addObserver { [weak hub] owner in hub?.serverChanged(to: owner) }
     connection.onDisconnect { [weak hub] _ in hub?.finish() }
   }
@@ -194,22 +201,42 @@ public final class NotificationClient: Sendable {
     if let owner = tracker.owner, let cached = hub.capabilities(of: owner) {
       return (owner, cached)
     }
+    // The answer asked for at the start serves if it came from the server
+    // that owns the name now, or if it failed and still no server is there;
+    // otherwise it is stale and the server is asked again.
+    var result = await hub.takePrefetch()
+    switch result {
+    case .success(let answer)? where tracker.owner.map { $0 == answer.server } ?? true: break
+    case .failure? where tracker.owner == nil: break
+    default: result = await NotificationClient.fetchCapabilities(connection, timeout: timeout)
+    }
+    guard let result else {
+      throw NotificationError(.serverError, "no answer to GetCapabilities")
+    }
+    switch result {
+    case .success(let answer):
+      hub.setCapabilities(answer.list, of: answer.server)
+      return (answer.server, answer.list)
+    case .failure(let error):
+      throw NotificationError.from(error, doing: "GetCapabilities", timeout: timeout)
+    }
+  }
+
+  /// Asks whoever owns the name for its capabilities; the reply names the server that answered.
+  private static func fetchCapabilities(
+    _ connection: Connection, timeout: Duration
+  ) async -> Result<(server: String, list: [String]), DBusError> {
     do {
       let reply = try await connection.call(
         NotificationsNames.busName, NotificationsNames.path, NotificationsNames.interface,
         NotificationsNames.getCapabilities, timeout: timeout)
       let list = try reply.decode([String].self)
       guard let server = reply.sender else {
-        throw NotificationError(.serverError, "the reply to GetCapabilities has no sender")
+        return .failure(DBusError(.failed, "the reply to GetCapabilities has no sender"))
       }
-      hub.setCapabilities(list, of: server)
-      return (server, list)
-    } catch let error as NotificationError {
-      throw error
-    } catch let error as DBusError {
-      throw NotificationError.from(error, doing: "GetCapabilities", timeout: timeout)
+      return .success((server, list))
     } catch {
-      throw NotificationError(.serverError, "GetCapabilities failed: \(error)")
+      return .failure(error)
     }
   }
 

@@ -61,7 +61,7 @@ public final class NotificationServer: Sendable {
 
   public let connection: Connection
   public let configuration: Configuration
-  private let recorder: AppendOnlyFile?
+  private let recorder: Recorder?
   private let state: Mutex<State>
   private let timers = DispatchQueue(label: "shieldbridge.notification-server.expiry")
 
@@ -72,13 +72,18 @@ public final class NotificationServer: Sendable {
     var nextGeneration: UInt64 = 1
     var watchers: [Int: AsyncStream<Activity>.Continuation] = [:]
     var nextWatcher = 1
-    var recordError: NotificationError?
   }
 
-  private struct Stored {
-    var notification: ReceivedNotification
+  /// A notification in memory; a class, so that the table moves references, not copies.
+  private final class Stored: Sendable {
+    let notification: ReceivedNotification
     /// Changes with every replacement, so that an old expiry timer does nothing.
-    var generation: UInt64
+    let generation: UInt64
+
+    init(notification: ReceivedNotification, generation: UInt64) {
+      self.notification = notification
+      self.generation = generation
+    }
   }
 
   /// Prepares a server on `connection`; ``start()`` puts it on the bus.
@@ -90,7 +95,7 @@ public final class NotificationServer: Sendable {
     self.connection = connection
     self.configuration = configuration
     recorder = try configuration.recordPath.map { path throws(NotificationError) in
-      try AppendOnlyFile(path: path)
+      try Recorder(path: path)
     }
     state = Mutex(State(notifications: RecentTable(limit: configuration.retainedLimit)))
   }
@@ -148,7 +153,7 @@ public final class NotificationServer: Sendable {
   }
 
   /// The first failure to write the record file, if there was one.
-  public var recordError: NotificationError? { state.withLock { $0.recordError } }
+  public var recordError: NotificationError? { recorder?.failure }
 
   /// A stream of everything that happens from now on.
   public func activity() -> AsyncStream<Activity> {
@@ -201,11 +206,13 @@ public final class NotificationServer: Sendable {
     }
     emit(NotificationsNames.activationToken, to: notification.sender, id, token)
     emit(NotificationsNames.actionInvoked, to: notification.sender, id, key)
-    record([
-      ("event", "action"), ("time", .string(utcTimestamp())), ("id", .int(id)),
-      ("key", .string(key)),
-      ("activation_token", .string(token)),
-    ])
+    recorder?.record { line in
+      line.member("event", "action")
+      line.member("time", utcTimestamp())
+      line.member("id", id)
+      line.member("key", key)
+      line.member("activation_token", token)
+    }
     announce(.action(id: id, key: key, activationToken: token))
     if !notification.isResident { closeOpen(id, reason: .dismissed) }
     return token
@@ -239,10 +246,12 @@ public final class NotificationServer: Sendable {
         .invalidArgument, "notification \(id) has no 'inline-reply' action to answer")
     }
     emit(NotificationsNames.notificationReplied, to: notification.sender, id, text)
-    record([
-      ("event", "reply"), ("time", .string(utcTimestamp())), ("id", .int(id)),
-      ("text", .string(text)),
-    ])
+    recorder?.record { line in
+      line.member("event", "reply")
+      line.member("time", utcTimestamp())
+      line.member("id", id)
+      line.member("text", text)
+    }
     announce(.replied(id: id, text: text))
     if !notification.isResident { closeOpen(id, reason: .dismissed) }
   }
@@ -340,7 +349,10 @@ public final class NotificationServer: Sendable {
         Stored(notification: notification, generation: generation), for: notification.id)
       return generation
     }
-    record([("event", "notify")] + notification.jsonMembers)
+    recorder?.record { line in
+      line.member("event", "notify")
+      notification.writeMembers(to: &line)
+    }
     announce(.notified(notification))
     if expireTimeout > 0 {
       let id = notification.id
@@ -380,11 +392,13 @@ public final class NotificationServer: Sendable {
     guard let removed = state.withLock({ $0.notifications.remove(id) }) else { return }
     emit(
       NotificationsNames.notificationClosed, to: removed.notification.sender, id, reason.rawValue)
-    record([
-      ("event", "closed"), ("time", .string(utcTimestamp())), ("id", .int(id)),
-      ("reason", .string(reason.name)),
-      ("reason_code", .int(reason.rawValue)),
-    ])
+    recorder?.record { line in
+      line.member("event", "closed")
+      line.member("time", utcTimestamp())
+      line.member("id", id)
+      line.member("reason", reason.name)
+      line.member("reason_code", reason.rawValue)
+    }
     announce(.closed(id: id, reason: reason))
   }
 
@@ -395,24 +409,6 @@ public final class NotificationServer: Sendable {
     try? connection.emit(
       path: NotificationsNames.path, interface: NotificationsNames.interface, member: member,
       destination: BusName(rawValue: destination), id, argument)
-  }
-
-  /// Appends one line to the record file; the first failure is kept.
-  private func record(_ members: [(String, JSONValue)]) {
-    guard let recorder else { return }
-    var line: [UInt8] = []
-    line.reserveCapacity(256)
-    JSONValue.object(members).write(to: &line)
-    line.append(0x0A)
-    let failure = recorder.append(line)
-    if failure != 0 {
-      state.withLock { state in
-        if state.recordError == nil {
-          state.recordError = NotificationError(
-            .file, "cannot write to \(recorder.path): \(errnoText(failure))")
-        }
-      }
-    }
   }
 
   private func announce(_ activity: Activity) {

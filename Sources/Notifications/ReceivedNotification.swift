@@ -32,26 +32,40 @@ public struct ReceivedNotification: Sendable {
 
   /// The notification as one JSON object, fields in the order of the `Notify` arguments.
   public var json: JSONValue {
-    .object(jsonMembers)
+    var writer = JSONLineWriter()
+    writer.beginObject()
+    writeMembers(to: &writer)
+    writer.endObject()
+    return (try? JSONValue(parsing: writer.bytes)) ?? .null
   }
 
-  var jsonMembers: [(String, JSONValue)] {
-    [
-      ("id", .int(id)),
-      ("replaces_id", .int(replacesID)),
-      ("sender", .string(sender)),
-      ("app_name", .string(appName)),
-      ("app_icon", .string(icon)),
-      ("summary", .string(summary)),
-      ("body", .string(body)),
-      (
-        "actions",
-        .array(actions.map { .object([("key", .string($0.key)), ("label", .string($0.label))]) })
-      ),
-      ("hints", .object(hints.map { ($0.name, $0.value.json) })),
-      ("expire_timeout", .int(expireTimeout)),
-      ("time", .string(time)),
-    ]
+  /// Writes the members of ``json`` into an object that is open in `writer`.
+  func writeMembers(to writer: inout JSONLineWriter) {
+    writer.member("id", id)
+    writer.member("replaces_id", replacesID)
+    writer.member("sender", sender)
+    writer.member("app_name", appName)
+    writer.member("app_icon", icon)
+    writer.member("summary", summary)
+    writer.member("body", body)
+    writer.key("actions")
+    writer.beginArray()
+    for action in actions {
+      writer.beginObject()
+      writer.member("key", action.key)
+      writer.member("label", action.label)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("hints")
+    writer.beginObject()
+    for hint in hints {
+      writer.key(hint.name)
+      writer.value(hint.value)
+    }
+    writer.endObject()
+    writer.member("expire_timeout", expireTimeout)
+    writer.member("time", time)
   }
 }
 

@@ -345,6 +345,35 @@ struct EmbeddedServerRecordTests {
     #expect(closed["reason_code"] == 3)
   }
 
+  @Test func anyTextAndAnyHintTypeIsRecordedAsValidJSON() async throws {
+    let directory = try TemporaryDirectory()
+    let record = directory.file("record.jsonl")
+    let fixture = try await EmbeddedServer(recordPath: record)
+    let summary = "Tom \"&\" Jerry \\ tab\t line\n é 漢 \u{1F600} \u{2028} \u{7F} end"
+    let hints: [(String, DBusValue)] = [
+      ("b", .boolean(true)), ("d", .double(0.5)), ("n", .int16(-3)), ("u", .uint64(.max)),
+      ("o", .objectPath(try ObjectPath("/a/b"))),
+      ("ay", .array(element: .byte, [.byte(1), .byte(2)])),
+      ("s", .structure([.int32(1), .string("x")])),
+      ("m", .dictionary(key: .string, value: .int32, [.init(.string("k\""), .int32(1))])),
+      ("i", .dictionary(key: .int32, value: .string, [.init(.int32(4), .string("four"))])),
+    ]
+    let id = try await callServer(
+      try fixture.connection(), "Notify", notifyArguments(summary: summary, hints: hints)
+    ).decode(UInt32.self)
+    let line = try #require(try readLines(record).first)
+    let json = try JSONValue(parsing: line)
+    #expect(json["summary"]?.stringValue == summary)
+    #expect(
+      json["hints"]
+        == .object([
+          ("b", true), ("d", 0.5), ("n", -3), ("u", .number(Double(UInt64.max))), ("o", "/a/b"),
+          ("ay", [1, 2]),
+          ("s", [1, "x"]), ("m", .object([("k\"", 1)])), ("i", [[4, "four"]]),
+        ]))
+    #expect(fixture.server.notification(id)?.json["summary"]?.stringValue == summary)
+  }
+
   @Test func onlyTheMostRecentNotificationsStayInMemoryButAllAreRecorded() async throws {
     let directory = try TemporaryDirectory()
     let record = directory.file("record.jsonl")

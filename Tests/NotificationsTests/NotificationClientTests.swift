@@ -331,7 +331,7 @@ struct NotificationClientFaultTests {
       ], at: NotificationsNames.path)
     _ = try await silent.requestName(NotificationsNames.busName)
     let client = try await NotificationClient.connect(
-      to: .address(bus.address), timeout: .milliseconds(300))
+      to: .address(bus.address), timeout: .seconds(1))
     let clock = ContinuousClock()
     let started = clock.now
     let error = await #expect(throws: NotificationError.self) {

@@ -1,14 +1,34 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
 
+/// The date and time part of the last timestamp, by the second it was made for:
+/// formatting it is worth doing once a second, not once a notification.
+private let lastSecond = Mutex<(second: Int, prefix: String)>((-1, ""))
+
 /// The current time as an RFC 3339 UTC timestamp with milliseconds: `2025-05-01T12:00:00.123Z`.
 func utcTimestamp() -> String {
   var now = timespec()
   clock_gettime(CLOCK_REALTIME, &now)
-  var seconds = now.tv_sec
+  let second = now.tv_sec
+  let prefix = lastSecond.withLock { cached in
+    if cached.second != second {
+      cached = (second, formatSecond(second))
+    }
+    return cached.prefix
+  }
+  let milliseconds = now.tv_nsec / 1_000_000
+  return prefix + (milliseconds < 10 ? ".00" : milliseconds < 100 ? ".0" : ".")
+    + String(milliseconds) + "Z"
+}
+
+/// `2025-05-01T12:00:00` for a number of seconds since 1970 (UTC).
+private func formatSecond(_ second: Int) -> String {
+  var seconds = second
   var parts = tm()
   gmtime_r(&seconds, &parts)
   func pad(_ value: Int32, _ width: Int) -> String {
@@ -17,6 +37,5 @@ func utcTimestamp() -> String {
   }
   return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2)
     + "T"
-    + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
-    + pad(Int32(now.tv_nsec / 1_000_000), 3) + "Z"
+    + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2)
 }

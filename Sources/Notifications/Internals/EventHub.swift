@@ -1,3 +1,4 @@
+import DBus
 import Synchronization
 
 /// The client's view of what comes back from the server: which notifications
@@ -19,6 +20,10 @@ final class EventHub: Sendable {
     var early: [(server: String, event: NotificationEvent)] = []
     var consumers: [Int: AsyncStream<NotificationEvent>.Continuation] = [:]
     var nextConsumer = 1
+    /// Who owns the name now, once the tracker is there.
+    var tracker: NameOwnerTracker?
+    /// The capabilities asked for when the client started, until someone takes the answer.
+    var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>?
   }
 
   private let state = Mutex(State())
@@ -41,6 +46,36 @@ final class EventHub: Sendable {
       _ = self?.state.withLock { $0.consumers.removeValue(forKey: id) }
     }
     return stream
+  }
+
+  /// Starts following the owner of the name, with the capabilities already asked for.
+  func follow(
+    _ tracker: NameOwnerTracker,
+    prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>
+  ) {
+    state.withLock { state in
+      state.tracker = tracker
+      state.prefetch = prefetch
+    }
+  }
+
+  /// Whether `sender` is the current owner of the name: only its signals count.
+  func isCurrentServer(_ sender: String) -> Bool {
+    guard let tracker = state.withLock({ $0.tracker }) else { return false }
+    return tracker.owner == sender
+  }
+
+  /// The answer to the first `GetCapabilities`, once; `nil` when it was taken before.
+  func takePrefetch() async -> Result<(server: String, list: [String]), DBusError>? {
+    guard
+      let task = state.withLock({ state in
+        defer { state.prefetch = nil }
+        return state.prefetch
+      })
+    else {
+      return nil
+    }
+    return await task.value
   }
 
   /// The capabilities cached for `server`, if they are known.

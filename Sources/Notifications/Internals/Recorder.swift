@@ -1,0 +1,36 @@
+import Synchronization
+
+/// The embedded server's record: one JSON object per line, appended and
+/// written out line by line, never interleaved, whatever thread records.
+final class Recorder: Sendable {
+  let path: String
+  private let file: AppendOnlyFile
+  private let state = Mutex<(writer: JSONLineWriter, failure: NotificationError?)>(
+    (JSONLineWriter(), nil))
+
+  /// Opens (or creates) the record file for appending.
+  ///
+  /// - Throws: ``NotificationError`` `file` when it cannot be opened.
+  init(path: String) throws(NotificationError) {
+    self.path = path
+    file = try AppendOnlyFile(path: path)
+  }
+
+  /// The first failure to write, if there was one; later lines are still tried.
+  var failure: NotificationError? { state.withLock { $0.failure } }
+
+  /// Appends one line: the object whose members `members` writes.
+  func record(_ members: (inout JSONLineWriter) -> Void) {
+    state.withLock { state in
+      state.writer.reset()
+      state.writer.beginObject()
+      members(&state.writer)
+      state.writer.endObject()
+      state.writer.newline()
+      let code = file.append(state.writer.bytes)
+      if code != 0, state.failure == nil {
+        state.failure = NotificationError(.file, "cannot write to \(path): \(errnoText(code))")
+      }
+    }
+  }
+}
