@@ -44,52 +44,78 @@ public final class NotificationClient: Sendable {
         throw NotificationError(
           .noBus, "cannot connect to the message bus: \(error.message)", underlying: error)
       }
-      return try await NotificationClient(connection: connection, timeout: timeout, store: store)
+      let parts = try await follow(connection, timeout: timeout)
+      return NotificationClient(
+        connection: connection, timeout: timeout, store: store, parts: parts)
     }
   }
 
   /// Starts following the notification server on an open connection.
   ///
   /// - Throws: ``NotificationError`` `timeout` when the bus does not answer within `timeout`.
-  public init(
+  public convenience init(
     connection: Connection, timeout: Duration = .seconds(2),
     store: any NotificationIDStore = MemoryIDStore()
   ) async throws(NotificationError) {
-    let hub = EventHub()
-    // The capabilities are asked for at once, beside the subscriptions, so
-    // that a one-shot post waits for as few round trips as possible.
-    let prefetch = Task { await NotificationClient.fetchCapabilities(connection, timeout: timeout) }
-    let (tracker, subscription) = try await withDeadline(timeout, failure: busTimeout(timeout)) {
-      () async throws(NotificationError) -> (NameOwnerTracker, SignalSubscription) in
-      let rule = MatchRule(
-        sender: NotificationsNames.busName, interface: NotificationsNames.interface,
-        path: NotificationsNames.path)
-      // Signals are accepted from the tracked owner only; until the tracker
-      // exists nothing has been posted, so nothing is lost by dropping them.
-      async let subscribed = connection.addSignalHandler(matching: rule) { [weak hub] message in
-        guard let hub, let sender = message.sender, hub.isCurrentServer(sender),
-          let event = NotificationEvent(message: message)
-        else { return }
-        hub.receive(event, from: sender)
-      }
-      async let tracked = NameOwnerTracker.track(NotificationsNames.busName, on: connection)
-      do {
-        return (try await tracked, try await subscribed)
-      } catch let error as DBusError {
-        throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
-      } catch {
-        throw NotificationError(.serverError, "the subscription failed: \(error)")
-      }
+    let parts = try await withDeadline(timeout, failure: busTimeout(timeout)) {
+      () async throws(NotificationError) -> Parts in
+      try await NotificationClient.follow(connection, timeout: timeout)
     }
+    self.init(connection: connection, timeout: timeout, store: store, parts: parts)
+  }
+
+  private init(
+    connection: Connection, timeout: Duration, store: any NotificationIDStore, parts: Parts
+  ) {
     self.connection = connection
     self.timeout = timeout
     self.store = store
-    self.tracker = tracker
-    self.hub = hub
-    self.subscription = subscription
-    hub.follow(tracker, prefetch: prefetch)
+    tracker = parts.tracker
+    hub = parts.hub
+    subscription = parts.subscription
+    hub.follow(tracker, prefetch: parts.prefetch)
     observer = tracker.addObserver { [weak hub] owner in hub?.serverChanged(to: owner) }
     connection.onDisconnect { [weak hub] _ in hub?.finish() }
+  }
+
+  /// What following the server takes: the owner tracker, the event
+  /// subscription, and the capabilities already asked for.
+  private struct Parts: Sendable {
+    var hub: EventHub
+    var tracker: NameOwnerTracker
+    var subscription: SignalSubscription
+    var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>
+  }
+
+  /// Subscribes to the server's signals, tracks its owner and asks for its
+  /// capabilities, all at once, so that a one-shot post waits for as few
+  /// round trips as possible.
+  private static func follow(_ connection: Connection, timeout: Duration)
+    async throws(NotificationError) -> Parts
+  {
+    let hub = EventHub()
+    let prefetch = Task { await NotificationClient.fetchCapabilities(connection, timeout: timeout) }
+    let rule = MatchRule(
+      sender: NotificationsNames.busName, interface: NotificationsNames.interface,
+      path: NotificationsNames.path)
+    // Signals are accepted from the tracked owner only; until the tracker
+    // exists nothing has been posted, so nothing is lost by dropping them.
+    async let subscribed = connection.addSignalHandler(matching: rule) { [weak hub] message in
+      guard let hub, let sender = message.sender, hub.isCurrentServer(sender),
+        let event = NotificationEvent(message: message)
+      else { return }
+      hub.receive(event, from: sender)
+    }
+    async let tracked = NameOwnerTracker.track(NotificationsNames.busName, on: connection)
+    do {
+      return Parts(
+        hub: hub, tracker: try await tracked, subscription: try await subscribed, prefetch: prefetch
+      )
+    } catch let error as DBusError {
+      throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
+    } catch {
+      throw NotificationError(.serverError, "the subscription failed: \(error)")
+    }
   }
 
   deinit {

@@ -78,7 +78,10 @@ private struct NotifyCommand {
     } catch {
       throw CommandFailure(error)
     }
-    defer { client.disconnect() }
+    // The process exits right after this command; closing the connection
+    // politely first (flush, then wait for its thread) only delays the exit,
+    // and the bus notices a closed socket just as well.
+    keepUntilExit(client)
     if !notification.actions.isEmpty && !presentation.routesClicks {
       let name = (try? await client.serverInformation().name) ?? "the notification server"
       throw CommandFailure(
@@ -189,4 +192,11 @@ private struct NotifyCommand {
     }
     return notification
   }
+}
+
+/// Objects that live until the process exits, so that their teardown does not delay it.
+nonisolated(unsafe) private var keptUntilExit: [AnyObject] = []
+
+private func keepUntilExit(_ object: AnyObject) {
+  keptUntilExit.append(object)
 }
