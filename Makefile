@@ -11,7 +11,7 @@ CONFIGURATION ?= debug
 BUILD_PACKAGES := pkg-config libdbus-1-dev
 RUN_PACKAGES := dbus-daemon
 TEST_PACKAGES := gettext xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin
-BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 gcc
+BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 gcc xvfb dunst
 
 SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)
 BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
