@@ -92,6 +92,12 @@ public struct NotificationError: Error, Hashable, Sendable, CustomStringConverti
         .serverError, "the notification server does not implement \(action): \(error.message)",
         underlying: error)
     default:
+      if error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
+        return NotificationError(
+          .noServer,
+          "no notification server is running, and the bus could not start one: \(error.message)",
+          underlying: error)
+      }
       if let code = Code(dbusErrorName: error.name) {
         return NotificationError(code, error.message, underlying: error)
       }

@@ -241,6 +241,20 @@ struct NotifyCommandFaultTests {
     #expect(result.error.contains("no notification server"))
   }
 
+  @Test func aServerTheBusCannotStartIsNamedAsTheCauseWithExit69() async throws {
+    let services = try TemporaryDirectory()
+    try """
+    [D-BUS Service]
+    Name=org.freedesktop.Notifications
+    Exec=/bin/false
+    """.write(toFile: services.file("notifications.service"), atomically: true, encoding: .utf8)
+    let bus = try BusDaemon(serviceDirectories: [services.path])
+    let result = try ShieldBridgeTool.run(
+      ["notify", "x", "--address", bus.address], environment: environment(try TemporaryDirectory()))
+    #expect(result.status == 69)
+    #expect(result.error.contains("the bus could not start one"))
+  }
+
   @Test func withoutABusItExits69() throws {
     let result = try ShieldBridgeTool.run(
       ["notify", "x", "--address", "unix:path=/nonexistent/shieldbridge-bus"],
