@@ -18,10 +18,11 @@ public final class NotificationClient: Sendable {
   public let timeout: Duration
   /// The identifier → server id memory used for dedup.
   public let store: any NotificationIDStore
-  private let tracker: NameOwnerTracker
+  /// The owner of the name; `nil` for a client that receives no events.
+  private let tracker: NameOwnerTracker?
   private let hub: EventHub
-  private let subscription: SignalSubscription
-  private let observer: Int
+  private let subscription: SignalSubscription?
+  private let observer: Int?
   private let busID = Mutex<String?>(nil)
 
   /// Connects to `bus` and starts following the notification server.
@@ -30,10 +31,13 @@ public final class NotificationClient: Sendable {
   ///   - bus: The session bus by default.
   ///   - timeout: How long every call, connecting included, may take.
   ///   - store: Where identifiers are remembered; in memory by default.
+  ///   - receivesEvents: `false` for a program that posts and exits: it then
+  ///     neither subscribes to the server's signals nor follows its owner,
+  ///     which saves a round trip; ``events()`` ends at once.
   /// - Throws: ``NotificationError`` `no-bus` without a bus, `timeout` when it does not answer.
   public static func connect(
     to bus: Connection.Bus = .session, timeout: Duration = .seconds(2),
-    store: any NotificationIDStore = MemoryIDStore()
+    store: any NotificationIDStore = MemoryIDStore(), receivesEvents: Bool = true
   ) async throws(NotificationError) -> NotificationClient {
     try await withDeadline(timeout, failure: busTimeout(timeout)) {
       () async throws(NotificationError) -> NotificationClient in
@@ -44,7 +48,7 @@ public final class NotificationClient: Sendable {
         throw NotificationError(
           .noBus, "cannot connect to the message bus: \(error.message)", underlying: error)
       }
-      let parts = try await follow(connection, timeout: timeout)
+      let parts = try await follow(connection, timeout: timeout, receivesEvents: receivesEvents)
       return NotificationClient(
         connection: connection, timeout: timeout, store: store, parts: parts)
     }
@@ -74,7 +78,7 @@ public final class NotificationClient: Sendable {
     hub = parts.hub
     subscription = parts.subscription
     hub.follow(tracker, prefetch: parts.prefetch)
-    observer = tracker.addObserver { [weak hub] owner in hub?.serverChanged(to: owner) }
+    observer = tracker?.addObserver { [weak hub] owner in hub?.serverChanged(to: owner) }
     connection.onDisconnect { [weak hub] _ in hub?.finish() }
   }
 
@@ -82,19 +86,23 @@ public final class NotificationClient: Sendable {
   /// subscription, and the capabilities already asked for.
   private struct Parts: Sendable {
     var hub: EventHub
-    var tracker: NameOwnerTracker
-    var subscription: SignalSubscription
+    var tracker: NameOwnerTracker?
+    var subscription: SignalSubscription?
     var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>
   }
 
   /// Subscribes to the server's signals, tracks its owner and asks for its
   /// capabilities, all at once, so that a one-shot post waits for as few
   /// round trips as possible.
-  private static func follow(_ connection: Connection, timeout: Duration)
-    async throws(NotificationError) -> Parts
-  {
+  private static func follow(
+    _ connection: Connection, timeout: Duration, receivesEvents: Bool = true
+  ) async throws(NotificationError) -> Parts {
     let hub = EventHub()
     let prefetch = Task { await NotificationClient.fetchCapabilities(connection, timeout: timeout) }
+    guard receivesEvents else {
+      hub.finish()
+      return Parts(hub: hub, tracker: nil, subscription: nil, prefetch: prefetch)
+    }
     let rule = MatchRule(
       sender: NotificationsNames.busName, interface: NotificationsNames.interface,
       path: NotificationsNames.path)
@@ -119,8 +127,8 @@ public final class NotificationClient: Sendable {
   }
 
   deinit {
-    tracker.removeObserver(observer)
-    subscription.cancel()
+    if let observer { tracker?.removeObserver(observer) }
+    subscription?.cancel()
   }
 
   /// Closes the connection; event streams end.
@@ -129,10 +137,12 @@ public final class NotificationClient: Sendable {
   }
 
   /// The unique bus name of the current notification server, or `nil` when none runs.
-  public var serverOwner: String? { tracker.owner }
+  public var serverOwner: String? { tracker?.owner }
 
   /// Every change of the server's owner: its new unique name, or `nil` when it went away.
-  public func serverChanges() -> AsyncStream<String?> { tracker.ownerChanges() }
+  public func serverChanges() -> AsyncStream<String?> {
+    tracker?.ownerChanges() ?? AsyncStream { $0.finish() }
+  }
 
   /// The events about the notifications this client posted: actions, closes,
   /// activation tokens and replies, from the current server only and as the
@@ -202,7 +212,7 @@ public final class NotificationClient: Sendable {
   public func close(_ id: UInt32) async throws(NotificationError) {
     let action = "CloseNotification"
     var destination = NotificationsNames.busName
-    if let owner = tracker.owner, hub.owns(id, on: owner), let unique = BusName(rawValue: owner) {
+    if let owner = tracker?.owner, hub.owns(id, on: owner), let unique = BusName(rawValue: owner) {
       destination = unique
     }
     do {
@@ -224,16 +234,20 @@ public final class NotificationClient: Sendable {
   private func currentServer() async throws(NotificationError) -> (
     name: String, capabilities: [String]
   ) {
-    if let owner = tracker.owner, let cached = hub.capabilities(of: owner) {
-      return (owner, cached)
+    if let tracker {
+      if let owner = tracker.owner, let cached = hub.capabilities(of: owner) {
+        return (owner, cached)
+      }
+    } else if let cached = hub.lastCapabilities {
+      return cached
     }
     // The answer asked for at the start serves if it came from the server
     // that owns the name now, or if it failed and still no server is there;
     // otherwise it is stale and the server is asked again.
     var result = await hub.takePrefetch()
     switch result {
-    case .success(let answer)? where tracker.owner.map { $0 == answer.server } ?? true: break
-    case .failure? where tracker.owner == nil: break
+    case .success(let answer)? where tracker?.owner.map { $0 == answer.server } ?? true: break
+    case .failure? where tracker?.owner == nil: break
     default: result = await NotificationClient.fetchCapabilities(connection, timeout: timeout)
     }
     guard let result else {

@@ -112,6 +112,22 @@ struct NotificationClientPostingTests {
     #expect(client.serverOwner == fixture.server.connection.uniqueName)
   }
 
+  @Test func aClientThatReceivesNoEventsStillPostsReplacesAndCloses() async throws {
+    let fixture = try await EmbeddedServer(capabilities: ["actions", "body", "x-dunst-stack-tag"])
+    let client = try await NotificationClient.connect(
+      to: .address(fixture.bus.address), receivesEvents: false)
+    var ended = true
+    for await _ in client.events() { ended = false }
+    #expect(ended)
+    #expect(client.serverOwner == nil)
+    let first = try await client.post(Notification(summary: "one", identifier: "shield-open"))
+    let second = try await client.post(Notification(summary: "two", identifier: "shield-open"))
+    #expect(first == second)
+    #expect(fixture.server.notification(first)?.hint("x-dunst-stack-tag") == .string("shield-open"))
+    try await client.close(first)
+    #expect(fixture.server.notifications.isEmpty)
+  }
+
   @Test func aTextWithANulByteIsRefusedBeforeItIsSent() async throws {
     let fixture = try await EmbeddedServer()
     let client = try await fixture.client()

@@ -24,6 +24,8 @@ final class EventHub: Sendable {
     var tracker: NameOwnerTracker?
     /// The capabilities asked for when the client started, until someone takes the answer.
     var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>?
+    /// Set once the connection is gone (or events were never wanted): new streams end at once.
+    var finished = false
   }
 
   private let state = Mutex(State())
@@ -36,11 +38,16 @@ final class EventHub: Sendable {
   func events() -> AsyncStream<NotificationEvent> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: NotificationEvent.self, bufferingPolicy: .bufferingNewest(1024))
-    let id = state.withLock { state in
+    let id: Int? = state.withLock { state in
+      guard !state.finished else { return nil }
       let id = state.nextConsumer
       state.nextConsumer += 1
       state.consumers[id] = continuation
       return id
+    }
+    guard let id else {
+      continuation.finish()
+      return stream
     }
     continuation.onTermination = { [weak self] _ in
       _ = self?.state.withLock { $0.consumers.removeValue(forKey: id) }
@@ -50,7 +57,7 @@ final class EventHub: Sendable {
 
   /// Starts following the owner of the name, with the capabilities already asked for.
   func follow(
-    _ tracker: NameOwnerTracker,
+    _ tracker: NameOwnerTracker?,
     prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>
   ) {
     state.withLock { state in
@@ -76,6 +83,11 @@ final class EventHub: Sendable {
       return nil
     }
     return await task.value
+  }
+
+  /// The capabilities cached last, whichever server gave them.
+  var lastCapabilities: (name: String, capabilities: [String])? {
+    state.withLock { state in state.capabilities.map { ($0.server, $0.list) } }
   }
 
   /// The capabilities cached for `server`, if they are known.
@@ -150,7 +162,10 @@ final class EventHub: Sendable {
   /// Ends every stream (the connection is gone).
   func finish() {
     let consumers = state.withLock { state in
-      defer { state.consumers = [:] }
+      defer {
+        state.consumers = [:]
+        state.finished = true
+      }
       return Array(state.consumers.values)
     }
     for consumer in consumers { consumer.finish() }

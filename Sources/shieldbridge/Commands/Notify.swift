@@ -73,7 +73,8 @@ private struct NotifyCommand {
     let client: NotificationClient
     let presentation: Presentation
     do {
-      client = try await NotificationClient.connect(to: bus(invocation), store: store)
+      client = try await NotificationClient.connect(
+        to: bus(invocation), store: store, receivesEvents: wait)
       presentation = try await client.presentation()
     } catch {
       throw CommandFailure(error)
