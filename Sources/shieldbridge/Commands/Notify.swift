@@ -1,6 +1,12 @@
 import JSON
 import Notifications
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 extension Command {
   /// `shieldbridge notify SUMMARY [BODY]`: posts a notification, and with `--wait` reports what became of it.
   static let notify = Command(
@@ -79,10 +85,6 @@ private struct NotifyCommand {
     } catch {
       throw CommandFailure(error)
     }
-    // The process exits right after this command; closing the connection
-    // politely first (flush, then wait for its thread) only delays the exit,
-    // and the bus notices a closed socket just as well.
-    keepUntilExit(client)
     if !notification.actions.isEmpty && !presentation.routesClicks {
       let name = (try? await client.serverInformation().name) ?? "the notification server"
       throw CommandFailure(
@@ -110,8 +112,18 @@ private struct NotifyCommand {
         json ? JSONValue.object([("event", "posted"), ("id", .int(id))]).serialized : String(id))
       Output.flush()
     }
-    guard let events else { return .success }
-    return try await report(events, for: id)
+    guard let events else { finish(.success) }
+    finish(try await report(events, for: id))
+  }
+
+  /// Ends the process at once with `status`.
+  ///
+  /// The post is done: returning to the main thread first, and closing the
+  /// connection politely (flush, then wait for its thread), would only delay
+  /// a one-shot process; the bus notices a closed socket just as well.
+  private func finish(_ status: ExitCode) -> Never {
+    Output.flush()
+    exit(status.rawValue)
   }
 
   /// Waits for the action or the close of notification `id` and prints it.
@@ -193,11 +205,4 @@ private struct NotifyCommand {
     }
     return notification
   }
-}
-
-/// Objects that live until the process exits, so that their teardown does not delay it.
-nonisolated(unsafe) private var keptUntilExit: [AnyObject] = []
-
-private func keepUntilExit(_ object: AnyObject) {
-  keptUntilExit.append(object)
 }
