@@ -4,8 +4,9 @@ import Notifications
 import Spawn
 import Synchronization
 
-/// `ShieldBridgeBenchmarks notifications BIN [--samples N] [--count N] [--dunstrc FILE]`
-/// (`--samples 0` skips the one-shot part).
+/// `ShieldBridgeBenchmarks notifications BIN [--samples N] [--count N] [--dunstrc FILE] [--static-bin DIR]`
+/// (`--samples 0` or `--count 0` skips a part; `--static-bin` adds a build
+/// with the Swift runtime linked statically to the one-shot comparison).
 ///
 /// 1. One-shot posts, whole process: `shieldbridge notify` against
 ///    `notify-send` posting the same notification to the same dunst (on a
@@ -18,7 +19,8 @@ import Synchronization
 enum NotificationsBenchmarks {
   static func run(_ arguments: [String]) async throws {
     guard let bin = arguments.first else {
-      throw BenchmarkFailure("usage: notifications BIN [--samples N] [--count N] [--dunstrc FILE]")
+      throw BenchmarkFailure(
+        "usage: notifications BIN [--samples N] [--count N] [--dunstrc FILE] [--static-bin DIR]")
     }
     func option(_ name: String) -> String? {
       arguments.firstIndex(of: name).flatMap {
@@ -29,27 +31,40 @@ enum NotificationsBenchmarks {
     let count = option("--count").flatMap(Int.init) ?? 100_000
     let dunstrc = option("--dunstrc") ?? "Tests/Fixtures/dunstrc"
     let shieldbridge = bin + "/shieldbridge"
+    let staticBuild = option("--static-bin").map { $0 + "/shieldbridge" }
 
     let desktop = try await Desktop(dunstrc: dunstrc)
     defer { desktop.stop() }
     if samples > 0 {
-      try await oneShot(shieldbridge: shieldbridge, desktop: desktop, samples: samples)
+      try await oneShot(
+        shieldbridge: shieldbridge, staticBuild: staticBuild, desktop: desktop, samples: samples)
     }
-    try await throughput(shieldbridge: shieldbridge, count: count, desktop: desktop)
+    if count > 0 {
+      try await throughput(shieldbridge: shieldbridge, count: count, desktop: desktop)
+    }
   }
 
   // MARK: One-shot posts
 
-  private static func oneShot(shieldbridge: String, desktop: Desktop, samples: Int) async throws {
+  private static func oneShot(
+    shieldbridge: String, staticBuild: String?, desktop: Desktop, samples: Int
+  ) async throws {
     let summary = "Instagram is shielded"
     let body = "Solve a puzzle for 5 more minutes"
-    let commands: [(name: String, argv: [String])] = [
+    var commands: [(name: String, argv: [String])] = [
       (
         "shieldbridge notify",
         [shieldbridge, "notify", summary, body, "--app-name", "ShieldBridge"]
       ),
       ("notify-send", ["notify-send", "--app-name=ShieldBridge", summary, body]),
     ]
+    if let staticBuild {
+      commands.append(
+        (
+          "shieldbridge notify, static Swift runtime",
+          [staticBuild, "notify", summary, body, "--app-name", "ShieldBridge"]
+        ))
+    }
     for command in commands {
       guard try await desktop.timedRun(command.argv) != nil else {
         throw BenchmarkFailure("\(command.name) failed; is it installed (libnotify-bin)?")
@@ -61,7 +76,10 @@ enum NotificationsBenchmarks {
     }
     var times: [[Double]] = Array(repeating: [], count: commands.count)
     for sample in 0..<samples {
-      let order = sample % 2 == 0 ? Array(commands.indices) : Array(commands.indices.reversed())
+      // Every command goes first, last and in between equally often.
+      let shift = sample % commands.count
+      let rotated = Array(commands.indices[shift...]) + Array(commands.indices[..<shift])
+      let order = (sample / commands.count) % 2 == 0 ? rotated : rotated.reversed()
       for index in order {
         try desktop.closeAll()
         guard let elapsed = try await desktop.timedRun(commands[index].argv) else {
@@ -80,6 +98,11 @@ enum NotificationsBenchmarks {
     }
     Measure.report(
       "notifications", "one-shot post, shieldbridge / notify-send", medians[0] / medians[1], "x")
+    if commands.count > 2 {
+      Measure.report(
+        "notifications", "one-shot post, shieldbridge (static Swift runtime) / notify-send",
+        medians[2] / medians[1], "x")
+    }
   }
 
   // MARK: Throughput and memory
