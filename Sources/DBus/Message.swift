@@ -113,17 +113,17 @@ public final class Message: @unchecked Sendable {
 
   /// The object path, if the message has one.
   public var path: ObjectPath? {
-    dbus_message_get_path(raw).flatMap { ObjectPath(rawValue: String(cString: $0)) }
+    dbus_message_get_path(raw).map { ObjectPath(trusted: String(cString: $0)) }
   }
 
   /// The interface, if the message has one.
   public var interface: InterfaceName? {
-    dbus_message_get_interface(raw).flatMap { InterfaceName(rawValue: String(cString: $0)) }
+    dbus_message_get_interface(raw).map { InterfaceName(trusted: String(cString: $0)) }
   }
 
   /// The member (method or signal name), if the message has one.
   public var member: MemberName? {
-    dbus_message_get_member(raw).flatMap { MemberName(rawValue: String(cString: $0)) }
+    dbus_message_get_member(raw).map { MemberName(trusted: String(cString: $0)) }
   }
 
   /// The unique name of the sender, as stamped by the bus.

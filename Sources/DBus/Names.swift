@@ -39,7 +39,8 @@ public struct BusName: RawRepresentable, Hashable, Sendable, CustomStringConvert
     self = name
   }
 
-  private init(trusted: String) { rawValue = trusted }
+  /// For names libdbus has already validated (in a message it parsed or built).
+  init(trusted: String) { rawValue = trusted }
 
   /// Whether this is a unique connection name (it starts with `:`).
   public var isUnique: Bool { rawValue.hasPrefix(":") }
@@ -67,7 +68,8 @@ public struct ObjectPath: RawRepresentable, Hashable, Sendable, CustomStringConv
     self = path
   }
 
-  private init(trusted: String) { rawValue = trusted }
+  /// For names libdbus has already validated (in a message it parsed or built).
+  init(trusted: String) { rawValue = trusted }
 
   public var description: String { rawValue }
 
@@ -106,7 +108,8 @@ public struct InterfaceName: RawRepresentable, Hashable, Sendable, CustomStringC
     self = name
   }
 
-  private init(trusted: String) { rawValue = trusted }
+  /// For names libdbus has already validated (in a message it parsed or built).
+  init(trusted: String) { rawValue = trusted }
 
   public var description: String { rawValue }
 
@@ -136,6 +139,9 @@ public struct MemberName: RawRepresentable, Hashable, Sendable, CustomStringConv
     guard let name = try? MemberName(rawValue) else { return nil }
     self = name
   }
+
+  /// For names libdbus has already validated (in a message it parsed or built).
+  init(trusted: String) { rawValue = trusted }
 
   public var description: String { rawValue }
 }

@@ -10,10 +10,9 @@ extension ConnectionCore {
       reply(to: message, error: DBusError(.unknownMethod, "the call names no object or method"))
       return
     }
-    let (exported, children) = objects.withLock { table in
-      (table.interfaces[path], childNames(of: path, in: table))
-    }
+    let exported = objects.withLock { $0.interfaces[path] }
     if message.interface == .introspectable || (message.interface == nil && member.rawValue == "Introspect") {
+      let children = objects.withLock { childNames(of: path, in: $0) }
       guard member.rawValue == "Introspect" else {
         reply(to: message, error: DBusError(.unknownMethod, "no method \(member) in \(InterfaceName.introspectable)"))
         return
