@@ -1,0 +1,55 @@
+/// A parsed PO (or POT) file: its header and its live entries, in file order.
+public struct POFile: Hashable, Sendable {
+  /// The path or name the file was read from, used in diagnostics.
+  public var path: String
+  /// The header entry, when the file has one.
+  public var headerEntry: POEntry?
+  /// The header's fields, when the file has a header entry.
+  public var header: POHeader?
+  /// The entries except the header; obsolete (`#~`) entries are not included.
+  public var entries: [POEntry]
+
+  /// The largest file the parser reads: catalogs are small, and this bounds memory on hostile input.
+  public static let maximumSize = 4 << 20
+
+  /// Parses a PO file's bytes.
+  ///
+  /// - Parameters:
+  ///   - bytes: The file's content, UTF-8 (a byte-order mark is skipped).
+  ///   - path: The name used in errors.
+  /// - Throws: ``POParseError`` naming the file and the line of the first problem.
+  public init(parsing bytes: [UInt8], path: String) throws(POParseError) {
+    guard bytes.count <= Self.maximumSize else {
+      throw POParseError(.tooLarge, file: path, line: 0, "the file is larger than \(Self.maximumSize) bytes")
+    }
+    var parser = POParser(bytes: bytes, path: path)
+    let (entries, headerFieldLines) = try parser.parse()
+    self.path = path
+    if let first = entries.first, first.isHeader {
+      headerEntry = first
+      header = POHeader(
+        text: first.translations.first ?? "", line: first.translationLines.first ?? first.line,
+        fieldLines: headerFieldLines)
+      self.entries = Array(entries.dropFirst())
+    } else {
+      headerEntry = nil
+      header = nil
+      self.entries = entries
+    }
+  }
+
+  /// Reads and parses the PO file at `path`.
+  ///
+  /// - Throws: ``POParseError`` when the file cannot be read or parsed.
+  public init(contentsOf path: String) throws(POParseError) {
+    let bytes: [UInt8]
+    do {
+      bytes = try FileSystem.readFile(path, limit: Self.maximumSize)
+    } catch .tooLarge(let limit) {
+      throw POParseError(.tooLarge, file: path, line: 0, "the file is larger than \(limit) bytes")
+    } catch {
+      throw POParseError(.unreadable, file: path, line: 0, "cannot read the file: \(error.description)")
+    }
+    try self.init(parsing: bytes, path: path)
+  }
+}
