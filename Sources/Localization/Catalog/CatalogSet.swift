@@ -47,10 +47,12 @@ public struct CatalogSet: Sendable {
     Localizer(chain: chain, catalogs: self)
   }
 
-  /// A localizer for the chain negotiated from `environment`, or from `override` when it is given.
-  public func localizer(environment: [String: String], override: String? = nil) -> Localizer {
+  /// A localizer for the chain negotiated from `environment` (this process's when `nil`),
+  /// or from `override` when it is given.
+  public func localizer(environment: [String: String]? = nil, override: String? = nil) -> Localizer {
     Localizer(
-      chain: LocaleNegotiation.chain(environment: environment, override: override, isAvailable: isAvailable),
+      chain: LocaleNegotiation.chain(
+        environment: environment ?? FileSystem.environment(), override: override, isAvailable: isAvailable),
       catalogs: self)
   }
 }

@@ -40,8 +40,10 @@ public enum PseudoLocale: String, CaseIterable, Sendable {
     // Longer languages (German, Finnish) run about 40% over English; the filler makes clipping show.
     let target = (length * 2 + 4) / 5
     var filler = ""
+    var word = 0
     while filler.count < target {
-      filler += " " + Self.fillerWords[filler.count % Self.fillerWords.count]
+      filler += " " + Self.fillerWords[word % Self.fillerWords.count]
+      word += 1
     }
     segments.append(.text(filler + "]"))
     return MessageTemplate(segments: Self.merged(segments))
