@@ -37,6 +37,8 @@ bench: deps-build deps-run deps-test deps-bench
 
 install: build
 	install -D -m 0755 $(BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
+	install -d $(DESTDIR)$(PREFIX)/share/shieldbridge/locales
+	install -m 0644 locales/shieldbridge.pot locales/*.po $(DESTDIR)$(PREFIX)/share/shieldbridge/locales/
 
 clean:
 	rm -rf .build
