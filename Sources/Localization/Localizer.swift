@@ -45,7 +45,8 @@ public struct Localizer: Sendable {
   ///   - override: An explicit language (or colon list) that replaces the environment's.
   ///   - directory: The catalog folder; located when `nil`.
   public static func current(
-    environment: [String: String]? = nil, override: String? = nil, directory: CatalogDirectory? = nil
+    environment: [String: String]? = nil, override: String? = nil,
+    directory: CatalogDirectory? = nil
   ) -> Localizer {
     let environment = environment ?? FileSystem.environment()
     let directory = directory ?? CatalogDirectory.locate(environment: environment)
@@ -84,8 +85,10 @@ public struct Localizer: Sendable {
       let text: String?
       switch provider {
       case .catalog(let catalog):
-        text = catalog.translation(context: source.context, id: source.singular, plural: isPlural, n: n)
-          .flatMap { try? MessageTemplate(parsing: $0) }?.format(values)
+        text = catalog.translation(
+          context: source.context, id: source.singular, plural: isPlural, n: n
+        )
+        .flatMap { try? MessageTemplate(parsing: $0) }?.format(values)
       case .pseudo(let pseudo):
         text = (try? MessageTemplate(parsing: english)).map(pseudo.transform)?.format(values)
       }

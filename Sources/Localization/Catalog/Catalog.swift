@@ -18,7 +18,8 @@ public struct Catalog: Sendable {
     path = file.path
     pluralForms = file.header?["Plural-Forms"].flatMap { try? PluralForms(header: $0) }
     var messages: [MessageLookupKey: [String]] = [:]
-    for entry in file.entries where entry.isTranslated && !entry.isFuzzy && messages[entry.key] == nil {
+    for entry in file.entries
+    where entry.isTranslated && !entry.isFuzzy && messages[entry.key] == nil {
       messages[entry.key] = entry.translations
     }
     self.messages = messages
@@ -46,7 +47,9 @@ public struct Catalog: Sendable {
   public func translation(context: String?, id: String, plural: Bool, n: UInt64) -> String? {
     guard let forms = translations(context: context, id: id) else { return nil }
     guard plural else { return forms.count == 1 ? forms[0] : nil }
-    guard let pluralForms, let index = try? pluralForms.index(for: n), index < forms.count else { return nil }
+    guard let pluralForms, let index = try? pluralForms.index(for: n), index < forms.count else {
+      return nil
+    }
     return forms[index]
   }
 }

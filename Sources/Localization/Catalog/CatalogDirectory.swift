@@ -67,7 +67,9 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
       if FileSystem.isDirectory(installed) { return CatalogDirectory(path: installed) }
       if let tree = sourceTree(above: binDirectory) { return tree }
     }
-    if let start = currentDirectory ?? FileSystem.currentDirectory(), let tree = sourceTree(above: start) {
+    if let start = currentDirectory ?? FileSystem.currentDirectory(),
+      let tree = sourceTree(above: start)
+    {
       return tree
     }
     for prefix in ["/usr/local", "/usr"] {
@@ -82,7 +84,9 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
     var directory = start
     for _ in 0..<64 {
       let candidate = directory.appendingPath("locales")
-      if FileSystem.isRegularFile(candidate.appendingPath(templateName)) { return CatalogDirectory(path: candidate) }
+      if FileSystem.isRegularFile(candidate.appendingPath(templateName)) {
+        return CatalogDirectory(path: candidate)
+      }
       let parent = directory.parentPath
       if parent == directory { break }
       directory = parent

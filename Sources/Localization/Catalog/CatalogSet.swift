@@ -20,7 +20,9 @@ public struct CatalogSet: Sendable {
   }
 
   /// Loads the catalogs of `directory`, all of them or only those for `tags`.
-  public static func load(from directory: CatalogDirectory?, only tags: Set<LocaleTag>? = nil) -> CatalogSet {
+  public static func load(from directory: CatalogDirectory?, only tags: Set<LocaleTag>? = nil)
+    -> CatalogSet
+  {
     guard let directory else { return .empty }
     var catalogs: [LocaleTag: Catalog] = [:]
     var problems: [POParseError] = []
@@ -49,10 +51,12 @@ public struct CatalogSet: Sendable {
 
   /// A localizer for the chain negotiated from `environment` (this process's when `nil`),
   /// or from `override` when it is given.
-  public func localizer(environment: [String: String]? = nil, override: String? = nil) -> Localizer {
+  public func localizer(environment: [String: String]? = nil, override: String? = nil) -> Localizer
+  {
     Localizer(
       chain: LocaleNegotiation.chain(
-        environment: environment ?? FileSystem.environment(), override: override, isAvailable: isAvailable),
+        environment: environment ?? FileSystem.environment(), override: override,
+        isAvailable: isAvailable),
       catalogs: self)
   }
 }

@@ -12,7 +12,8 @@ public struct CheckReport: Sendable {
 /// Every rule is a ``CheckRule``; see its cases for what each one finds and how bad it is.
 public enum CatalogCheck {
   /// The numbers the plural rules are tried on: 0…1000, as in the CLDR tables, and a few large ones.
-  static let sampleNumbers: [UInt64] = Array(0...1000) + [10_000, 100_000, 1_000_000, 1 << 32, UInt64.max]
+  static let sampleNumbers: [UInt64] =
+    Array(0...1000) + [10_000, 100_000, 1_000_000, 1 << 32, UInt64.max]
 
   /// Checks the template and every catalog of `directory`.
   ///
@@ -37,7 +38,9 @@ public enum CatalogCheck {
     for name in catalogs {
       diagnostics += check(catalogAt: directory.path.appendingPath(name), template: template)
     }
-    return CheckReport(files: (templates + catalogs).map { directory.path.appendingPath($0) }, diagnostics: diagnostics)
+    return CheckReport(
+      files: (templates + catalogs).map { directory.path.appendingPath($0) },
+      diagnostics: diagnostics)
   }
 
   /// Checks one catalog file; its language comes from the `Language` header, else from the file name.
@@ -70,7 +73,8 @@ public enum CatalogCheck {
       if let first = seen[entry.key] {
         diagnostics.append(
           Diagnostic(
-            file: file.path, line: entry.idLine, .error, .duplicate, "\(entry.key) is already defined on line \(first)"))
+            file: file.path, line: entry.idLine, .error, .duplicate,
+            "\(entry.key) is already defined on line \(first)"))
       } else {
         seen[entry.key] = entry.idLine
       }
@@ -79,7 +83,9 @@ public enum CatalogCheck {
           _ = try MessageTemplate(parsing: text)
         } catch {
           diagnostics.append(
-            Diagnostic(file: file.path, line: entry.idLine, .error, .placeholder, "the source text has \(error)"))
+            Diagnostic(
+              file: file.path, line: entry.idLine, .error, .placeholder,
+              "the source text has \(error)"))
         }
       }
     }
@@ -90,7 +96,8 @@ public enum CatalogCheck {
     do throws(POParseError) {
       return .success(try POFile(contentsOf: path))
     } catch {
-      return .failure(Diagnostic(file: error.file, line: error.line, .error, .syntax, error.message))
+      return .failure(
+        Diagnostic(file: error.file, line: error.line, .error, .syntax, error.message))
     }
   }
 }

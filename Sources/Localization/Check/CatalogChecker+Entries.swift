@@ -18,12 +18,15 @@ extension CatalogChecker {
       }
       seen[entry.key] = entry.idLine
       if entry.isFuzzy {
-        report(entry.line, .warning, .fuzzy, "\(entry.key) is fuzzy; English is shown until it is reviewed")
+        report(
+          entry.line, .warning, .fuzzy,
+          "\(entry.key) is fuzzy; English is shown until it is reviewed")
       }
       if let pluralForms, entry.idPlural != nil, entry.translations.count != pluralForms.count {
         report(
           entry.translationLines.first ?? entry.idLine, .error, .pluralCount,
-          "\(entry.translations.count) plural forms, but the header's nplurals is \(pluralForms.count)")
+          "\(entry.translations.count) plural forms, but the header's nplurals is \(pluralForms.count)"
+        )
       }
       if !entry.isTranslated {
         report(
@@ -32,7 +35,8 @@ extension CatalogChecker {
       }
       checkPlaceholders(entry)
       for (index, translation) in entry.translations.enumerated() where !translation.isEmpty {
-        let line = index < entry.translationLines.count ? entry.translationLines[index] : entry.idLine
+        let line =
+          index < entry.translationLines.count ? entry.translationLines[index] : entry.idLine
         let source = index > 0 ? (entry.idPlural ?? entry.id) : entry.id
         let form = entry.idPlural == nil ? "msgstr" : "msgstr[\(index)]"
         checkMarkup(translation, source: source, line: line, form: form)
@@ -48,19 +52,24 @@ extension CatalogChecker {
 
   mutating func checkAgainstTemplate() {
     guard let template else { return }
-    let templateEntries = Dictionary(template.entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    let templateEntries = Dictionary(
+      template.entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     let catalogKeys = Set(file.entries.map(\.key))
     for entry in file.entries {
       guard let templateEntry = templateEntries[entry.key] else {
-        report(entry.idLine, .warning, .stale, "\(entry.key) is not in the template; msgmerge would make it obsolete")
+        report(
+          entry.idLine, .warning, .stale,
+          "\(entry.key) is not in the template; msgmerge would make it obsolete")
         continue
       }
       if templateEntry.idPlural != entry.idPlural {
-        report(entry.idLine, .warning, .stale, "\(entry.key) has another msgid_plural in the template")
+        report(
+          entry.idLine, .warning, .stale, "\(entry.key) has another msgid_plural in the template")
       }
     }
     for entry in template.entries where !catalogKeys.contains(entry.key) {
-      report(0, .warning, .missing, "\(entry.key) from the template is not in the catalog; run msgmerge")
+      report(
+        0, .warning, .missing, "\(entry.key) from the template is not in the catalog; run msgmerge")
     }
   }
 
@@ -77,7 +86,9 @@ extension CatalogChecker {
       expected.formUnion(template.placeholders)
     }
     if !expected.isEmpty, !entry.flags.contains("python-brace-format") {
-      report(entry.line, .warning, .placeholder, "the entry has placeholders but no 'python-brace-format' flag")
+      report(
+        entry.line, .warning, .placeholder,
+        "the entry has placeholders but no 'python-brace-format' flag")
     }
     for (index, translation) in entry.translations.enumerated() where !translation.isEmpty {
       let line = index < entry.translationLines.count ? entry.translationLines[index] : entry.idLine
@@ -90,31 +101,40 @@ extension CatalogChecker {
         continue
       }
       for name in found.subtracting(expected).sorted() {
-        report(line, .error, .placeholder, "\(form) uses {\(name)}, which the source text does not have")
+        report(
+          line, .error, .placeholder, "\(form) uses {\(name)}, which the source text does not have")
       }
       // As msgfmt does, a form that stands for one number only may spell it out.
-      let standsForOneNumber = entry.idPlural != nil && index < formHits.count && formHits[index] == 1
+      let standsForOneNumber =
+        entry.idPlural != nil && index < formHits.count && formHits[index] == 1
       for name in expected.subtracting(found).sorted() where !standsForOneNumber {
         report(line, .error, .placeholder, "\(form) leaves out {\(name)}")
       }
     }
   }
 
-  private mutating func checkMarkup(_ translation: String, source: String, line: Int, form: String) {
+  private mutating func checkMarkup(_ translation: String, source: String, line: Int, form: String)
+  {
     let found = MarkupScanner(translation)
     let expected = MarkupScanner(source)
     if let problem = found.balanceProblem {
       report(line, .error, .markup, "\(form) has unbalanced markup: \(problem)")
     } else if found.tags.map(\.name).sorted() != expected.tags.map(\.name).sorted() {
       let names = Set(found.tags.map { "<\($0.name)>" }).sorted().joined(separator: ", ")
-      report(line, .error, .markup, "\(form) has markup the source has not (\(names)); it would show literally")
+      report(
+        line, .error, .markup,
+        "\(form) has markup the source has not (\(names)); it would show literally")
     }
     for entity in Set(found.entities).subtracting(expected.entities).sorted() {
-      report(line, .error, .markup, "\(form) has the entity \(entity); write the character itself, it is escaped when needed")
+      report(
+        line, .error, .markup,
+        "\(form) has the entity \(entity); write the character itself, it is escaped when needed")
     }
   }
 
-  private mutating func checkControlCharacters(_ translation: String, source: String, line: Int, form: String) {
+  private mutating func checkControlCharacters(
+    _ translation: String, source: String, line: Int, form: String
+  ) {
     let found = Self.controlCharacters(translation)
     let expected = Self.controlCharacters(source)
     guard found != expected else { return }
@@ -122,11 +142,14 @@ extension CatalogChecker {
     where found[scalar, default: 0] != expected[scalar, default: 0] {
       report(
         line, .warning, .escape,
-        "\(form) has \(found[scalar, default: 0]) × \(Self.escaped(scalar)) where the source has \(expected[scalar, default: 0])")
+        "\(form) has \(found[scalar, default: 0]) × \(Self.escaped(scalar)) where the source has \(expected[scalar, default: 0])"
+      )
     }
   }
 
-  private mutating func checkWhitespace(_ translation: String, source: String, line: Int, form: String) {
+  private mutating func checkWhitespace(
+    _ translation: String, source: String, line: Int, form: String
+  ) {
     // msgfmt -c refuses a leading or trailing newline on one side only.
     if translation.hasPrefix("\n") != source.hasPrefix("\n") {
       report(line, .error, .whitespace, "\(form) and msgid do not both begin with \\n")
@@ -149,7 +172,8 @@ extension CatalogChecker {
     let marks: Set<Unicode.Scalar> = ["!", "¡", "！"]
     let found = translation.unicodeScalars.count { marks.contains($0) }
     if found > source.unicodeScalars.count(where: { marks.contains($0) }) {
-      report(line, .warning, .tone, "\(form) has an exclamation mark; ShieldBridge's messages stay calm")
+      report(
+        line, .warning, .tone, "\(form) has an exclamation mark; ShieldBridge's messages stay calm")
     }
   }
 
@@ -160,7 +184,8 @@ extension CatalogChecker {
     if length > budget {
       report(
         line, .warning, .length,
-        "\(form) takes \(length) characters (placeholders counted as \(MessageRole.nominalValueLength)); the budget is \(budget)")
+        "\(form) takes \(length) characters (placeholders counted as \(MessageRole.nominalValueLength)); the budget is \(budget)"
+      )
     }
   }
 

@@ -33,11 +33,14 @@ struct CatalogChecker {
       return
     }
     if headerEntry.isFuzzy {
-      report(headerEntry.line, .warning, .header, "the header is marked fuzzy; msgfmt ignores fuzzy headers")
+      report(
+        headerEntry.line, .warning, .header,
+        "the header is marked fuzzy; msgfmt ignores fuzzy headers")
     }
     if header.charset != "utf-8" {
       let line = header.field("Content-Type")?.line ?? header.line
-      report(line, .error, .header, "the charset must be UTF-8, not '\(header.charset ?? "missing")'")
+      report(
+        line, .error, .header, "the charset must be UTF-8, not '\(header.charset ?? "missing")'")
     }
     let language = header["Language"].flatMap { LocaleTag($0) }
     if language == nil {
@@ -55,7 +58,8 @@ struct CatalogChecker {
       let hasPlurals = file.entries.contains { $0.idPlural != nil }
       report(
         header.line, hasPlurals ? .error : .warning, .header,
-        "the header has no Plural-Forms" + (hasPlurals ? ", but the catalog has plural messages" : ""))
+        "the header has no Plural-Forms"
+          + (hasPlurals ? ", but the catalog has plural messages" : ""))
       return
     }
     let forms: PluralForms
@@ -84,13 +88,15 @@ struct CatalogChecker {
     if cldr.count != forms.count {
       report(
         field.line, .error, .pluralCLDR,
-        "'\(language.language)' has \(cldr.count) plural forms in CLDR, the header says \(forms.count); CLDR's rule: \(cldr)")
+        "'\(language.language)' has \(cldr.count) plural forms in CLDR, the header says \(forms.count); CLDR's rule: \(cldr)"
+      )
       return
     }
     if let n = Self.firstDisagreement(forms, cldr) {
       report(
         field.line, .warning, .pluralCLDR,
-        "the expression groups \(n) differently from CLDR's rule for '\(language.language)': \(cldr)")
+        "the expression groups \(n) differently from CLDR's rule for '\(language.language)': \(cldr)"
+      )
     }
   }
 

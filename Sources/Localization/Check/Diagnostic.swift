@@ -62,5 +62,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `file:line: severity: message [rule]`, as compilers print it.
-  public var description: String { "\(file):\(line): \(severity.rawValue): \(message) [\(rule.rawValue)]" }
+  public var description: String {
+    "\(file):\(line): \(severity.rawValue): \(message) [\(rule.rawValue)]"
+  }
 }

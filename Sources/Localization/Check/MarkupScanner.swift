@@ -48,16 +48,20 @@ struct MarkupScanner {
     let isClosing = index < scalars.count && scalars[index] == "/"
     if isClosing { index += 1 }
     let nameStart = index
-    while index < scalars.count, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]),
+    while index < scalars.count,
+      scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]),
       scalars[index].isASCII
     {
       index += 1
     }
-    guard index > nameStart, let first = scalars[nameStart].properties.isAlphabetic ? scalars[nameStart] : nil,
+    guard index > nameStart,
+      let first = scalars[nameStart].properties.isAlphabetic ? scalars[nameStart] : nil,
       first.isASCII
     else { return nil }
     let name = String(String.UnicodeScalarView(scalars[nameStart..<index])).asciiLowercased
-    while index < scalars.count, scalars[index] != ">", scalars[index] != "<", index - start < 200 { index += 1 }
+    while index < scalars.count, scalars[index] != ">", scalars[index] != "<", index - start < 200 {
+      index += 1
+    }
     guard index < scalars.count, scalars[index] == ">" else { return nil }
     let isSelfClosing = scalars[index - 1] == "/"
     return (Tag(name: name, isClosing: isClosing, isSelfClosing: isSelfClosing), index + 1)
@@ -67,7 +71,8 @@ struct MarkupScanner {
   private static func entity(in scalars: [Unicode.Scalar], from start: Int) -> (String, Int)? {
     var index = start + 1
     while index < scalars.count, index - start <= 10,
-      scalars[index].isASCII, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index])
+      scalars[index].isASCII,
+      scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index])
         || scalars[index] == "#"
     {
       index += 1

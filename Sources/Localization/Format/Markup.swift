@@ -2,7 +2,11 @@
 public enum Markup {
   /// `text` with `& < > " '` replaced by their entities, so that it shows as written.
   public static func escape(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+    guard
+      text.utf8.contains(where: {
+        $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27
+      })
+    else {
       return text
     }
     var result = ""

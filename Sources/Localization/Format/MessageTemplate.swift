@@ -34,7 +34,9 @@ public struct MessageTemplate: Hashable, Sendable {
     while let scalar = characters.popFirst() {
       defer { offset += 1 }
       if scalar == "}" {
-        guard characters.first == "}" else { throw SyntaxError(message: "a lone '}'", offset: offset) }
+        guard characters.first == "}" else {
+          throw SyntaxError(message: "a lone '}'", offset: offset)
+        }
         characters.removeFirst()
         offset += 1
         literal.unicodeScalars.append("}")
@@ -55,7 +57,8 @@ public struct MessageTemplate: Hashable, Sendable {
       }
       let name = String(String.UnicodeScalarView(characters[..<close]))
       guard Self.isName(name) else {
-        throw SyntaxError(message: "'{\(name.prefix(20))}' is not a placeholder name", offset: offset)
+        throw SyntaxError(
+          message: "'{\(name.prefix(20))}' is not a placeholder name", offset: offset)
       }
       if !literal.isEmpty { segments.append(.text(literal)) }
       literal = ""
@@ -102,7 +105,8 @@ public struct MessageTemplate: Hashable, Sendable {
   static func isName(_ name: String) -> Bool {
     guard let first = name.utf8.first, !(first >= 0x30 && first <= 0x39) else { return false }
     return name.utf8.allSatisfy { byte in
-      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
+      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+        || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
     }
   }
 }

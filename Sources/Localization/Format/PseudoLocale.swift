@@ -31,7 +31,8 @@ public enum PseudoLocale: String, CaseIterable, Sendable {
       switch segment {
       case .text(let text):
         length += text.unicodeScalars.count
-        segments.append(.text(String(String.UnicodeScalarView(text.unicodeScalars.map(Self.accented)))))
+        segments.append(
+          .text(String(String.UnicodeScalarView(text.unicodeScalars.map(Self.accented)))))
       case .placeholder(let name):
         length += name.count + 2
         segments.append(segment)
@@ -62,7 +63,9 @@ public enum PseudoLocale: String, CaseIterable, Sendable {
     return MessageTemplate(segments: Self.merged(segments))
   }
 
-  private static let fillerWords = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+  private static let fillerWords = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+  ]
 
   private static func merged(_ segments: [MessageTemplate.Segment]) -> [MessageTemplate.Segment] {
     var result: [MessageTemplate.Segment] = []
@@ -81,6 +84,8 @@ public enum PseudoLocale: String, CaseIterable, Sendable {
     return accents[letters.distance(from: letters.startIndex, to: index)]
   }
 
-  private static let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
-  private static let accents = Array("áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ".unicodeScalars)
+  private static let letters = Array(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
+  private static let accents = Array(
+    "áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ".unicodeScalars)
 }

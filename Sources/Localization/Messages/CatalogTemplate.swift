@@ -15,9 +15,12 @@ public enum CatalogTemplate {
       "msgstr \"\"",
     ]
     let header = [
-      "Project-Id-Version: shieldbridge", "Report-Msgid-Bugs-To: ", "PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE",
-      "Last-Translator: FULL NAME <EMAIL@ADDRESS>", "Language-Team: LANGUAGE <LL@li.org>", "Language: ",
-      "MIME-Version: 1.0", "Content-Type: text/plain; charset=UTF-8", "Content-Transfer-Encoding: 8bit",
+      "Project-Id-Version: shieldbridge", "Report-Msgid-Bugs-To: ",
+      "PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE",
+      "Last-Translator: FULL NAME <EMAIL@ADDRESS>", "Language-Team: LANGUAGE <LL@li.org>",
+      "Language: ",
+      "MIME-Version: 1.0", "Content-Type: text/plain; charset=UTF-8",
+      "Content-Transfer-Encoding: 8bit",
       "Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;",
     ]
     lines += header.map { "\"\(POString.encode($0 + "\n"))\"" }
@@ -27,7 +30,9 @@ public enum CatalogTemplate {
         lines.append("")
         lines.append("#. \(definition.comment)")
         var note = "Key: \(key.rawValue)"
-        if source.context == MessageSource.noAppContext { note += ", used when the app name is unknown" }
+        if source.context == MessageSource.noAppContext {
+          note += ", used when the app name is unknown"
+        }
         if let budget = definition.role.lengthBudget { note += "; at most \(budget) characters" }
         lines.append("#. \(note).")
         let hasPlaceholders = [source.singular, source.plural ?? ""].contains {

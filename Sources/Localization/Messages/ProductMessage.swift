@@ -53,11 +53,15 @@ public enum ProductMessage: Hashable, Sendable {
   }
 
   /// Every message once, in key order, with the given values: what a preview shows.
-  public static func all(app: String?, minutes: Int, view: String, task: String) -> [ProductMessage] {
+  public static func all(app: String?, minutes: Int, view: String, task: String) -> [ProductMessage]
+  {
     [
-      .shieldSummary(app: app), .shieldBody(app: app, minutes: minutes), .shieldUsedUp(app: app), .shieldCloseOnly,
-      .actionPuzzle, .actionView(view: view), .puzzleTitle, .puzzleQuestion(task: task), .puzzleReplyPlaceholder,
-      .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong, .puzzleSolved(app: app, minutes: minutes),
+      .shieldSummary(app: app), .shieldBody(app: app, minutes: minutes), .shieldUsedUp(app: app),
+      .shieldCloseOnly,
+      .actionPuzzle, .actionView(view: view), .puzzleTitle, .puzzleQuestion(task: task),
+      .puzzleReplyPlaceholder,
+      .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
+      .puzzleSolved(app: app, minutes: minutes),
     ]
   }
 
@@ -77,7 +81,8 @@ public enum ProductMessage: Hashable, Sendable {
   /// The number that chooses the plural form, for plural messages.
   var count: Int? {
     switch self {
-    case .shieldBody(_, let minutes), .puzzleIntro(_, let minutes), .puzzleSolved(_, let minutes): minutes
+    case .shieldBody(_, let minutes), .puzzleIntro(_, let minutes), .puzzleSolved(_, let minutes):
+      minutes
     default: nil
     }
   }

@@ -30,7 +30,9 @@ public enum LocaleNegotiation {
   ///   - environment: The variables to read (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
   ///   - override: An explicit choice (a tag or a colon list) that replaces the
   ///     environment, such as a `--locale` option or a configured language.
-  public static func candidates(environment: [String: String], override: String? = nil) -> [LocaleTag] {
+  public static func candidates(environment: [String: String], override: String? = nil)
+    -> [LocaleTag]
+  {
     let names: [Substring]
     if let override, !override.isEmpty {
       names = override.split(separator: ":")
@@ -65,6 +67,8 @@ public enum LocaleNegotiation {
   public static func chain(
     environment: [String: String], override: String? = nil, isAvailable: (LocaleTag) -> Bool
   ) -> [LocaleTag] {
-    candidates(environment: environment, override: override).filter { $0 == .source || isAvailable($0) }
+    candidates(environment: environment, override: override).filter {
+      $0 == .source || isAvailable($0)
+    }
   }
 }

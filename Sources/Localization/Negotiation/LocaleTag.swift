@@ -21,7 +21,9 @@ public struct LocaleTag: Hashable, Sendable, Comparable, CustomStringConvertible
     if let cut = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = name[..<cut] }
     let parts = name.split(separator: "_", omittingEmptySubsequences: false)
       .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
-    guard let first = parts.first, (2...3).contains(first.utf8.count), first.utf8.allSatisfy(Self.isLetter) else {
+    guard let first = parts.first, (2...3).contains(first.utf8.count),
+      first.utf8.allSatisfy(Self.isLetter)
+    else {
       return nil
     }
     var script: String?
@@ -56,7 +58,9 @@ public struct LocaleTag: Hashable, Sendable, Comparable, CustomStringConvertible
   /// This tag, then each less specific one: `sr-Latn-RS`, `sr-Latn`, `sr`.
   public var fallbacks: [LocaleTag] {
     var tags = [self]
-    if region != nil, script != nil { tags.append(LocaleTag(checkedLanguage: language, script: script)) }
+    if region != nil, script != nil {
+      tags.append(LocaleTag(checkedLanguage: language, script: script))
+    }
     if region != nil || script != nil { tags.append(LocaleTag(checkedLanguage: language)) }
     return tags
   }

@@ -20,7 +20,8 @@ public struct POFile: Hashable, Sendable {
   /// - Throws: ``POParseError`` naming the file and the line of the first problem.
   public init(parsing bytes: [UInt8], path: String) throws(POParseError) {
     guard bytes.count <= Self.maximumSize else {
-      throw POParseError(.tooLarge, file: path, line: 0, "the file is larger than \(Self.maximumSize) bytes")
+      throw POParseError(
+        .tooLarge, file: path, line: 0, "the file is larger than \(Self.maximumSize) bytes")
     }
     var parser = POParser(bytes: bytes, path: path)
     let (entries, headerFieldLines) = try parser.parse()
@@ -48,7 +49,8 @@ public struct POFile: Hashable, Sendable {
     } catch .tooLarge(let limit) {
       throw POParseError(.tooLarge, file: path, line: 0, "the file is larger than \(limit) bytes")
     } catch {
-      throw POParseError(.unreadable, file: path, line: 0, "cannot read the file: \(error.description)")
+      throw POParseError(
+        .unreadable, file: path, line: 0, "cannot read the file: \(error.description)")
     }
     try self.init(parsing: bytes, path: path)
   }

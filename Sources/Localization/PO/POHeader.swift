@@ -17,7 +17,9 @@ public struct POHeader: Hashable, Sendable {
   public init(text: String, line: Int, fieldLines: [Int] = []) {
     self.line = line
     var fields: [Field] = []
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
       guard let colon = rawLine.firstIndex(of: ":") else { continue }
       let name = rawLine[..<colon].trimmingSpaces()
       guard !name.isEmpty else { continue }

@@ -62,7 +62,8 @@ struct POParser {
     if marker == UInt8(ascii: "~") {
       // An obsolete entry: skipped, and the comments gathered for it go with it.
       guard current?.isInProgress != true else {
-        throw error(.misplacedKeyword, number, "an obsolete line inside an entry, before its msgstr")
+        throw error(
+          .misplacedKeyword, number, "an obsolete line inside an entry, before its msgstr")
       }
       try finishCurrent()
       pending = Comments()
@@ -71,7 +72,8 @@ struct POParser {
     if let current, current.isInProgress {
       throw error(
         .misplacedKeyword, number,
-        "a comment inside an entry; the msgstr of the entry on line \(current.startLine) is missing")
+        "a comment inside an entry; the msgstr of the entry on line \(current.startLine) is missing"
+      )
     }
     try finishCurrent()
     let text = try decodeComment(range.dropFirst(marker == nil ? 0 : 1), number: number)
@@ -81,7 +83,9 @@ struct POParser {
     case UInt8(ascii: ":"):
       pending.references += text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     case UInt8(ascii: ","):
-      pending.flags += text.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty }
+      pending.flags += text.split(separator: ",").map { String($0.trimmingSpaces()) }.filter {
+        !$0.isEmpty
+      }
     case UInt8(ascii: "|"): pending.previous.append(String(text.trimmingSpaces()))
     default:
       // `# text`, a bare `#`, or `#text`: all translator comments.
@@ -107,7 +111,8 @@ struct POParser {
       while digitsEnd < range.upperBound, isDigit(bytes[digitsEnd]), digitsEnd - index <= 4 {
         digitsEnd += 1
       }
-      guard digitsEnd > index + 1, digitsEnd < range.upperBound, bytes[digitsEnd] == UInt8(ascii: "]"),
+      guard digitsEnd > index + 1, digitsEnd < range.upperBound,
+        bytes[digitsEnd] == UInt8(ascii: "]"),
         let value = Int(String(decoding: bytes[index + 1..<digitsEnd], as: UTF8.self))
       else {
         throw error(.badPluralIndex, number, "msgstr[ must be followed by a number and ]")
@@ -115,7 +120,8 @@ struct POParser {
       pluralIndex = value
       index = digitsEnd + 1
     }
-    guard index < range.upperBound, isBlank(bytes[index]) || bytes[index] == UInt8(ascii: "\"") else {
+    guard index < range.upperBound, isBlank(bytes[index]) || bytes[index] == UInt8(ascii: "\"")
+    else {
       let shown = String(decoding: bytes[range].prefix(24), as: UTF8.self)
       throw error(.unexpectedLine, number, "expected a keyword and a string, found '\(shown)'")
     }
@@ -129,7 +135,8 @@ struct POParser {
       if current == nil { try startEntry(number: number) }
       field = .id
     case ("msgid_plural", nil):
-      guard let current, current.id != nil, current.idPlural == nil, current.translations.isEmpty else {
+      guard let current, current.id != nil, current.idPlural == nil, current.translations.isEmpty
+      else {
         throw error(.misplacedKeyword, number, "msgid_plural must follow the msgid of its entry")
       }
       field = .idPlural
@@ -138,25 +145,30 @@ struct POParser {
         throw error(.misplacedKeyword, number, "msgstr must follow the msgid of its entry")
       }
       guard current.idPlural == nil else {
-        throw error(.badPluralIndex, number, "an entry with msgid_plural needs msgstr[0], msgstr[1], …")
+        throw error(
+          .badPluralIndex, number, "an entry with msgid_plural needs msgstr[0], msgstr[1], …")
       }
       field = .translation(0)
     case ("msgstr", let index?):
       guard let current, current.id != nil else {
-        throw error(.misplacedKeyword, number, "msgstr[\(index)] must follow the msgid of its entry")
+        throw error(
+          .misplacedKeyword, number, "msgstr[\(index)] must follow the msgid of its entry")
       }
       guard current.idPlural != nil else {
         throw error(.badPluralIndex, number, "msgstr[\(index)] in an entry without msgid_plural")
       }
       guard index == current.translations.count else {
         throw error(
-          .badPluralIndex, number, "msgstr[\(index)] where msgstr[\(current.translations.count)] was expected")
+          .badPluralIndex, number,
+          "msgstr[\(index)] where msgstr[\(current.translations.count)] was expected")
       }
       field = .translation(index)
     default:
       throw error(.unexpectedLine, number, "unknown keyword '\(word.prefix(24))'")
     }
-    guard var entry = current else { throw error(.misplacedKeyword, number, "a keyword outside an entry") }
+    guard var entry = current else {
+      throw error(.misplacedKeyword, number, "a keyword outside an entry")
+    }
     entry.begin(field, line: number)
     try readStrings(index..<range.upperBound, number: number, into: &entry, field: field)
     current = entry
@@ -178,7 +190,9 @@ struct POParser {
       index = try POString.decode(bytes, from: index + 1, end: range.upperBound, into: &decoded) {
         (code, message) throws(POParseError) in throw error(code, number, message)
       }
-      if entries.isEmpty, entry.isHeaderTranslation(field) { noteHeaderLines(decoded, line: number, entry: entry) }
+      if entries.isEmpty, entry.isHeaderTranslation(field) {
+        noteHeaderLines(decoded, line: number, entry: entry)
+      }
       entry.append(decoded, to: field)
       count += 1
     }
@@ -201,7 +215,8 @@ struct POParser {
   private mutating func startEntry(number: Int) throws(POParseError) {
     if let current, current.isInProgress {
       throw error(
-        .missingTranslation, current.idLine ?? current.startLine, "the entry has no msgstr before line \(number)")
+        .missingTranslation, current.idLine ?? current.startLine,
+        "the entry has no msgstr before line \(number)")
     }
     try finishCurrent()
     current = EntryBuilder(startLine: pending.line ?? number, comments: pending)
@@ -211,12 +226,16 @@ struct POParser {
   private mutating func finishCurrent() throws(POParseError) {
     guard let builder = current else { return }
     current = nil
-    entries.append(try builder.build { (code, line, message) throws(POParseError) in throw error(code, line, message) })
+    entries.append(
+      try builder.build { (code, line, message) throws(POParseError) in
+        throw error(code, line, message)
+      })
   }
 
   private mutating func finishAtEnd(line: Int) throws(POParseError) {
     if let current, current.isInProgress {
-      throw error(.missingTranslation, current.idLine ?? current.startLine, "the entry has no msgstr")
+      throw error(
+        .missingTranslation, current.idLine ?? current.startLine, "the entry has no msgstr")
     }
     try finishCurrent()
   }
@@ -227,10 +246,13 @@ struct POParser {
     POParseError(code, file: path, line: line, message)
   }
 
-  private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0C || byte == 0x0B }
+  private func isBlank(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0C || byte == 0x0B
+  }
   private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
   private func isKeywordByte(_ byte: UInt8) -> Bool {
-    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == UInt8(ascii: "_") || isDigit(byte)
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == UInt8(ascii: "_")
+      || isDigit(byte)
   }
 }
 
@@ -315,9 +337,13 @@ private struct EntryBuilder {
       return string
     }
     let idLine = self.idLine ?? startLine
-    guard let id else { try fail(.missingTranslation, contextLine ?? startLine, "msgctxt without msgid") }
+    guard let id else {
+      try fail(.missingTranslation, contextLine ?? startLine, "msgctxt without msgid")
+    }
     var entry = POEntry(
-      context: try context.map { (bytes) throws(POParseError) in try text(bytes, contextLine ?? startLine, "msgctxt") },
+      context: try context.map { (bytes) throws(POParseError) in
+        try text(bytes, contextLine ?? startLine, "msgctxt")
+      },
       id: try text(id, idLine, "msgid"),
       idPlural: try idPlural.map { (bytes) throws(POParseError) in
         try text(bytes, idPluralLine ?? idLine, "msgid_plural")

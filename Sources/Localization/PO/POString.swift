@@ -36,7 +36,9 @@ enum POString {
       case UInt8(ascii: "0")...UInt8(ascii: "7"):
         var value = Int(escape - UInt8(ascii: "0"))
         var digits = 1
-        while digits < 3, index < end, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "7") {
+        while digits < 3, index < end, bytes[index] >= UInt8(ascii: "0"),
+          bytes[index] <= UInt8(ascii: "7")
+        {
           value = value * 8 + Int(bytes[index] - UInt8(ascii: "0"))
           index += 1
           digits += 1

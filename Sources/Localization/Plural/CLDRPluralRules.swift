@@ -9,7 +9,9 @@
 public enum CLDRPluralRules {
   /// The rule of a language (`ru`, or `ru-RU` which is looked up as `ru`), if it is known.
   public static func forms(for language: String) -> PluralForms? {
-    let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.asciiLowercased } ?? ""
+    let base =
+      language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.asciiLowercased }
+      ?? ""
     return table[base]
   }
 
@@ -30,12 +32,21 @@ public enum CLDRPluralRules {
       "n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2"
     ),
     ("pl", 3, "n == 1 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2"),
-    ("lt", 3, "n % 10 == 1 && (n % 100 < 11 || n % 100 > 19) ? 0 : n % 10 >= 2 && (n % 100 < 11 || n % 100 > 19) ? 1 : 2"),
-    ("lv", 3, "n % 10 == 0 || (n % 100 >= 11 && n % 100 <= 19) ? 0 : n % 10 == 1 && n % 100 != 11 ? 1 : 2"),
+    (
+      "lt", 3,
+      "n % 10 == 1 && (n % 100 < 11 || n % 100 > 19) ? 0 : n % 10 >= 2 && (n % 100 < 11 || n % 100 > 19) ? 1 : 2"
+    ),
+    (
+      "lv", 3,
+      "n % 10 == 0 || (n % 100 >= 11 && n % 100 <= 19) ? 0 : n % 10 == 1 && n % 100 != 11 ? 1 : 2"
+    ),
     ("ro", 3, "n == 1 ? 0 : n == 0 || (n % 100 >= 1 && n % 100 <= 19) ? 1 : 2"),
     ("sl", 4, "n % 100 == 1 ? 0 : n % 100 == 2 ? 1 : n % 100 == 3 || n % 100 == 4 ? 2 : 3"),
     ("ga", 5, "n == 1 ? 0 : n == 2 ? 1 : n >= 3 && n <= 6 ? 2 : n >= 7 && n <= 10 ? 3 : 4"),
-    ("ar", 6, "n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n % 100 >= 3 && n % 100 <= 10 ? 3 : n % 100 >= 11 ? 4 : 5"),
+    (
+      "ar", 6,
+      "n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n % 100 >= 3 && n % 100 <= 10 ? 3 : n % 100 >= 11 ? 4 : 5"
+    ),
     ("cy", 6, "n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n == 3 ? 3 : n == 6 ? 4 : 5"),
   ]
 

@@ -24,7 +24,8 @@ public struct PluralExpression: Hashable, Sendable, CustomStringConvertible {
   public init(parsing text: String) throws(PluralFormsError) {
     let bytes = Array(text.utf8)
     guard bytes.count <= Self.maximumLength else {
-      throw PluralFormsError(.tooLong, "the plural expression is longer than \(Self.maximumLength) bytes")
+      throw PluralFormsError(
+        .tooLong, "the plural expression is longer than \(Self.maximumLength) bytes")
     }
     var parser = PluralExpressionParser(bytes: bytes)
     root = try parser.parseWhole()
@@ -40,7 +41,9 @@ public struct PluralExpression: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { source }
 
-  public static func == (lhs: PluralExpression, rhs: PluralExpression) -> Bool { lhs.root == rhs.root }
+  public static func == (lhs: PluralExpression, rhs: PluralExpression) -> Bool {
+    lhs.root == rhs.root
+  }
   public func hash(into hasher: inout Hasher) { hasher.combine(root) }
 }
 
@@ -102,7 +105,8 @@ extension PluralExpression {
         case .multiply: return a &* b
         case .divide, .remainder:
           guard b != 0 else {
-            throw PluralFormsError(.divisionByZero, "division by zero in the plural expression for n = \(n)")
+            throw PluralFormsError(
+              .divisionByZero, "division by zero in the plural expression for n = \(n)")
           }
           return op == .divide ? a / b : a % b
         case .and, .or: return 0  // handled above, with short-circuit evaluation

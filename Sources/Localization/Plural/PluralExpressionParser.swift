@@ -17,7 +17,9 @@ struct PluralExpressionParser {
   // of the tree it built: the first bounds the parser's recursion, the second
   // the evaluator's (left-associative chains deepen the tree without recursing).
 
-  private mutating func parseConditional(level: Int) throws(PluralFormsError) -> (PluralExpression.Node, Int) {
+  private mutating func parseConditional(level: Int) throws(PluralFormsError) -> (
+    PluralExpression.Node, Int
+  ) {
     try checkLevel(level)
     let (condition, conditionDepth) = try parseBinary(minimumPrecedence: 1, level: level + 1)
     skipSpaces()
@@ -26,7 +28,9 @@ struct PluralExpressionParser {
     skipSpaces()
     guard consume(":") else { throw error("expected ':' after the '?' branch") }
     let (otherwise, otherwiseDepth) = try parseConditional(level: level + 1)
-    return try node(.conditional(condition, then, otherwise), depth: max(conditionDepth, thenDepth, otherwiseDepth) + 1)
+    return try node(
+      .conditional(condition, then, otherwise),
+      depth: max(conditionDepth, thenDepth, otherwiseDepth) + 1)
   }
 
   private mutating func parseBinary(
@@ -41,17 +45,22 @@ struct PluralExpressionParser {
         index = start
         return (left, leftDepth)
       }
-      let (right, rightDepth) = try parseBinary(minimumPrecedence: op.precedence + 1, level: level + 1)
+      let (right, rightDepth) = try parseBinary(
+        minimumPrecedence: op.precedence + 1, level: level + 1)
       (left, leftDepth) = try node(.binary(op, left, right), depth: max(leftDepth, rightDepth) + 1)
     }
   }
 
-  private mutating func parseUnary(level: Int) throws(PluralFormsError) -> (PluralExpression.Node, Int) {
+  private mutating func parseUnary(level: Int) throws(PluralFormsError) -> (
+    PluralExpression.Node, Int
+  ) {
     try checkLevel(level)
     skipSpaces()
     guard index < bytes.count else { throw error("the expression ends where a value was expected") }
     let byte = bytes[index]
-    if byte == UInt8(ascii: "!"), !(index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "=")) {
+    if byte == UInt8(ascii: "!"),
+      !(index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "="))
+    {
       index += 1
       let (operand, depth) = try parseUnary(level: level + 1)
       return try node(.not(operand), depth: depth + 1)
@@ -65,20 +74,29 @@ struct PluralExpressionParser {
     }
     if byte == UInt8(ascii: "n") {
       index += 1
-      if index < bytes.count, isIdentifierByte(bytes[index]) { throw error("the only variable is 'n'") }
+      if index < bytes.count, isIdentifierByte(bytes[index]) {
+        throw error("the only variable is 'n'")
+      }
       return (.variable, 1)
     }
     if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
       let start = index
       var value: UInt64 = 0
-      while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+      while index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
+        bytes[index] <= UInt8(ascii: "9")
+      {
         let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
-        let (sum, overflowSum) = times.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
-        guard !overflowTimes, !overflowSum else { throw error("the number is too large", at: start) }
+        let (sum, overflowSum) = times.addingReportingOverflow(
+          UInt64(bytes[index] - UInt8(ascii: "0")))
+        guard !overflowTimes, !overflowSum else {
+          throw error("the number is too large", at: start)
+        }
         value = sum
         index += 1
       }
-      if index < bytes.count, isIdentifierByte(bytes[index]) { throw error("numbers must be decimal integers") }
+      if index < bytes.count, isIdentifierByte(bytes[index]) {
+        throw error("numbers must be decimal integers")
+      }
       return (.literal(value), 1)
     }
     throw error("unexpected '\(currentCharacter)' where a value was expected")
@@ -92,8 +110,10 @@ struct PluralExpressionParser {
     let second: UInt8 = index + 1 < bytes.count ? bytes[index + 1] : 0
     let pairs: [(UInt8, UInt8, PluralExpression.Operator)] = [
       (UInt8(ascii: "|"), UInt8(ascii: "|"), .or), (UInt8(ascii: "&"), UInt8(ascii: "&"), .and),
-      (UInt8(ascii: "="), UInt8(ascii: "="), .equal), (UInt8(ascii: "!"), UInt8(ascii: "="), .notEqual),
-      (UInt8(ascii: "<"), UInt8(ascii: "="), .lessOrEqual), (UInt8(ascii: ">"), UInt8(ascii: "="), .greaterOrEqual),
+      (UInt8(ascii: "="), UInt8(ascii: "="), .equal),
+      (UInt8(ascii: "!"), UInt8(ascii: "="), .notEqual),
+      (UInt8(ascii: "<"), UInt8(ascii: "="), .lessOrEqual),
+      (UInt8(ascii: ">"), UInt8(ascii: "="), .greaterOrEqual),
     ]
     for (a, b, op) in pairs where first == a && second == b {
       index += 2
@@ -118,7 +138,9 @@ struct PluralExpressionParser {
   }
 
   private mutating func skipSpaces() {
-    while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+    while index < bytes.count,
+      bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+    {
       index += 1
     }
   }
@@ -129,7 +151,8 @@ struct PluralExpressionParser {
   }
 
   private func isIdentifierByte(_ byte: UInt8) -> Bool {
-    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+      || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
   }
 
   // MARK: Limits and errors
@@ -140,10 +163,13 @@ struct PluralExpressionParser {
     }
   }
 
-  private func node(_ node: PluralExpression.Node, depth: Int) throws(PluralFormsError) -> (PluralExpression.Node, Int) {
+  private func node(_ node: PluralExpression.Node, depth: Int) throws(PluralFormsError) -> (
+    PluralExpression.Node, Int
+  ) {
     guard depth <= PluralExpression.maximumDepth else {
       throw PluralFormsError(
-        .tooDeep, "the plural expression is deeper than \(PluralExpression.maximumDepth) levels", offset: index)
+        .tooDeep, "the plural expression is deeper than \(PluralExpression.maximumDepth) levels",
+        offset: index)
     }
     return (node, depth)
   }

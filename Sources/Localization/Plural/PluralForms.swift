@@ -10,14 +10,16 @@ public struct PluralForms: Hashable, Sendable, CustomStringConvertible {
 
   /// English and the other languages with one form for 1 and another for the rest: `nplurals=2; plural=(n != 1);`.
   public static let germanic = PluralForms(
-    checkedCount: 2, expression: .init(.binary(.notEqual, .variable, .literal(1)), source: "(n != 1)"))
+    checkedCount: 2,
+    expression: .init(.binary(.notEqual, .variable, .literal(1)), source: "(n != 1)"))
 
   /// A rule from its parts.
   ///
   /// - Throws: ``PluralFormsError`` with code `badCount` when `count` is outside 1…``maximumCount``.
   public init(count: Int, expression: PluralExpression) throws(PluralFormsError) {
     guard (1...Self.maximumCount).contains(count) else {
-      throw PluralFormsError(.badCount, "nplurals must be a number from 1 to \(Self.maximumCount), not \(count)")
+      throw PluralFormsError(
+        .badCount, "nplurals must be a number from 1 to \(Self.maximumCount), not \(count)")
     }
     self.init(checkedCount: count, expression: expression)
   }
@@ -36,7 +38,8 @@ public struct PluralForms: Hashable, Sendable, CustomStringConvertible {
     for part in header.split(separator: ";") {
       guard let equals = part.firstIndex(of: "=") else {
         guard part.trimmingSpaces().isEmpty else {
-          throw PluralFormsError(.syntax, "expected 'name=value' in the header, found '\(part.trimmingSpaces())'")
+          throw PluralFormsError(
+            .syntax, "expected 'name=value' in the header, found '\(part.trimmingSpaces())'")
         }
         continue
       }
@@ -55,7 +58,9 @@ public struct PluralForms: Hashable, Sendable, CustomStringConvertible {
       }
     }
     guard let count else { throw PluralFormsError(.badCount, "the header has no nplurals=") }
-    guard let expression else { throw PluralFormsError(.missingExpression, "the header has no plural=") }
+    guard let expression else {
+      throw PluralFormsError(.missingExpression, "the header has no plural=")
+    }
     try self.init(count: count, expression: expression)
   }
 
@@ -66,7 +71,8 @@ public struct PluralForms: Hashable, Sendable, CustomStringConvertible {
   public func index(for n: UInt64) throws(PluralFormsError) -> Int {
     let value = try expression.evaluate(n)
     guard value < UInt64(count) else {
-      throw PluralFormsError(.outOfRange, "the plural expression gives \(value) for n = \(n), but nplurals is \(count)")
+      throw PluralFormsError(
+        .outOfRange, "the plural expression gives \(value) for n = \(n), but nplurals is \(count)")
     }
     return Int(value)
   }

@@ -12,7 +12,8 @@ public struct PreviewOptions: Hashable, Sendable {
   public var markup: Bool
 
   public init(
-    app: String? = "Firefox", minutes: Int = 5, view: String = "direct", task: String = "47 + 38", markup: Bool = false
+    app: String? = "Firefox", minutes: Int = 5, view: String = "direct", task: String = "47 + 38",
+    markup: Bool = false
   ) {
     self.app = app
     self.minutes = minutes
@@ -53,10 +54,14 @@ public enum Preview {
   }
 
   /// Every product message in `locale`, in key order.
-  public static func render(_ locale: LocaleTag, catalogs: CatalogSet, options: PreviewOptions) -> [PreviewItem] {
+  public static func render(_ locale: LocaleTag, catalogs: CatalogSet, options: PreviewOptions)
+    -> [PreviewItem]
+  {
     let localizer = localizer(for: locale, catalogs: catalogs)
-    return ProductMessage.all(app: options.app, minutes: options.minutes, view: options.view, task: options.task)
-      .map { item($0, locale: locale, localizer: localizer, markup: options.markup) }
+    return ProductMessage.all(
+      app: options.app, minutes: options.minutes, view: options.view, task: options.task
+    )
+    .map { item($0, locale: locale, localizer: localizer, markup: options.markup) }
   }
 
   /// The shield notification in `locale`: summary, body and the two action labels.

@@ -11,7 +11,9 @@ extension Command {
       shieldbridge.pot above the executable or the current directory, then
       /usr/local/share/shieldbridge/locales and /usr/share/shieldbridge/locales.
       """,
-    subcommands: [.localesCheck, .localesPreview, .localesPlural, .localesNegotiate, .localesTemplate]
+    subcommands: [
+      .localesCheck, .localesPreview, .localesPlural, .localesNegotiate, .localesTemplate,
+    ]
   )
 }
 
@@ -35,7 +37,8 @@ enum LocalesSupport {
   static func load(_ directory: CatalogDirectory?) -> CatalogSet {
     let catalogs = CatalogSet.load(from: directory)
     for problem in catalogs.problems {
-      Output.err("shieldbridge: \(problem) (left out; 'shieldbridge locales check' lists every problem)")
+      Output.err(
+        "shieldbridge: \(problem) (left out; 'shieldbridge locales check' lists every problem)")
     }
     return catalogs
   }

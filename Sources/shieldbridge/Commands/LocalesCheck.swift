@@ -28,7 +28,8 @@ extension Command {
           Output.out(
             JSONValue.object([
               ("file", .string(diagnostic.file)), ("line", .int(diagnostic.line)),
-              ("severity", .string(diagnostic.severity.rawValue)), ("rule", .string(diagnostic.rule.rawValue)),
+              ("severity", .string(diagnostic.severity.rawValue)),
+              ("rule", .string(diagnostic.rule.rawValue)),
               ("message", .string(diagnostic.message)),
             ]).serialized)
         } else {
@@ -37,7 +38,7 @@ extension Command {
       }
       if !invocation.flag("--json") {
         Output.out(
-          "\(report.files.count) files checked: \(plural(report.errorCount, "error")), "
+          "\(plural(report.files.count, "file")) checked: \(plural(report.errorCount, "error")), "
             + plural(report.warningCount, "warning"))
       }
       return report.errorCount > 0 ? .dataError : .success

@@ -6,7 +6,9 @@ extension Command {
     name: "negotiate",
     abstract: "Print the catalog chain chosen from the environment, best first, ending with en.",
     options: [
-      .value("--locale", "L", "An explicit choice (a locale or a colon list) instead of the environment."),
+      .value(
+        "--locale", "L", "An explicit choice (a locale or a colon list) instead of the environment."
+      ),
       LocalesSupport.directoryOption,
     ],
     discussion: """

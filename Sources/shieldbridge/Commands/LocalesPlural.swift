@@ -18,7 +18,8 @@ extension Command {
         }
         numbers.append(number)
       }
-      let forms = try pluralForms(for: tag, directory: try LocalesSupport.directory(invocation.value("--dir")))
+      let forms = try pluralForms(
+        for: tag, directory: try LocalesSupport.directory(invocation.value("--dir")))
       for number in numbers {
         do throws(PluralFormsError) {
           Output.out(String(try forms.index(for: number)))
@@ -32,12 +33,16 @@ extension Command {
 }
 
 /// The rule of the catalog for `tag` (or for its language), English's for English and the pseudo-locales.
-private func pluralForms(for tag: LocaleTag, directory: CatalogDirectory?) throws(CommandFailure) -> PluralForms {
+private func pluralForms(for tag: LocaleTag, directory: CatalogDirectory?) throws(CommandFailure)
+  -> PluralForms
+{
   if tag.language == LocaleTag.source.language || PseudoLocale(tag: tag) != nil { return .germanic }
   let files = directory?.catalogFiles() ?? []
-  guard let file = tag.fallbacks.lazy.compactMap({ tag in files.first { $0.tag == tag } }).first else {
+  guard let file = tag.fallbacks.lazy.compactMap({ tag in files.first { $0.tag == tag } }).first
+  else {
     throw CommandFailure(
-      "no catalog for '\(tag)' in '\(directory?.path ?? "(no catalog folder found)")'", exitCode: .noInput)
+      "no catalog for '\(tag)' in '\(directory?.path ?? "(no catalog folder found)")'",
+      exitCode: .noInput)
   }
   let catalog: POFile
   do throws(POParseError) {
@@ -51,6 +56,7 @@ private func pluralForms(for tag: LocaleTag, directory: CatalogDirectory?) throw
   do throws(PluralFormsError) {
     return try PluralForms(header: header.value)
   } catch {
-    throw CommandFailure("\(file.path):\(header.line): Plural-Forms is invalid: \(error)", exitCode: .dataError)
+    throw CommandFailure(
+      "\(file.path):\(header.line): Plural-Forms is invalid: \(error)", exitCode: .dataError)
   }
 }

@@ -9,8 +9,12 @@ extension Command {
     options: [
       .value("--locale", "L", "The locale to render (default: negotiated from the environment)."),
       .flag("--all", "Every shipped locale, English and the pseudo-locales en-XA and ar-XB."),
-      .value("--app", "NAME", "The app name (default: Firefox; an empty name shows the variants without it)."),
-      .value("--minutes", "N", "The minutes a task unlocks, which also picks the plural forms (default: 5)."),
+      .value(
+        "--app", "NAME",
+        "The app name (default: Firefox; an empty name shows the variants without it)."),
+      .value(
+        "--minutes", "N",
+        "The minutes a task unlocks, which also picks the plural forms (default: 5)."),
       .flag("--markup", "Escape & < > \" ' as for servers with body markup."),
       .flag("--json", "One JSON object per message: {\"locale\":…,\"key\":…,\"text\":…}."),
       LocalesSupport.directoryOption,
@@ -46,7 +50,8 @@ extension Command {
         let keyWidth = items.map(\.key.rawValue.count).max() ?? 0
         for item in items {
           Output.out(
-            item.locale.identifier.padded(to: localeWidth) + "  " + item.key.rawValue.padded(to: keyWidth) + "  "
+            item.locale.identifier.padded(to: localeWidth) + "  "
+              + item.key.rawValue.padded(to: keyWidth) + "  "
               + item.text)
         }
       }
