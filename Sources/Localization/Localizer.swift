@@ -102,6 +102,14 @@ public struct Localizer: Sendable {
 
   /// A value as it may be inserted: control characters become spaces, outer spaces go.
   static func clean(_ value: String) -> String {
+    // Most values (app names, numbers) need nothing: no control bytes (0xC2 leads
+    // the C1 controls, and is checked the slow way), no spaces at the ends.
+    let bytes = value.utf8
+    if bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7F && $0 != 0xC2 }), bytes.first != 0x20,
+      bytes.last != 0x20
+    {
+      return value
+    }
     var scalars = String.UnicodeScalarView()
     for scalar in value.unicodeScalars {
       scalars.append(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? " " : scalar)

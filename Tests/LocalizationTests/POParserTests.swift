@@ -165,8 +165,10 @@ struct POParserTests {
       + (0..<5000).map { "msgstr[\($0)] \"x\"" }.joined(separator: "\n")
     #expect(parseError(manyForms) == nil)
     #expect(
-      parseError(String(repeating: "msgstr[99999999999999999999] \"x\"\n", count: 100))?.code
-        == .badPluralIndex)
+      parseError(
+        "msgid \"a\"\nmsgid_plural \"b\"\n"
+          + String(repeating: "msgstr[99999999999999999999] \"x\"\n", count: 100))?
+        .code == .badPluralIndex)
     #expect(parseError(String(repeating: "\"", count: 100_001))?.code == .unexpectedLine)
     #expect(parseError("msgid \"a\u{0}\"\nmsgstr \"b\"")?.code == .unexpectedLine)
     let tooLarge = [UInt8](repeating: 0x23, count: POFile.maximumSize + 1)

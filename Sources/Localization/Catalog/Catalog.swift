@@ -18,6 +18,7 @@ public struct Catalog: Sendable {
     path = file.path
     pluralForms = file.header?["Plural-Forms"].flatMap { try? PluralForms(header: $0) }
     var messages: [MessageLookupKey: [String]] = [:]
+    messages.reserveCapacity(file.entries.count)
     for entry in file.entries
     where entry.isTranslated && !entry.isFuzzy && messages[entry.key] == nil {
       messages[entry.key] = entry.translations
@@ -29,7 +30,7 @@ public struct Catalog: Sendable {
   ///
   /// - Throws: ``POParseError`` when the file cannot be read or parsed.
   public init(contentsOf path: String, tag: LocaleTag) throws(POParseError) {
-    self.init(file: try POFile(contentsOf: path), tag: tag)
+    self.init(file: try POFile(contentsOf: path, keepingComments: false), tag: tag)
   }
 
   /// How many usable translations the catalog holds.

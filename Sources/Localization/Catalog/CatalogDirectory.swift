@@ -24,7 +24,10 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
   /// The catalogs (`*.po` whose name is a language tag), sorted by tag.
   public func catalogFiles() -> [File] {
     (FileSystem.listDirectory(path) ?? []).compactMap { name -> File? in
-      guard name.hasSuffix(".po"), let tag = LocaleTag(name.dropLast(3)) else { return nil }
+      // Byte-wise: Unicode-aware string comparisons cost more than the rest of a load when cold.
+      guard name.utf8.count > 3, name.utf8.reversed().starts(with: "op.".utf8),
+        let tag = LocaleTag(Substring(name.utf8.dropLast(3)))
+      else { return nil }
       let filePath = path.appendingPath(name)
       return FileSystem.isRegularFile(filePath) ? File(tag: tag, path: filePath) : nil
     }.sorted { $0.tag < $1.tag }

@@ -27,45 +27,44 @@ public struct MessageTemplate: Hashable, Sendable {
   ///
   /// - Throws: ``SyntaxError`` on an unmatched brace or a placeholder that is not a plain name.
   public init(parsing text: String) throws(SyntaxError) {
+    // Braces are ASCII, so the scan is over UTF-8 bytes; literal runs are copied whole.
     var segments: [Segment] = []
     var literal = ""
-    var characters = Array(text.unicodeScalars)[...]
-    var offset = 0
-    while let scalar = characters.popFirst() {
-      defer { offset += 1 }
-      if scalar == "}" {
-        guard characters.first == "}" else {
-          throw SyntaxError(message: "a lone '}'", offset: offset)
-        }
-        characters.removeFirst()
-        offset += 1
-        literal.unicodeScalars.append("}")
+    let bytes = text.utf8
+    var runStart = bytes.startIndex
+    var index = bytes.startIndex
+    func fail(_ message: String, at position: String.Index) -> SyntaxError {
+      SyntaxError(message: message, offset: text[..<position].count)
+    }
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      guard byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") else {
+        bytes.formIndex(after: &index)
         continue
       }
-      guard scalar == "{" else {
-        literal.unicodeScalars.append(scalar)
+      literal += text[runStart..<index]
+      let next = bytes.index(after: index)
+      if next < bytes.endIndex, bytes[next] == byte {
+        literal += byte == UInt8(ascii: "{") ? "{" : "}"
+        index = bytes.index(after: next)
+        runStart = index
         continue
       }
-      if characters.first == "{" {
-        characters.removeFirst()
-        offset += 1
-        literal.unicodeScalars.append("{")
-        continue
+      guard byte == UInt8(ascii: "{") else { throw fail("a lone '}'", at: index) }
+      guard let close = bytes[next...].firstIndex(of: UInt8(ascii: "}")) else {
+        throw fail("a '{' without its '}'", at: index)
       }
-      guard let close = characters.firstIndex(of: "}") else {
-        throw SyntaxError(message: "a '{' without its '}'", offset: offset)
-      }
-      let name = String(String.UnicodeScalarView(characters[..<close]))
+      let name = String(text[next..<close])
       guard Self.isName(name) else {
-        throw SyntaxError(
-          message: "'{\(name.prefix(20))}' is not a placeholder name", offset: offset)
+        throw fail("'{\(name.prefix(20))}' is not a placeholder name", at: index)
       }
       if !literal.isEmpty { segments.append(.text(literal)) }
       literal = ""
       segments.append(.placeholder(name))
-      offset += name.unicodeScalars.count + 1
-      characters = characters[characters.index(after: close)...]
+      index = bytes.index(after: close)
+      runStart = index
     }
+    literal += text[runStart..<bytes.endIndex]
     if !literal.isEmpty { segments.append(.text(literal)) }
     self.segments = segments
   }

@@ -15,12 +15,15 @@ enum FileSystem {
     case tooLarge(Int)
     /// The path names a directory or another non-regular file.
     case notRegularFile
+    /// The file grew while it was read.
+    case changed
 
     var description: String {
       switch self {
       case .system(let code): String(cString: strerror(code))
       case .tooLarge(let limit): "the file is larger than \(limit) bytes"
       case .notRegularFile: "not a regular file"
+      case .changed: "the file changed while it was read"
       }
     }
   }
@@ -34,19 +37,23 @@ enum FileSystem {
     guard fstat(descriptor, &status) == 0 else { throw .system(errno) }
     guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
     guard status.st_size <= limit else { throw .tooLarge(limit) }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(status.st_size))
-    var chunk = [UInt8](repeating: 0, count: 16_384)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .system(errno)
+    // Read into an array of the file's size (one more byte to see whether it grew).
+    let capacity = Int(status.st_size) + 1
+    var failure: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      while count < capacity {
+        let result = read(descriptor, buffer.baseAddress.map { $0 + count }, capacity - count)
+        if result < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        if result == 0 { break }
+        count += result
       }
-      if count == 0 { break }
-      guard bytes.count + count <= limit else { throw .tooLarge(limit) }
-      bytes.append(contentsOf: chunk[0..<count])
     }
+    guard failure == 0 else { throw .system(failure) }
+    guard bytes.count < capacity else { throw .changed }
     return bytes
   }
 
@@ -61,7 +68,7 @@ enum FileSystem {
       }
       if name != "." && name != ".." { names.append(name) }
     }
-    return names.sorted()
+    return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   /// Whether `path` names a directory (following symbolic links).
@@ -110,14 +117,14 @@ extension String {
   /// The path without its last component: `/a/b` → `/a`, `b` → `.`, `/a` → `/`.
   var parentPath: String {
     var path = Substring(self)
-    while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+    while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   /// This path with `component` appended.
   func appendingPath(_ component: String) -> String {
-    hasSuffix("/") ? self + component : self + "/" + component
+    utf8.last == UInt8(ascii: "/") ? self + component : self + "/" + component
   }
 
   /// The last path component: `/a/de.po` → `de.po`.

@@ -15,31 +15,35 @@ public struct LocaleTag: Hashable, Sendable, Comparable, CustomStringConvertible
 
   /// Reads a locale name or tag; `nil` for `C`, `POSIX`, and text that is no language tag.
   ///
-  /// Subtags after the region (variants such as `valencia`) are ignored.
+  /// Subtags after the region (variants such as `valencia`) are ignored. The
+  /// work is on ASCII bytes: tags are ASCII, and this runs while catalogs load.
   public init?(_ text: some StringProtocol) {
-    var name = Substring(text)
-    if let cut = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = name[..<cut] }
-    let parts = name.split(separator: "_", omittingEmptySubsequences: false)
-      .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
-    guard let first = parts.first, (2...3).contains(first.utf8.count),
-      first.utf8.allSatisfy(Self.isLetter)
-    else {
-      return nil
+    var parts: [[UInt8]] = [[]]
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "@") { break }
+      if byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") {
+        parts.append([])
+      } else {
+        parts[parts.count - 1].append(byte)
+      }
     }
+    let first = parts[0]
+    guard (2...3).contains(first.count), first.allSatisfy(Self.isLetter) else { return nil }
     var script: String?
     var region: String?
     var rest = parts.dropFirst()
-    if let next = rest.first, next.utf8.count == 4, next.utf8.allSatisfy(Self.isLetter) {
-      script = next.prefix(1).uppercased() + next.dropFirst().asciiLowercased
+    if let next = rest.first, next.count == 4, next.allSatisfy(Self.isLetter) {
+      script = Self.ascii(
+        next.enumerated().map { $0.offset == 0 ? Self.upper($0.element) : Self.lower($0.element) })
       rest = rest.dropFirst()
     }
     if let next = rest.first,
-      (next.utf8.count == 2 && next.utf8.allSatisfy(Self.isLetter))
-        || (next.utf8.count == 3 && next.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+      (next.count == 2 && next.allSatisfy(Self.isLetter))
+        || (next.count == 3 && next.allSatisfy(Self.isDigit))
     {
-      region = next.uppercased()
+      region = Self.ascii(next.map(Self.upper))
     }
-    self.init(checkedLanguage: first.asciiLowercased, script: script, region: region)
+    self.init(checkedLanguage: Self.ascii(first.map(Self.lower)), script: script, region: region)
   }
 
   private init(checkedLanguage: String, script: String? = nil, region: String? = nil) {
@@ -50,7 +54,10 @@ public struct LocaleTag: Hashable, Sendable, Comparable, CustomStringConvertible
 
   /// The BCP 47 form: `de-AT`.
   public var identifier: String {
-    [language, script, region].compactMap { $0 }.joined(separator: "-")
+    var identifier = language
+    if let script { identifier += "-" + script }
+    if let region { identifier += "-" + region }
+    return identifier
   }
 
   public var description: String { identifier }
@@ -68,9 +75,21 @@ public struct LocaleTag: Hashable, Sendable, Comparable, CustomStringConvertible
   /// The tag without script and region.
   public var languageOnly: LocaleTag { LocaleTag(checkedLanguage: language) }
 
-  public static func < (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.identifier < rhs.identifier }
+  /// Orders by identifier, byte by byte (tags are ASCII).
+  public static func < (lhs: LocaleTag, rhs: LocaleTag) -> Bool {
+    lhs.identifier.utf8.lexicographicallyPrecedes(rhs.identifier.utf8)
+  }
 
   private static func isLetter(_ byte: UInt8) -> Bool {
     (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
   }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+  private static func upper(_ byte: UInt8) -> UInt8 {
+    byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+  }
+  private static func lower(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+  }
+  private static func ascii(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -56,6 +56,11 @@ public struct POEntry: Hashable, Sendable {
 }
 
 /// The identity of a message in a catalog: its context and its `msgid`.
+///
+/// Compared and hashed byte by byte, as gettext compares msgids: two texts
+/// that are canonically equivalent but encoded differently are different
+/// messages. It also spares the Unicode normalization that `String`'s own
+/// hashing does, which dominates a cold catalog load.
 public struct MessageLookupKey: Hashable, Sendable, CustomStringConvertible {
   public var context: String?
   public var id: String
@@ -63,6 +68,26 @@ public struct MessageLookupKey: Hashable, Sendable, CustomStringConvertible {
   public init(context: String?, id: String) {
     self.context = context
     self.id = id
+  }
+
+  public static func == (lhs: MessageLookupKey, rhs: MessageLookupKey) -> Bool {
+    guard lhs.id.utf8.elementsEqual(rhs.id.utf8) else { return false }
+    switch (lhs.context, rhs.context) {
+    case (nil, nil): return true
+    case (let left?, let right?): return left.utf8.elementsEqual(right.utf8)
+    default: return false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    var id = id
+    id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    if var context {
+      hasher.combine(1 as UInt8)
+      context.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    } else {
+      hasher.combine(0 as UInt8)
+    }
   }
 
   public var description: String {

@@ -17,32 +17,34 @@ public struct POFile: Hashable, Sendable {
   /// - Parameters:
   ///   - bytes: The file's content, UTF-8 (a byte-order mark is skipped).
   ///   - path: The name used in errors.
+  ///   - keepingComments: `false` keeps only the flags (`#,`) of the entries,
+  ///     which is all a runtime lookup needs; the file is checked the same way.
   /// - Throws: ``POParseError`` naming the file and the line of the first problem.
-  public init(parsing bytes: [UInt8], path: String) throws(POParseError) {
+  public init(parsing bytes: [UInt8], path: String, keepingComments: Bool = true)
+    throws(POParseError)
+  {
     guard bytes.count <= Self.maximumSize else {
       throw POParseError(
         .tooLarge, file: path, line: 0, "the file is larger than \(Self.maximumSize) bytes")
     }
-    var parser = POParser(bytes: bytes, path: path)
-    let (entries, headerFieldLines) = try parser.parse()
-    self.path = path
-    if let first = entries.first, first.isHeader {
-      headerEntry = first
-      header = POHeader(
-        text: first.translations.first ?? "", line: first.translationLines.first ?? first.line,
-        fieldLines: headerFieldLines)
-      self.entries = Array(entries.dropFirst())
-    } else {
-      headerEntry = nil
-      header = nil
-      self.entries = entries
+    let result = try bytes.withUnsafeBufferPointer { (buffer) throws(POParseError) in
+      var parser = POParser(bytes: buffer, path: path, keepComments: keepingComments)
+      return try parser.parse()
     }
+    self.path = path
+    headerEntry = result.header
+    header = result.header.map { entry in
+      POHeader(
+        text: entry.translations.first ?? "", line: entry.translationLines.first ?? entry.line,
+        fieldLines: result.headerFieldLines)
+    }
+    entries = result.entries
   }
 
-  /// Reads and parses the PO file at `path`.
+  /// Reads and parses the PO file at `path`; see ``init(parsing:path:keepingComments:)``.
   ///
   /// - Throws: ``POParseError`` when the file cannot be read or parsed.
-  public init(contentsOf path: String) throws(POParseError) {
+  public init(contentsOf path: String, keepingComments: Bool = true) throws(POParseError) {
     let bytes: [UInt8]
     do {
       bytes = try FileSystem.readFile(path, limit: Self.maximumSize)
@@ -52,6 +54,6 @@ public struct POFile: Hashable, Sendable {
       throw POParseError(
         .unreadable, file: path, line: 0, "cannot read the file: \(error.description)")
     }
-    try self.init(parsing: bytes, path: path)
+    try self.init(parsing: bytes, path: path, keepingComments: keepingComments)
   }
 }

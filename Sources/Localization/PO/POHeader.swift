@@ -17,23 +17,42 @@ public struct POHeader: Hashable, Sendable {
   public init(text: String, line: Int, fieldLines: [Int] = []) {
     self.line = line
     var fields: [Field] = []
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
-      .enumerated()
-    {
-      guard let colon = rawLine.firstIndex(of: ":") else { continue }
-      let name = rawLine[..<colon].trimmingSpaces()
-      guard !name.isEmpty else { continue }
-      let value = rawLine[rawLine.index(after: colon)...].trimmingSpaces()
-      let fieldLine = index < fieldLines.count ? fieldLines[index] : line
-      fields.append(Field(name: String(name), value: String(value), line: fieldLine))
+    let bytes = Array(text.utf8)
+    var lineStart = 0
+    var lineIndex = 0
+    while lineStart < bytes.count {
+      var lineEnd = lineStart
+      while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+      if let colon = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")) {
+        let name = Self.trimmed(bytes[lineStart..<colon])
+        if !name.isEmpty {
+          fields.append(
+            Field(
+              name: String(decoding: name, as: UTF8.self),
+              value: String(decoding: Self.trimmed(bytes[colon + 1..<lineEnd]), as: UTF8.self),
+              line: lineIndex < fieldLines.count ? fieldLines[lineIndex] : line))
+        }
+      }
+      lineStart = lineEnd + 1
+      lineIndex += 1
     }
     self.fields = fields
   }
 
+  private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    var slice = bytes
+    while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
+    while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
+    return slice
+  }
+
   /// The first field called `name`, compared case-insensitively.
   public func field(_ name: String) -> Field? {
-    let wanted = name.asciiLowercased
-    return fields.first { $0.name.asciiLowercased == wanted }
+    fields.first { $0.name.utf8.elementsEqual(name.utf8) { Self.lower($0) == Self.lower($1) } }
+  }
+
+  private static func lower(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
   }
 
   /// The value of the first field called `name`, compared case-insensitively.
@@ -54,16 +73,20 @@ public struct POHeader: Hashable, Sendable {
 
 extension StringProtocol {
   /// The text without leading and trailing spaces and tabs.
-  func trimmingSpaces() -> SubSequence {
-    var start = startIndex
-    var end = endIndex
-    while start < end, self[start] == " " || self[start] == "\t" { start = index(after: start) }
-    while end > start {
-      let before = index(before: end)
-      guard self[before] == " " || self[before] == "\t" else { break }
+  func trimmingSpaces() -> Substring {
+    let text = Substring(self)
+    let bytes = text.utf8
+    var start = bytes.startIndex
+    var end = bytes.endIndex
+    while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 {
+      bytes.formIndex(after: &start)
+    }
+    while start < end {
+      let before = bytes.index(before: end)
+      guard bytes[before] == 0x20 || bytes[before] == 0x09 else { break }
       end = before
     }
-    return self[start..<end]
+    return text[start..<end]
   }
 
   /// The text with ASCII letters lowercased and everything else unchanged.

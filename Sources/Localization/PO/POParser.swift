@@ -1,37 +1,69 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A line-by-line reader of the PO syntax described in the gettext manual, "The Format of PO Files".
 ///
 /// It works on bytes, keeps no recursion and no state beyond the entry being
 /// read, so its time and memory are linear in the input whatever the input is.
+/// Catalogs are read when a program starts, where every microsecond shows, so
+/// it reads through a buffer pointer (which ``POFile`` lends it for the parse
+/// only), decodes strings straight into the entry's buffers, and compares
+/// keywords as bytes.
 struct POParser {
-  private let bytes: [UInt8]
-  private let path: String
-  private var entries: [POEntry] = []
-  private var pending = Comments()
-  private var current: EntryBuilder?
-  /// For the header entry: the file line where each line of its text starts.
-  private var headerFieldLines: [Int] = []
-
-  init(bytes: [UInt8], path: String) {
-    self.bytes = bytes
-    self.path = path
+  /// What the parser gives back.
+  struct Result {
+    /// The first entry when it is the header (empty `msgid`, no context).
+    var header: POEntry?
+    /// For the header: the file line where each line of its text starts.
+    var headerFieldLines: [Int] = []
+    var entries: [POEntry] = []
   }
 
-  /// Reads every entry; returns them with the lines of the header's fields.
-  mutating func parse() throws(POParseError) -> ([POEntry], [Int]) {
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private let path: String
+  /// Whether comments other than the `fuzzy` flag are kept; runtime lookups need only that flag.
+  private let keepComments: Bool
+  private var result = Result()
+  private var isFirstEntry = true
+  private var pending = Comments()
+  private var entry = EntryBuilder()
+
+  init(bytes: UnsafeBufferPointer<UInt8>, path: String, keepComments: Bool = true) {
+    self.bytes = bytes
+    self.path = path
+    self.keepComments = keepComments
+  }
+
+  /// Reads every entry.
+  mutating func parse() throws(POParseError) -> Result {
     var start = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+    if let base = bytes.baseAddress, let nul = memchr(base, 0, bytes.count) {
+      let offset = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
+      let line = bytes[..<offset].count { $0 == 0x0A } + 1
+      throw error(.unexpectedLine, line, "the line holds a NUL byte")
+    }
     var lineNumber = 0
     while start < bytes.count {
       lineNumber += 1
-      var end = start
-      while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+      var end = bytes.count
+      if let base = bytes.baseAddress, let newline = memchr(base + start, 0x0A, bytes.count - start)
+      {
+        end = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
+      }
       var lineEnd = end
       if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
       try readLine(start..<lineEnd, number: lineNumber)
       start = end + 1
     }
-    try finishAtEnd(line: lineNumber)
-    return (entries, headerFieldLines)
+    if entry.isInProgress {
+      throw error(.missingTranslation, entry.idLine ?? entry.startLine, "the entry has no msgstr")
+    }
+    try finishEntry()
+    return result
   }
 
   // MARK: Lines
@@ -40,18 +72,14 @@ struct POParser {
     var index = range.lowerBound
     while index < range.upperBound, isBlank(bytes[index]) { index += 1 }
     guard index < range.upperBound else { return }
-    if bytes[range].contains(0) {
-      throw error(.unexpectedLine, number, "the line holds a NUL byte")
-    }
     switch bytes[index] {
     case UInt8(ascii: "#"):
       try readComment(index + 1..<range.upperBound, number: number)
     case UInt8(ascii: "\""):
-      guard var entry = current, let field = entry.lastField else {
+      guard let field = entry.lastField else {
         throw error(.unexpectedLine, number, "a string that continues no keyword")
       }
-      try readStrings(index..<range.upperBound, number: number, into: &entry, field: field)
-      current = entry
+      try readStrings(index..<range.upperBound, number: number, field: field)
     default:
       try readKeyword(index..<range.upperBound, number: number)
     }
@@ -59,125 +87,135 @@ struct POParser {
 
   private mutating func readComment(_ range: Range<Int>, number: Int) throws(POParseError) {
     let marker = range.isEmpty ? nil : bytes[range.lowerBound]
+    if entry.isInProgress {
+      let what = marker == UInt8(ascii: "~") ? "an obsolete line" : "a comment"
+      throw error(
+        .misplacedKeyword, number,
+        "\(what) inside an entry; the msgstr of the entry on line \(entry.startLine) is missing")
+    }
+    try finishEntry()
     if marker == UInt8(ascii: "~") {
       // An obsolete entry: skipped, and the comments gathered for it go with it.
-      guard current?.isInProgress != true else {
-        throw error(
-          .misplacedKeyword, number, "an obsolete line inside an entry, before its msgstr")
-      }
-      try finishCurrent()
       pending = Comments()
       return
     }
-    if let current, current.isInProgress {
-      throw error(
-        .misplacedKeyword, number,
-        "a comment inside an entry; the msgstr of the entry on line \(current.startLine) is missing"
-      )
-    }
-    try finishCurrent()
-    let text = try decodeComment(range.dropFirst(marker == nil ? 0 : 1), number: number)
     if pending.line == nil { pending.line = number }
-    switch marker {
-    case UInt8(ascii: "."): pending.extracted.append(String(text.trimmingSpaces()))
-    case UInt8(ascii: ":"):
-      pending.references += text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-    case UInt8(ascii: ","):
-      pending.flags += text.split(separator: ",").map { String($0.trimmingSpaces()) }.filter {
-        !$0.isEmpty
+    let body = marker == nil ? range : range.lowerBound + 1..<range.upperBound
+    if marker == UInt8(ascii: ",") {
+      for piece in pieces(body, separatedBy: { $0 == UInt8(ascii: ",") }) {
+        let flag = trimmed(piece)
+        if keepComments {
+          if !flag.isEmpty { pending.flags.append(try text(flag, number)) }
+        } else if isFuzzy(flag) {
+          pending.flags.append("fuzzy")
+        }
       }
-    case UInt8(ascii: "|"): pending.previous.append(String(text.trimmingSpaces()))
+      if !keepComments { try validate(body, number) }
+      return
+    }
+    guard keepComments else {
+      // Still refused when it is not UTF-8, so that both modes accept the same files.
+      try validate(range, number)
+      return
+    }
+    switch marker {
+    case UInt8(ascii: "."): pending.extracted.append(try text(trimmed(body), number))
+    case UInt8(ascii: "|"): pending.previous.append(try text(trimmed(body), number))
+    case UInt8(ascii: ":"):
+      for piece in pieces(body, separatedBy: isBlank) {
+        pending.references.append(try text(piece, number))
+      }
     default:
       // `# text`, a bare `#`, or `#text`: all translator comments.
-      let whole = try decodeComment(range, number: number)
-      pending.translator.append(String(whole.hasPrefix(" ") ? whole.dropFirst() : whole[...]))
+      let start = marker == UInt8(ascii: " ") ? range.lowerBound + 1 : range.lowerBound
+      pending.translator.append(try text(start..<range.upperBound, number))
     }
-  }
-
-  private func decodeComment(_ range: Range<Int>, number: Int) throws(POParseError) -> String {
-    guard let text = String(validating: bytes[range], as: UTF8.self) else {
-      throw error(.invalidUTF8, number, "the comment is not valid UTF-8")
-    }
-    return text
   }
 
   private mutating func readKeyword(_ range: Range<Int>, number: Int) throws(POParseError) {
     var index = range.lowerBound
     while index < range.upperBound, isKeywordByte(bytes[index]) { index += 1 }
-    let word = String(decoding: bytes[range.lowerBound..<index], as: UTF8.self)
-    var pluralIndex: Int?
-    if word == "msgstr", index < range.upperBound, bytes[index] == UInt8(ascii: "[") {
-      var digitsEnd = index + 1
-      while digitsEnd < range.upperBound, isDigit(bytes[digitsEnd]), digitsEnd - index <= 4 {
-        digitsEnd += 1
-      }
-      guard digitsEnd > index + 1, digitsEnd < range.upperBound,
-        bytes[digitsEnd] == UInt8(ascii: "]"),
-        let value = Int(String(decoding: bytes[index + 1..<digitsEnd], as: UTF8.self))
-      else {
-        throw error(.badPluralIndex, number, "msgstr[ must be followed by a number and ]")
-      }
-      pluralIndex = value
-      index = digitsEnd + 1
-    }
-    guard index < range.upperBound, isBlank(bytes[index]) || bytes[index] == UInt8(ascii: "\"")
-    else {
-      let shown = String(decoding: bytes[range].prefix(24), as: UTF8.self)
-      throw error(.unexpectedLine, number, "expected a keyword and a string, found '\(shown)'")
-    }
-    let field: EntryBuilder.Field
-    switch (word, pluralIndex) {
-    case ("msgctxt", nil):
+    let word = range.lowerBound..<index
+    var field: EntryBuilder.Field
+    if matches(word, "msgctxt") {
       try startEntry(number: number)
       field = .context
-    case ("msgid", nil):
-      if current?.id != nil || current?.isComplete == true { try startEntry(number: number) }
-      if current == nil { try startEntry(number: number) }
+    } else if matches(word, "msgid") {
+      if entry.id != nil || !entry.translations.isEmpty || !entry.isStarted {
+        try startEntry(number: number)
+      }
       field = .id
-    case ("msgid_plural", nil):
-      guard let current, current.id != nil, current.idPlural == nil, current.translations.isEmpty
-      else {
+    } else if matches(word, "msgid_plural") {
+      guard entry.id != nil, entry.idPlural == nil, entry.translations.isEmpty else {
         throw error(.misplacedKeyword, number, "msgid_plural must follow the msgid of its entry")
       }
       field = .idPlural
-    case ("msgstr", nil):
-      guard let current, current.id != nil, current.translations.isEmpty else {
+    } else if matches(word, "msgstr") {
+      guard entry.id != nil else {
         throw error(.misplacedKeyword, number, "msgstr must follow the msgid of its entry")
       }
-      guard current.idPlural == nil else {
-        throw error(
-          .badPluralIndex, number, "an entry with msgid_plural needs msgstr[0], msgstr[1], …")
+      if index < range.upperBound, bytes[index] == UInt8(ascii: "[") {
+        let (form, end) = try pluralIndex(after: index, in: range, number: number)
+        index = end
+        guard entry.idPlural != nil else {
+          throw error(.badPluralIndex, number, "msgstr[\(form)] in an entry without msgid_plural")
+        }
+        guard form == entry.translations.count else {
+          throw error(
+            .badPluralIndex, number,
+            "msgstr[\(form)] where msgstr[\(entry.translations.count)] was expected")
+        }
+        field = .translation(form)
+      } else {
+        guard entry.translations.isEmpty else {
+          throw error(.misplacedKeyword, number, "a second msgstr in one entry")
+        }
+        guard entry.idPlural == nil else {
+          throw error(
+            .badPluralIndex, number, "an entry with msgid_plural needs msgstr[0], msgstr[1], …")
+        }
+        field = .translation(0)
       }
-      field = .translation(0)
-    case ("msgstr", let index?):
-      guard let current, current.id != nil else {
-        throw error(
-          .misplacedKeyword, number, "msgstr[\(index)] must follow the msgid of its entry")
-      }
-      guard current.idPlural != nil else {
-        throw error(.badPluralIndex, number, "msgstr[\(index)] in an entry without msgid_plural")
-      }
-      guard index == current.translations.count else {
-        throw error(
-          .badPluralIndex, number,
-          "msgstr[\(index)] where msgstr[\(current.translations.count)] was expected")
-      }
-      field = .translation(index)
-    default:
-      throw error(.unexpectedLine, number, "unknown keyword '\(word.prefix(24))'")
+    } else {
+      let shown = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[word.prefix(24)]), as: UTF8.self)
+      throw error(.unexpectedLine, number, "unknown keyword '\(shown)'")
     }
-    guard var entry = current else {
-      throw error(.misplacedKeyword, number, "a keyword outside an entry")
+    guard index < range.upperBound, isBlank(bytes[index]) || bytes[index] == UInt8(ascii: "\"")
+    else {
+      let shown = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[range.prefix(24)]), as: UTF8.self)
+      throw error(.unexpectedLine, number, "expected a keyword and a string, found '\(shown)'")
     }
     entry.begin(field, line: number)
-    try readStrings(index..<range.upperBound, number: number, into: &entry, field: field)
-    current = entry
+    try readStrings(index..<range.upperBound, number: number, field: field)
   }
 
-  /// Reads one or more quoted strings and appends their bytes to `field`.
+  /// Reads `[N]` at `start`: the number and the index after the bracket.
+  private func pluralIndex(
+    after start: Int, in range: Range<Int>, number: Int
+  ) throws(POParseError) -> (Int, Int) {
+    var index = start + 1
+    var value = 0
+    while index < range.upperBound, isDigit(bytes[index]), index - start <= 4 {
+      value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+      index += 1
+    }
+    guard index > start + 1, index < range.upperBound, bytes[index] == UInt8(ascii: "]") else {
+      throw error(.badPluralIndex, number, "msgstr[ must be followed by a number and ]")
+    }
+    return (value, index + 1)
+  }
+
+  /// Reads one or more quoted strings and appends their bytes to `field` of the entry.
   private mutating func readStrings(
-    _ range: Range<Int>, number: Int, into entry: inout EntryBuilder, field: EntryBuilder.Field
+    _ range: Range<Int>, number: Int, field: EntryBuilder.Field
   ) throws(POParseError) {
+    let path = self.path
+    let fail = { (code: POParseError.Code, message: String) throws(POParseError) -> Never in
+      throw POParseError(code, file: path, line: number, message)
+    }
+    let isHeaderText = isFirstEntry && entry.isHeaderTranslation(field)
     var index = range.lowerBound
     var count = 0
     while true {
@@ -186,24 +224,35 @@ struct POParser {
       guard bytes[index] == UInt8(ascii: "\"") else {
         throw error(.badString, number, "unexpected text after the string")
       }
-      var decoded: [UInt8] = []
-      index = try POString.decode(bytes, from: index + 1, end: range.upperBound, into: &decoded) {
-        (code, message) throws(POParseError) in throw error(code, number, message)
+      let before = isHeaderText ? entry.translations[0].count : 0
+      switch field {
+      case .context:
+        index = try POString.decode(
+          bytes, from: index + 1, end: range.upperBound, into: &entry.contextBytes, fail: fail)
+      case .id:
+        index = try POString.decode(
+          bytes, from: index + 1, end: range.upperBound, into: &entry.idBytes, fail: fail)
+      case .idPlural:
+        index = try POString.decode(
+          bytes, from: index + 1, end: range.upperBound, into: &entry.idPluralBytes, fail: fail)
+      case .translation(let form):
+        index = try POString.decode(
+          bytes, from: index + 1, end: range.upperBound, into: &entry.translations[form], fail: fail
+        )
       }
-      if entries.isEmpty, entry.isHeaderTranslation(field) {
-        noteHeaderLines(decoded, line: number, entry: entry)
-      }
-      entry.append(decoded, to: field)
+      if isHeaderText { noteHeaderLines(from: before, line: number) }
       count += 1
     }
     guard count > 0 else { throw error(.badString, number, "a keyword without its string") }
   }
 
-  private mutating func noteHeaderLines(_ decoded: [UInt8], line: Int, entry: EntryBuilder) {
-    var atLineStart = (entry.translations.last?.last).map { $0 == 0x0A } ?? true
-    for byte in decoded {
+  /// Records the file line of each line of the header's text that starts in the bytes from `start`.
+  private mutating func noteHeaderLines(from start: Int, line: Int) {
+    let text = entry.translations[0]
+    var atLineStart = start == 0 || text[start - 1] == 0x0A
+    for byte in text[start...] {
       if atLineStart {
-        headerFieldLines.append(line)
+        result.headerFieldLines.append(line)
         atLineStart = false
       }
       if byte == 0x0A { atLineStart = true }
@@ -213,37 +262,76 @@ struct POParser {
   // MARK: Entries
 
   private mutating func startEntry(number: Int) throws(POParseError) {
-    if let current, current.isInProgress {
+    if entry.isInProgress {
       throw error(
-        .missingTranslation, current.idLine ?? current.startLine,
+        .missingTranslation, entry.idLine ?? entry.startLine,
         "the entry has no msgstr before line \(number)")
     }
-    try finishCurrent()
-    current = EntryBuilder(startLine: pending.line ?? number, comments: pending)
+    try finishEntry()
+    entry.startLine = pending.line ?? number
+    entry.comments = pending
     pending = Comments()
   }
 
-  private mutating func finishCurrent() throws(POParseError) {
-    guard let builder = current else { return }
-    current = nil
-    entries.append(
-      try builder.build { (code, line, message) throws(POParseError) in
-        throw error(code, line, message)
-      })
-  }
-
-  private mutating func finishAtEnd(line: Int) throws(POParseError) {
-    if let current, current.isInProgress {
-      throw error(
-        .missingTranslation, current.idLine ?? current.startLine, "the entry has no msgstr")
+  private mutating func finishEntry() throws(POParseError) {
+    guard entry.isStarted else { return }
+    let finished = try entry.build(path: path)
+    entry = EntryBuilder()
+    if isFirstEntry, finished.isHeader {
+      result.header = finished
+    } else {
+      result.entries.append(finished)
     }
-    try finishCurrent()
+    isFirstEntry = false
   }
 
-  // MARK: Helpers
+  // MARK: Bytes
 
   private func error(_ code: POParseError.Code, _ line: Int, _ message: String) -> POParseError {
     POParseError(code, file: path, line: line, message)
+  }
+
+  /// The bytes of a comment as text.
+  private func text(_ range: Range<Int>, _ number: Int) throws(POParseError) -> String {
+    guard let text = String(validatingUTF8: UnsafeBufferPointer(rebasing: bytes[range])) else {
+      throw error(.invalidUTF8, number, "the comment is not valid UTF-8")
+    }
+    return text
+  }
+
+  private func validate(_ range: Range<Int>, _ number: Int) throws(POParseError) {
+    guard String.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else {
+      throw error(.invalidUTF8, number, "the comment is not valid UTF-8")
+    }
+  }
+
+  private func matches(_ range: Range<Int>, _ word: StaticString) -> Bool {
+    range.count == word.utf8CodeUnitCount
+      && word.withUTF8Buffer { $0.elementsEqual(UnsafeBufferPointer(rebasing: bytes[range])) }
+  }
+
+  private func isFuzzy(_ range: Range<Int>) -> Bool { matches(range, "fuzzy") }
+
+  /// `range` without the spaces and tabs at its ends.
+  private func trimmed(_ range: Range<Int>) -> Range<Int> {
+    var lower = range.lowerBound
+    var upper = range.upperBound
+    while lower < upper, isBlank(bytes[lower]) { lower += 1 }
+    while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
+    return lower..<upper
+  }
+
+  /// The non-empty parts of `range` between separator bytes.
+  private func pieces(_ range: Range<Int>, separatedBy isSeparator: (UInt8) -> Bool) -> [Range<Int>]
+  {
+    var result: [Range<Int>] = []
+    var start = range.lowerBound
+    for index in range where isSeparator(bytes[index]) {
+      if index > start { result.append(start..<index) }
+      start = index + 1
+    }
+    if range.upperBound > start { result.append(start..<range.upperBound) }
+    return result
   }
 
   private func isBlank(_ byte: UInt8) -> Bool {
@@ -267,6 +355,9 @@ private struct Comments {
 }
 
 /// An entry being read: the raw bytes of each field and the lines they started on.
+///
+/// It lives inside the parser and is never copied, so appending to its buffers
+/// neither copies them nor needs the runtime's exclusivity checks.
 private struct EntryBuilder {
   enum Field: Equatable {
     case context
@@ -275,87 +366,73 @@ private struct EntryBuilder {
     case translation(Int)
   }
 
-  let startLine: Int
-  let comments: Comments
-  var context: [UInt8]?
+  var startLine = 0
+  var comments = Comments()
+  var contextBytes: [UInt8] = []
   var contextLine: Int?
-  var id: [UInt8]?
+  var idBytes: [UInt8] = []
   var idLine: Int?
-  var idPlural: [UInt8]?
+  var idPluralBytes: [UInt8] = []
   var idPluralLine: Int?
   var translations: [[UInt8]] = []
   var translationLines: [Int] = []
   var lastField: Field?
 
-  init(startLine: Int, comments: Comments) {
-    self.startLine = startLine
-    self.comments = comments
-  }
+  var context: [UInt8]? { contextLine == nil ? nil : contextBytes }
+  var id: [UInt8]? { idLine == nil ? nil : idBytes }
+  var idPlural: [UInt8]? { idPluralLine == nil ? nil : idPluralBytes }
 
-  /// Started (a context or an id was read) but without any `msgstr` yet.
-  var isInProgress: Bool { (context != nil || id != nil) && translations.isEmpty }
-  var isComplete: Bool { !translations.isEmpty }
+  /// A context or an id was read.
+  var isStarted: Bool { contextLine != nil || idLine != nil }
+  /// Started, but without any `msgstr` yet.
+  var isInProgress: Bool { isStarted && translations.isEmpty }
 
   func isHeaderTranslation(_ field: Field) -> Bool {
-    field == .translation(0) && context == nil && id?.isEmpty == true && idPlural == nil
+    field == .translation(0) && contextLine == nil && idLine != nil && idBytes.isEmpty
+      && idPluralLine == nil
   }
 
   mutating func begin(_ field: Field, line: Int) {
     lastField = field
     switch field {
-    case .context:
-      context = []
-      contextLine = line
-    case .id:
-      id = []
-      idLine = line
-    case .idPlural:
-      idPlural = []
-      idPluralLine = line
+    case .context: contextLine = line
+    case .id: idLine = line
+    case .idPlural: idPluralLine = line
     case .translation:
       translations.append([])
       translationLines.append(line)
     }
   }
 
-  mutating func append(_ bytes: [UInt8], to field: Field) {
-    switch field {
-    case .context: context?.append(contentsOf: bytes)
-    case .id: id?.append(contentsOf: bytes)
-    case .idPlural: idPlural?.append(contentsOf: bytes)
-    case .translation(let index): translations[index].append(contentsOf: bytes)
-    }
-  }
-
-  func build(
-    _ fail: (POParseError.Code, Int, String) throws(POParseError) -> Never
-  ) throws(POParseError) -> POEntry {
+  func build(path: String) throws(POParseError) -> POEntry {
     func text(_ bytes: [UInt8], _ line: Int, _ name: String) throws(POParseError) -> String {
-      guard let string = String(validating: bytes, as: UTF8.self) else {
-        try fail(.invalidUTF8, line, "the \(name) is not valid UTF-8")
+      guard let string = bytes.withUnsafeBufferPointer({ String(validatingUTF8: $0) }) else {
+        throw POParseError(.invalidUTF8, file: path, line: line, "the \(name) is not valid UTF-8")
       }
       return string
     }
-    let idLine = self.idLine ?? startLine
-    guard let id else {
-      try fail(.missingTranslation, contextLine ?? startLine, "msgctxt without msgid")
+    guard let idLine else {
+      throw POParseError(
+        .missingTranslation, file: path, line: contextLine ?? startLine, "msgctxt without msgid")
+    }
+    var translated: [String] = []
+    translated.reserveCapacity(translations.count)
+    for (index, bytes) in translations.enumerated() {
+      translated.append(try text(bytes, translationLines[index], "msgstr"))
     }
     var entry = POEntry(
-      context: try context.map { (bytes) throws(POParseError) in
-        try text(bytes, contextLine ?? startLine, "msgctxt")
+      context: try contextLine.map { (line) throws(POParseError) in
+        try text(contextBytes, line, "msgctxt")
       },
-      id: try text(id, idLine, "msgid"),
-      idPlural: try idPlural.map { (bytes) throws(POParseError) in
-        try text(bytes, idPluralLine ?? idLine, "msgid_plural")
+      id: try text(idBytes, idLine, "msgid"),
+      idPlural: try idPluralLine.map { (line) throws(POParseError) in
+        try text(idPluralBytes, line, "msgid_plural")
       },
-      translations: [], line: startLine, idLine: idLine, translationLines: translationLines)
-    for (index, bytes) in translations.enumerated() {
-      entry.translations.append(try text(bytes, translationLines[index], "msgstr"))
-    }
+      translations: translated, flags: comments.flags, line: startLine, idLine: idLine,
+      translationLines: translationLines)
     entry.translatorComments = comments.translator
     entry.extractedComments = comments.extracted
     entry.references = comments.references
-    entry.flags = comments.flags
     entry.previous = comments.previous
     return entry
   }

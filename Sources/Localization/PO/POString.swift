@@ -8,18 +8,20 @@ enum POString {
   ///
   /// - Returns: The index just after the closing quote.
   static func decode(
-    _ bytes: [UInt8], from start: Int, end: Int, into output: inout [UInt8],
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, into output: inout [UInt8],
     fail: (POParseError.Code, String) throws(POParseError) -> Never
   ) throws(POParseError) -> Int {
     var index = start
     while index < end {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") { return index + 1 }
-      guard byte == UInt8(ascii: "\\") else {
-        output.append(byte)
-        index += 1
-        continue
+      // Plain runs are copied at once; only quotes and backslashes stop the scan.
+      var runEnd = index
+      while runEnd < end, bytes[runEnd] != UInt8(ascii: "\""), bytes[runEnd] != UInt8(ascii: "\\") {
+        runEnd += 1
       }
+      output.append(contentsOf: bytes[index..<runEnd])
+      index = runEnd
+      guard index < end else { break }
+      if bytes[index] == UInt8(ascii: "\"") { return index + 1 }
       index += 1
       guard index < end else { try fail(.badString, "the string ends with a lone backslash") }
       let escape = bytes[index]
@@ -92,5 +94,21 @@ enum POString {
     case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
     default: nil
     }
+  }
+}
+
+extension String {
+  /// The text of UTF-8 bytes, or `nil` when they are not valid UTF-8.
+  ///
+  /// Through `UTF8Span`, which the compiler specializes, unlike the generic
+  /// `String(validating:as:)` that looks up type metadata on every call.
+  init?(validatingUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    guard let span = try? UTF8Span(validating: bytes.span) else { return nil }
+    self.init(copying: span)
+  }
+
+  /// Whether the bytes are valid UTF-8.
+  static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    (try? UTF8Span(validating: bytes.span)) != nil
   }
 }

@@ -106,29 +106,27 @@ struct PluralExpressionParser {
 
   private mutating func readOperator() -> PluralExpression.Operator? {
     guard index < bytes.count else { return nil }
-    let first = bytes[index]
     let second: UInt8 = index + 1 < bytes.count ? bytes[index + 1] : 0
-    let pairs: [(UInt8, UInt8, PluralExpression.Operator)] = [
-      (UInt8(ascii: "|"), UInt8(ascii: "|"), .or), (UInt8(ascii: "&"), UInt8(ascii: "&"), .and),
-      (UInt8(ascii: "="), UInt8(ascii: "="), .equal),
-      (UInt8(ascii: "!"), UInt8(ascii: "="), .notEqual),
-      (UInt8(ascii: "<"), UInt8(ascii: "="), .lessOrEqual),
-      (UInt8(ascii: ">"), UInt8(ascii: "="), .greaterOrEqual),
-    ]
-    for (a, b, op) in pairs where first == a && second == b {
-      index += 2
-      return op
+    let op: PluralExpression.Operator
+    var length = 1
+    switch (bytes[index], second) {
+    case (UInt8(ascii: "|"), UInt8(ascii: "|")): (op, length) = (.or, 2)
+    case (UInt8(ascii: "&"), UInt8(ascii: "&")): (op, length) = (.and, 2)
+    case (UInt8(ascii: "="), UInt8(ascii: "=")): (op, length) = (.equal, 2)
+    case (UInt8(ascii: "!"), UInt8(ascii: "=")): (op, length) = (.notEqual, 2)
+    case (UInt8(ascii: "<"), UInt8(ascii: "=")): (op, length) = (.lessOrEqual, 2)
+    case (UInt8(ascii: ">"), UInt8(ascii: "=")): (op, length) = (.greaterOrEqual, 2)
+    case (UInt8(ascii: "<"), _): op = .less
+    case (UInt8(ascii: ">"), _): op = .greater
+    case (UInt8(ascii: "+"), _): op = .add
+    case (UInt8(ascii: "-"), _): op = .subtract
+    case (UInt8(ascii: "*"), _): op = .multiply
+    case (UInt8(ascii: "/"), _): op = .divide
+    case (UInt8(ascii: "%"), _): op = .remainder
+    default: return nil
     }
-    let singles: [(UInt8, PluralExpression.Operator)] = [
-      (UInt8(ascii: "<"), .less), (UInt8(ascii: ">"), .greater), (UInt8(ascii: "+"), .add),
-      (UInt8(ascii: "-"), .subtract), (UInt8(ascii: "*"), .multiply), (UInt8(ascii: "/"), .divide),
-      (UInt8(ascii: "%"), .remainder),
-    ]
-    for (a, op) in singles where first == a {
-      index += 1
-      return op
-    }
-    return nil
+    index += length
+    return op
   }
 
   private mutating func consume(_ character: Unicode.Scalar) -> Bool {

@@ -35,26 +35,25 @@ public struct PluralForms: Hashable, Sendable, CustomStringConvertible {
   public init(header: String) throws(PluralFormsError) {
     var count: Int?
     var expression: PluralExpression?
-    for part in header.split(separator: ";") {
-      guard let equals = part.firstIndex(of: "=") else {
-        guard part.trimmingSpaces().isEmpty else {
+    // Split at `;` and `=` as bytes: the header is ASCII, and this runs while catalogs load.
+    for part in header.utf8.split(separator: UInt8(ascii: ";")) {
+      let text = Substring(part)
+      guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else {
+        guard text.trimmingSpaces().isEmpty else {
           throw PluralFormsError(
-            .syntax, "expected 'name=value' in the header, found '\(part.trimmingSpaces())'")
+            .syntax, "expected 'name=value' in the header, found '\(text.trimmingSpaces())'")
         }
         continue
       }
-      let name = part[..<equals].trimmingSpaces()
-      let value = String(part[part.index(after: equals)...].trimmingSpaces())
-      switch name {
-      case "nplurals":
+      let name = text[..<equals].trimmingSpaces()
+      let value = text[text.utf8.index(after: equals)...].trimmingSpaces()
+      if name.utf8.elementsEqual("nplurals".utf8) {
         guard let number = Int(value) else {
           throw PluralFormsError(.badCount, "nplurals must be a number, not '\(value.prefix(20))'")
         }
         count = number
-      case "plural":
-        expression = try PluralExpression(parsing: value)
-      default:
-        continue
+      } else if name.utf8.elementsEqual("plural".utf8) {
+        expression = try PluralExpression(parsing: String(value))
       }
     }
     guard let count else { throw PluralFormsError(.badCount, "the header has no nplurals=") }
