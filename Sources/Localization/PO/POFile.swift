@@ -27,33 +27,56 @@ public struct POFile: Hashable, Sendable {
       throw POParseError(
         .tooLarge, file: path, line: 0, "the file is larger than \(Self.maximumSize) bytes")
     }
-    let result = try bytes.withUnsafeBufferPointer { (buffer) throws(POParseError) in
-      var parser = POParser(bytes: buffer, path: path, keepComments: keepingComments)
-      return try parser.parse()
+    let (consumer, fieldLines) = try bytes.withUnsafeBufferPointer {
+      (buffer) throws(POParseError) in
+      var parser = POParser(
+        bytes: buffer, path: path, keepComments: keepingComments, consumer: EntryCollector())
+      try parser.parse()
+      return (parser.consumer, parser.headerFieldLines)
     }
     self.path = path
-    headerEntry = result.header
-    header = result.header.map { entry in
+    headerEntry = consumer.header
+    header = consumer.header.map { entry in
       POHeader(
         text: entry.translations.first ?? "", line: entry.translationLines.first ?? entry.line,
-        fieldLines: result.headerFieldLines)
+        fieldLines: fieldLines)
     }
-    entries = result.entries
+    entries = consumer.entries
   }
 
   /// Reads and parses the PO file at `path`; see ``init(parsing:path:keepingComments:)``.
   ///
   /// - Throws: ``POParseError`` when the file cannot be read or parsed.
   public init(contentsOf path: String, keepingComments: Bool = true) throws(POParseError) {
-    let bytes: [UInt8]
-    do {
-      bytes = try FileSystem.readFile(path, limit: Self.maximumSize)
+    try self.init(parsing: try Self.read(path), path: path, keepingComments: keepingComments)
+  }
+
+  /// The bytes of the file at `path`, at most ``maximumSize``.
+  ///
+  /// - Throws: ``POParseError`` with code `unreadable` or `tooLarge`.
+  static func read(_ path: String) throws(POParseError) -> [UInt8] {
+    do throws(FileSystem.ReadError) {
+      return try FileSystem.readFile(path, limit: maximumSize)
     } catch .tooLarge(let limit) {
       throw POParseError(.tooLarge, file: path, line: 0, "the file is larger than \(limit) bytes")
     } catch {
       throw POParseError(
         .unreadable, file: path, line: 0, "cannot read the file: \(error.description)")
     }
-    try self.init(parsing: bytes, path: path, keepingComments: keepingComments)
+  }
+}
+
+/// Keeps every entry of a file as a ``POEntry``, the header apart.
+private struct EntryCollector: POEntryConsumer {
+  var header: POEntry?
+  var entries: [POEntry] = []
+
+  mutating func consume(_ raw: inout RawPOEntry, isFirst: Bool, path: String) throws(POParseError) {
+    let entry = try raw.build(path: path)
+    if isFirst, entry.isHeader {
+      header = entry
+    } else {
+      entries.append(entry)
+    }
   }
 }

@@ -12,33 +12,30 @@
 /// it reads through a buffer pointer (which ``POFile`` lends it for the parse
 /// only), decodes strings straight into the entry's buffers, and compares
 /// keywords as bytes.
-struct POParser {
-  /// What the parser gives back.
-  struct Result {
-    /// The first entry when it is the header (empty `msgid`, no context).
-    var header: POEntry?
-    /// For the header: the file line where each line of its text starts.
-    var headerFieldLines: [Int] = []
-    var entries: [POEntry] = []
-  }
-
+struct POParser<Consumer: POEntryConsumer> {
   private let bytes: UnsafeBufferPointer<UInt8>
   private let path: String
   /// Whether comments other than the `fuzzy` flag are kept; runtime lookups need only that flag.
   private let keepComments: Bool
-  private var result = Result()
+  /// Receives each entry as it is finished.
+  private(set) var consumer: Consumer
+  /// For the header: the file line where each line of its text starts.
+  private(set) var headerFieldLines: [Int] = []
   private var isFirstEntry = true
-  private var pending = Comments()
-  private var entry = EntryBuilder()
+  private var pending = POComments()
+  private var entry = RawPOEntry()
 
-  init(bytes: UnsafeBufferPointer<UInt8>, path: String, keepComments: Bool = true) {
+  init(
+    bytes: UnsafeBufferPointer<UInt8>, path: String, keepComments: Bool = true, consumer: Consumer
+  ) {
     self.bytes = bytes
     self.path = path
     self.keepComments = keepComments
+    self.consumer = consumer
   }
 
-  /// Reads every entry.
-  mutating func parse() throws(POParseError) -> Result {
+  /// Reads every entry and hands it to the consumer.
+  mutating func parse() throws(POParseError) {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
     if let base = bytes.baseAddress, let nul = memchr(base, 0, bytes.count) {
@@ -63,7 +60,6 @@ struct POParser {
       throw error(.missingTranslation, entry.idLine ?? entry.startLine, "the entry has no msgstr")
     }
     try finishEntry()
-    return result
   }
 
   // MARK: Lines
@@ -96,7 +92,7 @@ struct POParser {
     try finishEntry()
     if marker == UInt8(ascii: "~") {
       // An obsolete entry: skipped, and the comments gathered for it go with it.
-      pending = Comments()
+      pending = POComments()
       return
     }
     if pending.line == nil { pending.line = number }
@@ -136,7 +132,7 @@ struct POParser {
     var index = range.lowerBound
     while index < range.upperBound, isKeywordByte(bytes[index]) { index += 1 }
     let word = range.lowerBound..<index
-    var field: EntryBuilder.Field
+    var field: RawPOEntry.Field
     if matches(word, "msgctxt") {
       try startEntry(number: number)
       field = .context
@@ -209,7 +205,7 @@ struct POParser {
 
   /// Reads one or more quoted strings and appends their bytes to `field` of the entry.
   private mutating func readStrings(
-    _ range: Range<Int>, number: Int, field: EntryBuilder.Field
+    _ range: Range<Int>, number: Int, field: RawPOEntry.Field
   ) throws(POParseError) {
     let path = self.path
     let fail = { (code: POParseError.Code, message: String) throws(POParseError) -> Never in
@@ -252,7 +248,7 @@ struct POParser {
     var atLineStart = start == 0 || text[start - 1] == 0x0A
     for byte in text[start...] {
       if atLineStart {
-        result.headerFieldLines.append(line)
+        headerFieldLines.append(line)
         atLineStart = false
       }
       if byte == 0x0A { atLineStart = true }
@@ -270,18 +266,13 @@ struct POParser {
     try finishEntry()
     entry.startLine = pending.line ?? number
     entry.comments = pending
-    pending = Comments()
+    pending = POComments()
   }
 
   private mutating func finishEntry() throws(POParseError) {
     guard entry.isStarted else { return }
-    let finished = try entry.build(path: path)
-    entry = EntryBuilder()
-    if isFirstEntry, finished.isHeader {
-      result.header = finished
-    } else {
-      result.entries.append(finished)
-    }
+    try consumer.consume(&entry, isFirst: isFirstEntry, path: path)
+    entry = RawPOEntry()
     isFirstEntry = false
   }
 
@@ -341,99 +332,5 @@ struct POParser {
   private func isKeywordByte(_ byte: UInt8) -> Bool {
     (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == UInt8(ascii: "_")
       || isDigit(byte)
-  }
-}
-
-/// The comments gathered for the next entry.
-private struct Comments {
-  var line: Int?
-  var translator: [String] = []
-  var extracted: [String] = []
-  var references: [String] = []
-  var flags: [String] = []
-  var previous: [String] = []
-}
-
-/// An entry being read: the raw bytes of each field and the lines they started on.
-///
-/// It lives inside the parser and is never copied, so appending to its buffers
-/// neither copies them nor needs the runtime's exclusivity checks.
-private struct EntryBuilder {
-  enum Field: Equatable {
-    case context
-    case id
-    case idPlural
-    case translation(Int)
-  }
-
-  var startLine = 0
-  var comments = Comments()
-  var contextBytes: [UInt8] = []
-  var contextLine: Int?
-  var idBytes: [UInt8] = []
-  var idLine: Int?
-  var idPluralBytes: [UInt8] = []
-  var idPluralLine: Int?
-  var translations: [[UInt8]] = []
-  var translationLines: [Int] = []
-  var lastField: Field?
-
-  var context: [UInt8]? { contextLine == nil ? nil : contextBytes }
-  var id: [UInt8]? { idLine == nil ? nil : idBytes }
-  var idPlural: [UInt8]? { idPluralLine == nil ? nil : idPluralBytes }
-
-  /// A context or an id was read.
-  var isStarted: Bool { contextLine != nil || idLine != nil }
-  /// Started, but without any `msgstr` yet.
-  var isInProgress: Bool { isStarted && translations.isEmpty }
-
-  func isHeaderTranslation(_ field: Field) -> Bool {
-    field == .translation(0) && contextLine == nil && idLine != nil && idBytes.isEmpty
-      && idPluralLine == nil
-  }
-
-  mutating func begin(_ field: Field, line: Int) {
-    lastField = field
-    switch field {
-    case .context: contextLine = line
-    case .id: idLine = line
-    case .idPlural: idPluralLine = line
-    case .translation:
-      translations.append([])
-      translationLines.append(line)
-    }
-  }
-
-  func build(path: String) throws(POParseError) -> POEntry {
-    func text(_ bytes: [UInt8], _ line: Int, _ name: String) throws(POParseError) -> String {
-      guard let string = bytes.withUnsafeBufferPointer({ String(validatingUTF8: $0) }) else {
-        throw POParseError(.invalidUTF8, file: path, line: line, "the \(name) is not valid UTF-8")
-      }
-      return string
-    }
-    guard let idLine else {
-      throw POParseError(
-        .missingTranslation, file: path, line: contextLine ?? startLine, "msgctxt without msgid")
-    }
-    var translated: [String] = []
-    translated.reserveCapacity(translations.count)
-    for (index, bytes) in translations.enumerated() {
-      translated.append(try text(bytes, translationLines[index], "msgstr"))
-    }
-    var entry = POEntry(
-      context: try contextLine.map { (line) throws(POParseError) in
-        try text(contextBytes, line, "msgctxt")
-      },
-      id: try text(idBytes, idLine, "msgid"),
-      idPlural: try idPluralLine.map { (line) throws(POParseError) in
-        try text(idPluralBytes, line, "msgid_plural")
-      },
-      translations: translated, flags: comments.flags, line: startLine, idLine: idLine,
-      translationLines: translationLines)
-    entry.translatorComments = comments.translator
-    entry.extractedComments = comments.extracted
-    entry.references = comments.references
-    entry.previous = comments.previous
-    return entry
   }
 }
