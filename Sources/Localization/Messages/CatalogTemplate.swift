@@ -5,11 +5,9 @@ public enum CatalogTemplate {
   /// The whole template.
   public static func text() -> String {
     var lines = [
-      "# Template of ShieldBridge's messages. Do not edit: run",
-      "#   shieldbridge locales template > locales/shieldbridge.pot",
-      "# after changing Sources/Localization/Messages/MessageKey.swift, then",
-      "#   msgmerge --update --backup=none locales/LL.po locales/shieldbridge.pot",
-      "# for each catalog. README.md, \"Translating\", tells the whole story.",
+      "# Messages of ShieldBridge.",
+      "# The template is generated: shieldbridge locales template > locales/shieldbridge.pot",
+      "# README.md, \"Translating\", explains how to add a language and update a catalog.",
       "#, fuzzy",
       "msgid \"\"",
       "msgstr \"\"",
