@@ -212,3 +212,25 @@ struct PseudoLocaleTests {
     #expect(localizer.render(.actionView(view: "direct")) == "\u{200F}\u{202E}Open \u{202C}direct")
   }
 }
+
+@Suite("A preview lays out the shield notification as a server gets it")
+struct NotificationPreviewTests {
+  @Test("Summary, body and the two action labels, with markup on the body only")
+  func notification() throws {
+    let catalogs = CatalogSet.load(from: CatalogDirectory(path: Repository.locales))
+    let german = try #require(LocaleTag("de"))
+    let preview = Preview.notification(
+      german, catalogs: catalogs,
+      options: PreviewOptions(app: "A&B", minutes: 1, view: "direct", markup: true))
+    #expect(preview.summary.text == "A&B ist pausiert")
+    #expect(preview.summary.role == .summary)
+    #expect(
+      preview.body.text == "Löse eine kurze Aufgabe, um 1 weitere Minute für A&amp;B freizugeben.")
+    #expect(preview.actions.map(\.key) == [.actionPuzzle, .actionView])
+    #expect(preview.actions.map(\.text) == ["Aufgabe lösen", "direct öffnen"])
+    #expect(
+      Preview.allLocales(in: catalogs).map(\.identifier) == [
+        "en", "ar", "de", "ja", "pl", "ru", "en-XA", "ar-XB",
+      ])
+  }
+}

@@ -28,7 +28,11 @@ extension Command {
       if invocation.flag("--all") {
         locales = Preview.allLocales(in: catalogs)
       } else if let locale = invocation.value("--locale") {
-        locales = [try LocalesSupport.tag(locale)]
+        let tag = try LocalesSupport.tag(locale)
+        if !tag.fallbacks.contains(where: catalogs.isAvailable) {
+          Output.err("shieldbridge: no catalog for '\(tag)'; the messages are shown in English")
+        }
+        locales = [tag]
       } else {
         locales = [catalogs.localizer().locale]
       }
