@@ -30,7 +30,8 @@ extension Connection {
   public func signals(
     matching rule: MatchRule, from tracker: NameOwnerTracker? = nil, bufferLimit: Int = 1024
   ) async throws(DBusError) -> SignalStream {
-    let (stream, continuation) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Message.self, bufferingPolicy: .bufferingNewest(bufferLimit))
     let subscription = try await subscribe(
       matching: rule, from: tracker, deliver: { continuation.yield($0) }, end: { continuation.finish() })
     return SignalStream(subscription: subscription, stream: stream)

@@ -130,7 +130,8 @@ public final class Connection: Sendable {
   public func callBlocking(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
     guard !core.isOnLoopThread else {
       throw DBusError(
-        .failed, "a blocking call from the connection's own dispatch thread would wait for itself; use call(_:timeout:)")
+        .failed, "a blocking call from the connection's own dispatch thread would wait for itself; use call(_:timeout:)"
+      )
     }
     let waiter = BlockingWaiter()
     try core.sendWithReply(message, timeout: timeout) { waiter.finish($0) }
