@@ -174,8 +174,7 @@ struct RenderingTests {
     arguments: [nil, "", "Firefox", "{app}"])
   func english(app: String?) {
     for minutes in [0, 1, 2, 5, 21, 120] {
-      for message in ProductMessage.all(app: app, minutes: minutes, view: "direct", task: "47 + 38")
-      {
+      for message in ProductMessage.all(app: app, minutes: minutes, view: "direct", task: "47 + 38") {
         let text = Localizer.source.render(message)
         #expect(!text.isEmpty)
         #expect(app == "{app}" || !text.contains("{"), "\(message): \(text)")

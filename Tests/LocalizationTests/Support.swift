@@ -46,8 +46,7 @@ func parseError(_ text: String) -> POParseError? {
 }
 
 /// A catalog header with the given language and plural rule.
-func header(language: String = "de", pluralForms: String = "nplurals=2; plural=(n != 1);") -> String
-{
+func header(language: String = "de", pluralForms: String = "nplurals=2; plural=(n != 1);") -> String {
   """
   msgid ""
   msgstr ""

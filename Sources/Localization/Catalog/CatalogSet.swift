@@ -51,8 +51,7 @@ public struct CatalogSet: Sendable {
 
   /// A localizer for the chain negotiated from `environment` (this process's when `nil`),
   /// or from `override` when it is given.
-  public func localizer(environment: [String: String]? = nil, override: String? = nil) -> Localizer
-  {
+  public func localizer(environment: [String: String]? = nil, override: String? = nil) -> Localizer {
     Localizer(
       chain: LocaleNegotiation.chain(
         environment: environment ?? FileSystem.environment(), override: override,

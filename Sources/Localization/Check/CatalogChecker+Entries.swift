@@ -113,8 +113,7 @@ extension CatalogChecker {
     }
   }
 
-  private mutating func checkMarkup(_ translation: String, source: String, line: Int, form: String)
-  {
+  private mutating func checkMarkup(_ translation: String, source: String, line: Int, form: String) {
     let found = MarkupScanner(translation)
     let expected = MarkupScanner(source)
     if let problem = found.balanceProblem {

@@ -53,8 +53,7 @@ public enum ProductMessage: Hashable, Sendable {
   }
 
   /// Every message once, in key order, with the given values: what a preview shows.
-  public static func all(app: String?, minutes: Int, view: String, task: String) -> [ProductMessage]
-  {
+  public static func all(app: String?, minutes: Int, view: String, task: String) -> [ProductMessage] {
     [
       .shieldSummary(app: app), .shieldBody(app: app, minutes: minutes), .shieldUsedUp(app: app),
       .shieldCloseOnly,

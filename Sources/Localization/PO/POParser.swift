@@ -47,8 +47,7 @@ struct POParser<Consumer: POEntryConsumer> {
     while start < bytes.count {
       lineNumber += 1
       var end = bytes.count
-      if let base = bytes.baseAddress, let newline = memchr(base + start, 0x0A, bytes.count - start)
-      {
+      if let base = bytes.baseAddress, let newline = memchr(base + start, 0x0A, bytes.count - start) {
         end = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
       }
       var lineEnd = end
@@ -313,8 +312,7 @@ struct POParser<Consumer: POEntryConsumer> {
   }
 
   /// The non-empty parts of `range` between separator bytes.
-  private func pieces(_ range: Range<Int>, separatedBy isSeparator: (UInt8) -> Bool) -> [Range<Int>]
-  {
+  private func pieces(_ range: Range<Int>, separatedBy isSeparator: (UInt8) -> Bool) -> [Range<Int>] {
     var result: [Range<Int>] = []
     var start = range.lowerBound
     for index in range where isSeparator(bytes[index]) {
