@@ -31,9 +31,7 @@ enum LocalizationBenchmarks {
     report("cold: load all catalogs + render one notification", ours)
     if !peer.isEmpty {
       let theirs = try (0..<rounds).map { _ in try child(peer) }.sorted()
-      report(
-        "peer cold: \(URL(fileURLWithPath: peer.last ?? "").lastPathComponent) (Python gettext, .mo)",
-        theirs)
+      report("peer cold: \(peerName(peer)), same catalogs as .mo, same work", theirs)
     }
     let catalogDirectory = CatalogDirectory(path: directory)
     let warm = Measure.samples(2000) {
@@ -92,6 +90,11 @@ enum LocalizationBenchmarks {
       )
     }
     return value
+  }
+
+  /// The peer's script name, such as `python_gettext.py`.
+  private static func peerName(_ command: [String]) -> String {
+    URL(fileURLWithPath: command.count > 1 ? command[1] : command[0]).lastPathComponent
   }
 
   private static func report(_ name: String, _ sorted: [Double]) {
