@@ -25,7 +25,7 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
   public func catalogFiles() -> [File] {
     (FileSystem.listDirectory(path) ?? []).compactMap { name -> File? in
       // Byte-wise: Unicode-aware string comparisons cost more than the rest of a load when cold.
-      guard name.utf8.count > 3, name.utf8.reversed().starts(with: "op.".utf8),
+      guard name.utf8.count > 3, name.utf8.suffix(3).elementsEqual(".po".utf8),
         let tag = LocaleTag(Substring(name.utf8.dropLast(3)))
       else { return nil }
       let filePath = path.appendingPath(name)

@@ -18,32 +18,44 @@ public struct LocaleTag: Hashable, Sendable, Comparable, CustomStringConvertible
   /// Subtags after the region (variants such as `valencia`) are ignored. The
   /// work is on ASCII bytes: tags are ASCII, and this runs while catalogs load.
   public init?(_ text: some StringProtocol) {
-    var parts: [[UInt8]] = [[]]
+    var language: String?
+    var script: String?
+    var region: String?
+    var subtag: [UInt8] = []
+    var isDone = false
+    // One subtag at a time: the language, then an optional script, then an optional region.
+    func take() -> Bool {
+      defer { subtag.removeAll(keepingCapacity: true) }
+      if language == nil {
+        guard (2...3).contains(subtag.count), subtag.allSatisfy(Self.isLetter) else { return false }
+        language = Self.ascii(subtag, Self.lower)
+      } else if script == nil, region == nil, subtag.count == 4, subtag.allSatisfy(Self.isLetter) {
+        var titlecase = subtag.map(Self.lower)
+        titlecase[0] = Self.upper(titlecase[0])
+        script = String(decoding: titlecase, as: UTF8.self)
+      } else if region == nil,
+        (subtag.count == 2 && subtag.allSatisfy(Self.isLetter))
+          || (subtag.count == 3 && subtag.allSatisfy(Self.isDigit))
+      {
+        region = Self.ascii(subtag, Self.upper)
+        isDone = true
+      } else {
+        isDone = true
+      }
+      return true
+    }
     for byte in text.utf8 {
       if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "@") { break }
       if byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") {
-        parts.append([])
+        guard take() else { return nil }
+        if isDone { break }
       } else {
-        parts[parts.count - 1].append(byte)
+        subtag.append(byte)
       }
     }
-    let first = parts[0]
-    guard (2...3).contains(first.count), first.allSatisfy(Self.isLetter) else { return nil }
-    var script: String?
-    var region: String?
-    var rest = parts.dropFirst()
-    if let next = rest.first, next.count == 4, next.allSatisfy(Self.isLetter) {
-      script = Self.ascii(
-        next.enumerated().map { $0.offset == 0 ? Self.upper($0.element) : Self.lower($0.element) })
-      rest = rest.dropFirst()
-    }
-    if let next = rest.first,
-      (next.count == 2 && next.allSatisfy(Self.isLetter))
-        || (next.count == 3 && next.allSatisfy(Self.isDigit))
-    {
-      region = Self.ascii(next.map(Self.upper))
-    }
-    self.init(checkedLanguage: Self.ascii(first.map(Self.lower)), script: script, region: region)
+    if !isDone, !take() { return nil }
+    guard let language else { return nil }
+    self.init(checkedLanguage: language, script: script, region: region)
   }
 
   private init(checkedLanguage: String, script: String? = nil, region: String? = nil) {
@@ -91,5 +103,7 @@ public struct LocaleTag: Hashable, Sendable, Comparable, CustomStringConvertible
   private static func lower(_ byte: UInt8) -> UInt8 {
     byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
   }
-  private static func ascii(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+  private static func ascii(_ bytes: [UInt8], _ transform: (UInt8) -> UInt8) -> String {
+    String(decoding: bytes.map(transform), as: UTF8.self)
+  }
 }
