@@ -28,6 +28,7 @@ enum LedgerBenchmark {
     let elapsed = ContinuousClock().measure {
       for _ in 0..<count { sum &+= Puzzle.random(using: &random).answer }
     }
-    Measure.report("ledger", "puzzle draw", elapsed.nanoseconds / Double(count), "ns", "checksum \(sum)")
+    Measure.report(
+      "ledger", "puzzle draw", elapsed.nanoseconds / Double(count), "ns", "checksum \(sum)")
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 // Build it in release mode (`swift build -c release`); `benchmarks/run` runs them all.
 
 let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
-  ("ledger", LedgerBenchmark.run),
+  ("ledger", LedgerBenchmark.run)
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
