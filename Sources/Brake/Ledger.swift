@@ -40,12 +40,21 @@ public struct Ledger: Hashable, Sendable {
     return current + 1
   }
 
+  /// The most days a ledger keeps in all, later days included.
+  public static let maximumDays = 31
+
   /// Drops every day more than ``keptDays`` before `today`, so the file stays small.
   ///
-  /// Days after `today` stay: the clock may have been set back, and those
-  /// grants were real.
+  /// Days after `today` stay (the clock may have been set back, and those
+  /// grants were real), but never more than ``maximumDays`` days in all: the
+  /// ones farthest from `today` go first.
   public mutating func forgetOldDays(before today: LocalDay) {
     days = days.filter { today.days(to: $0.key) > -Ledger.keptDays }
+    if days.count > Ledger.maximumDays {
+      let kept = days.keys.sorted { abs(today.days(to: $0)) < abs(today.days(to: $1)) }
+        .prefix(Ledger.maximumDays)
+      days = days.filter { kept.contains($0.key) }
+    }
   }
 
   /// Where `rules` stand on `day`.

@@ -60,6 +60,16 @@ struct LedgerTests {
     #expect(ledger.days.count == 8)
   }
 
+  @Test("Days after today stay, but never more than a month of days in all")
+  func boundsLaterDays() throws {
+    var ledger = Ledger()
+    for offset in 0..<100 { try ledger.recordGrant(for: social, on: today.adding(days: offset)!) }
+    ledger.forgetOldDays(before: today)
+    #expect(ledger.days.count == Ledger.maximumDays)
+    #expect(ledger.days.keys.sorted().first == today)
+    #expect(ledger.days.keys.sorted().last == today.adding(days: Ledger.maximumDays - 1))
+  }
+
   @Test("The status prints as the documented JSON, keys in order")
   func statusJSON() throws {
     var ledger = Ledger()
