@@ -23,8 +23,9 @@ extension Command {
 
       Exit status: 0 when the task was solved and the time unlocked; 1 when
       the input ended without a right answer; 75 when today's grants are used
-      up (try again tomorrow); 78 when the configuration is wrong or no rule
-      covers the app; 74 when the ledger cannot be read or written.
+      up (try again tomorrow) or another process kept the ledger locked; 78
+      when the configuration is wrong or no rule covers the app; 74 when the
+      ledger cannot be read or written.
       """,
     body: { invocation in try runPuzzle(invocation) }
   )
