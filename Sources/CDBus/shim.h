@@ -3,6 +3,7 @@
 
 #include <dbus/dbus.h>
 #include <stdint.h>
+#include <sys/eventfd.h>
 
 /* Shims for what Swift cannot call or spell: libdbus's constants are macros,
  * some of them string macros that Swift does not import. */
@@ -32,5 +33,8 @@ static inline const char *CDBus_getString(DBusMessageIter *iter) {
   dbus_message_iter_get_basic(iter, &value);
   return value;
 }
+
+/* The event loop's wake-up descriptor; Swift's Glibc module has no eventfd. */
+static inline int CDBus_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
 #endif

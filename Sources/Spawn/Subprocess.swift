@@ -1,10 +1,11 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
-import Synchronization
 
 /// Why a child process could not be started or talked to.
 public struct SpawnError: Error, Hashable, Sendable, CustomStringConvertible {

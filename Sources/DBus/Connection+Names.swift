@@ -1,0 +1,69 @@
+extension Connection {
+  /// How to ask for a well-known name (`DBUS_NAME_FLAG_…`).
+  public struct NameFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// `DBUS_NAME_FLAG_ALLOW_REPLACEMENT`: another connection may take the name over.
+    public static let allowReplacement = NameFlags(rawValue: 0x1)
+    /// `DBUS_NAME_FLAG_REPLACE_EXISTING`: take the name over if its owner allows it.
+    public static let replaceExisting = NameFlags(rawValue: 0x2)
+    /// `DBUS_NAME_FLAG_DO_NOT_QUEUE`: fail instead of waiting in the queue.
+    public static let doNotQueue = NameFlags(rawValue: 0x4)
+  }
+
+  /// The outcome of ``requestName(_:flags:)`` (`DBUS_REQUEST_NAME_REPLY_…`).
+  public enum RequestNameReply: UInt32, Sendable {
+    case primaryOwner = 1
+    case inQueue = 2
+    case exists = 3
+    case alreadyOwner = 4
+  }
+
+  /// The outcome of ``releaseName(_:)`` (`DBUS_RELEASE_NAME_REPLY_…`).
+  public enum ReleaseNameReply: UInt32, Sendable {
+    case released = 1
+    case nonExistent = 2
+    case notOwner = 3
+  }
+
+  /// Asks the bus for a well-known name.
+  ///
+  /// - Throws: `InvalidArgs` for a unique name, the bus's error otherwise.
+  public func requestName(_ name: BusName, flags: NameFlags = [.doNotQueue]) async throws(DBusError) -> RequestNameReply
+  {
+    guard !name.isUnique else { throw DBusError(.invalidArgs, "cannot request the unique name \(name)") }
+    let reply = try await call(.bus, .bus, .bus, try MemberName("RequestName"), name.rawValue, flags.rawValue)
+    let code = try reply.decode(UInt32.self)
+    guard let result = RequestNameReply(rawValue: code) else {
+      throw DBusError(.failed, "the bus answered RequestName with the unknown code \(code)")
+    }
+    return result
+  }
+
+  /// Gives a well-known name back to the bus.
+  ///
+  /// - Throws: `InvalidArgs` for a unique name, the bus's error otherwise.
+  @discardableResult
+  public func releaseName(_ name: BusName) async throws(DBusError) -> ReleaseNameReply {
+    guard !name.isUnique else { throw DBusError(.invalidArgs, "cannot release the unique name \(name)") }
+    let reply = try await call(.bus, .bus, .bus, try MemberName("ReleaseName"), name.rawValue)
+    let code = try reply.decode(UInt32.self)
+    guard let result = ReleaseNameReply(rawValue: code) else {
+      throw DBusError(.failed, "the bus answered ReleaseName with the unknown code \(code)")
+    }
+    return result
+  }
+
+  /// The unique name of the owner of `name`, or `nil` when no one owns it.
+  ///
+  /// - Throws: the bus's error other than `NameHasNoOwner`.
+  public func nameOwner(_ name: BusName, timeout: Duration = .seconds(25)) async throws(DBusError) -> String? {
+    do {
+      let reply = try await call(.bus, .bus, .bus, try MemberName("GetNameOwner"), name.rawValue, timeout: timeout)
+      return try reply.decode(String.self)
+    } catch  where error.is(.nameHasNoOwner) {
+      return nil
+    }
+  }
+}

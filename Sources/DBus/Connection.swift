@@ -1,0 +1,228 @@
+import CDBus
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A private connection to a message bus.
+///
+/// Each `Connection` is its own libdbus connection with its own dispatch
+/// thread; nothing is shared with other code in the process. The connection
+/// closes when the last reference goes away, or earlier with ``close()``.
+/// Signal streams keep their connection alive while they are iterated.
+public final class Connection: Sendable {
+  /// Which bus to connect to.
+  public enum Bus: Sendable, Hashable {
+    /// The session bus: `DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus` when that is unset.
+    case session
+    /// The system bus: `DBUS_SYSTEM_BUS_ADDRESS`, or `/run/dbus/system_bus_socket`.
+    case system
+    /// A bus at an explicit address, such as `unix:path=/tmp/bus`.
+    case address(String)
+  }
+
+  let core: ConnectionCore
+
+  /// Connects to `bus` and registers with it.
+  ///
+  /// Never starts a bus: without a session bus address this fails (no X11
+  /// autolaunch). Only local `unix:` addresses are accepted.
+  ///
+  /// - Throws: `NoServer` when there is no bus to connect to, `BadAddress`
+  ///   for an invalid or non-local address, or the error libdbus reported.
+  public init(_ bus: Bus = .session) throws(DBusError) {
+    core = try ConnectionCore.open(address: try Connection.address(of: bus))
+  }
+
+  deinit {
+    core.close()
+  }
+
+  /// The address `bus` resolves to in this environment.
+  ///
+  /// - Throws: `NoServer` when the session bus has no address.
+  public static func address(of bus: Bus) throws(DBusError) -> String {
+    switch bus {
+    case .address(let address):
+      return address
+    case .system:
+      return environment("DBUS_SYSTEM_BUS_ADDRESS") ?? "unix:path=/run/dbus/system_bus_socket"
+    case .session:
+      if let address = environment("DBUS_SESSION_BUS_ADDRESS") { return address }
+      if let runtime = environment("XDG_RUNTIME_DIR") {
+        var status = stat()
+        let path = runtime + "/bus"
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK {
+          return "unix:path=" + escapeAddressValue(path)
+        }
+      }
+      throw DBusError(
+        .noServer, "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and $XDG_RUNTIME_DIR/bus does not exist")
+    }
+  }
+
+  /// The unique name the bus gave this connection, such as `:1.42`.
+  public var uniqueName: String { core.uniqueName }
+
+  /// Whether the connection is still open.
+  public var isConnected: Bool { core.closedBecause == nil }
+
+  /// Flushes what is queued, closes the connection and stops its thread.
+  ///
+  /// Pending calls fail with `Disconnected`; signal streams end.
+  public func close() { core.close() }
+
+  /// Waits until the connection is closed or lost, and returns why.
+  public func disconnection() async -> DBusError {
+    await withCheckedContinuation { continuation in
+      core.onClose { continuation.resume(returning: $0) }
+    }
+  }
+
+  /// Calls `handler` once when the connection is closed or lost (at once if it already is).
+  public func onDisconnect(_ handler: @escaping @Sendable (DBusError) -> Void) {
+    core.onClose(handler)
+  }
+
+  /// Sends a message without waiting for anything.
+  ///
+  /// - Throws: `Disconnected` when the connection is closed.
+  public func send(_ message: Message) throws(DBusError) {
+    try core.send(message)
+  }
+
+  /// Sends a method call and waits for its reply.
+  ///
+  /// - Parameter timeout: How long to wait for the reply (default 25 s, libdbus's default).
+  /// - Returns: the method return.
+  /// - Throws: the peer's error reply as a ``DBusError`` (for example
+  ///   `ServiceUnknown` or `UnknownMethod`), `NoReply` after the timeout,
+  ///   `Cancelled` when the task is cancelled, `Disconnected` when the
+  ///   connection closes first.
+  public func call(_ message: Message, timeout: Duration = .seconds(25)) async throws(DBusError) -> Message {
+    let state = CallState()
+    let result: Result<Message, DBusError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        do throws(DBusError) {
+          let serial = try core.sendWithReply(message, timeout: timeout) { continuation.resume(returning: $0) }
+          if state.sent(serial) { core.cancelReply(serial: serial) }
+        } catch {
+          continuation.resume(returning: .failure(error))
+        }
+      }
+    } onCancel: {
+      if let serial = state.cancel() { core.cancelReply(serial: serial) }
+    }
+    return try result.get()
+  }
+
+  /// Sends a method call and blocks the calling thread until its reply arrives.
+  ///
+  /// For code outside Swift concurrency. It must not be called from a
+  /// method handler or signal handler of this same connection, which run on
+  /// its dispatch thread: that would wait for itself.
+  ///
+  /// - Throws: as ``call(_:timeout:)``, and `Failed` when called on the connection's dispatch thread.
+  public func callBlocking(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
+    guard !core.isOnLoopThread else {
+      throw DBusError(
+        .failed, "a blocking call from the connection's own dispatch thread would wait for itself; use call(_:timeout:)"
+      )
+    }
+    let waiter = BlockingWaiter()
+    try core.sendWithReply(message, timeout: timeout) { waiter.finish($0) }
+    return try waiter.wait().get()
+  }
+
+  /// Calls a method with typed arguments and returns the reply.
+  ///
+  /// ```swift
+  /// let reply = try await connection.call(
+  ///   .bus, .bus, .bus, MemberName("GetNameOwner"), "org.freedesktop.Notifications")
+  /// let owner = try reply.decode(String.self)
+  /// ```
+  ///
+  /// - Throws: as ``call(_:timeout:)``.
+  public func call<each A: DBusArgument>(
+    _ destination: BusName, _ path: ObjectPath, _ interface: InterfaceName, _ member: MemberName,
+    _ arguments: repeat each A, timeout: Duration = .seconds(25)
+  ) async throws(DBusError) -> Message {
+    let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+    try message.append(repeat each arguments)
+    return try await call(message, timeout: timeout)
+  }
+}
+
+/// Whether an async call was sent or cancelled first: the cancellation
+/// handler may run before the serial is known.
+private final class CallState: Sendable {
+  private enum State {
+    case waiting
+    case sent(UInt32)
+    case cancelled
+  }
+
+  private let state = Mutex(State.waiting)
+
+  /// Records the serial; returns `true` when the call was cancelled before it was sent.
+  func sent(_ serial: UInt32) -> Bool {
+    state.withLock { state in
+      if case .cancelled = state { return true }
+      state = .sent(serial)
+      return false
+    }
+  }
+
+  /// Records the cancellation; returns the serial to cancel when the call was already sent.
+  func cancel() -> UInt32? {
+    state.withLock { state in
+      if case .sent(let serial) = state { return serial }
+      state = .cancelled
+      return nil
+    }
+  }
+}
+
+/// A result handed from the loop thread to a thread blocked in `callBlocking`.
+private final class BlockingWaiter: Sendable {
+  private let result = Mutex<Result<Message, DBusError>?>(nil)
+  private let semaphore = DispatchSemaphore(value: 0)
+
+  func finish(_ value: Result<Message, DBusError>) {
+    result.withLock { $0 = value }
+    semaphore.signal()
+  }
+
+  func wait() -> Result<Message, DBusError> {
+    semaphore.wait()
+    return result.withLock { $0 } ?? .failure(DBusError(.failed, "no result"))
+  }
+}
+
+/// The value of an environment variable, `nil` when unset or empty.
+func environment(_ name: String) -> String? {
+  guard let value = getenv(name) else { return nil }
+  let string = String(cString: value)
+  return string.isEmpty ? nil : string
+}
+
+/// Escapes a value for a D-Bus address (`dbus_address_escape_value`'s rules).
+func escapeAddressValue(_ value: String) -> String {
+  var result = ""
+  for byte in value.utf8 {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"),
+      UInt8(ascii: "."), UInt8(ascii: "\\"):
+      result.unicodeScalars.append(Unicode.Scalar(byte))
+    default:
+      let hex = Array("0123456789abcdef".unicodeScalars)
+      result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
+    }
+  }
+  return result
+}

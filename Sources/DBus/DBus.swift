@@ -1,2 +1,0 @@
-/// The DBus module; see README.md, "Architecture".
-public enum DBusModule {}

@@ -1,0 +1,188 @@
+import CDBus
+import Dispatch
+import Spawn
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// libdbus's thread support, switched on once before any other libdbus call.
+private let threadsInitialised: Bool = dbus_threads_init_default() != 0
+
+/// The shared state behind a ``Connection``: the libdbus connection, its event
+/// loop thread, and the tables of pending replies, signal handlers and exported objects.
+///
+/// One thread per connection runs the loop (`run()`): it polls the
+/// connection's descriptors and a wake-up eventfd, lets libdbus read and
+/// write, and dispatches incoming messages to ``handle(_:)``. Other threads
+/// may send at any time; libdbus locks internally. Replies, signals and method
+/// calls are all handled on the loop thread, in the order they arrived.
+final class ConnectionCore: @unchecked Sendable {
+  let raw: OpaquePointer
+  let uniqueName: String
+
+  // MARK: Event loop (guarded by `loopLock`)
+
+  let loopLock = RecursiveLock()
+  /// Registered libdbus watches; their pointers are valid while they are in this table.
+  var watches: Set<OpaquePointer> = []
+  /// Registered libdbus timeouts and when each expires next (monotonic nanoseconds; 0 = disabled).
+  var timeouts: [OpaquePointer: UInt64] = [:]
+
+  let wakeDescriptor: Int32
+  /// Set while a wake-up is written but not yet consumed, so that many wake requests cost one write.
+  let wakePending = Atomic<Bool>(false)
+  /// The loop thread's `pthread_self()`, 0 before it starts.
+  let loopThread = Atomic<UInt>(0)
+  let stopRequested = Atomic<Bool>(false)
+  /// Signalled once when the loop has ended and the connection is closed.
+  let loopEnded = DispatchSemaphore(value: 0)
+
+  // MARK: Tables shared with other threads
+
+  let lifecycle = Mutex(Lifecycle())
+  let replies = Mutex(ReplyTable())
+  let signalHandlers = Mutex(SignalHandlerTable())
+  let objects = Mutex(ObjectTable())
+
+  struct Lifecycle {
+    /// Why the connection is closed; `nil` while it is open.
+    var closedBecause: DBusError?
+    var closeWaiters: [@Sendable (DBusError) -> Void] = []
+  }
+
+  /// Opens a private connection to `address`, registers it on the bus, and starts its loop.
+  ///
+  /// - Throws: `BadAddress` for an address that is not a local `unix:` one,
+  ///   `NoServer` or libdbus's error when no bus answers there.
+  static func open(address: String) throws(DBusError) -> ConnectionCore {
+    guard threadsInitialised else { throw DBusError(.noMemory, "libdbus could not initialise its thread support") }
+    try validateAddress(address)
+    guard
+      let raw = try DBusError.check({ error in dbus_connection_open_private(address, error) })
+    else { throw DBusError(.noServer, "could not connect to \(address)") }
+    dbus_connection_set_exit_on_disconnect(raw, 0)
+    let registered: dbus_bool_t
+    do {
+      registered = try DBusError.check { error in dbus_bus_register(raw, error) }
+    } catch {
+      dbus_connection_close(raw)
+      dbus_connection_unref(raw)
+      throw error
+    }
+    guard registered != 0, let name = dbus_bus_get_unique_name(raw) else {
+      dbus_connection_close(raw)
+      dbus_connection_unref(raw)
+      throw DBusError(.noServer, "the bus at \(address) did not give this connection a name")
+    }
+    let wake = CDBus_eventfd()
+    guard wake >= 0 else {
+      dbus_connection_close(raw)
+      dbus_connection_unref(raw)
+      throw DBusError(.failed, "eventfd: \(String(cString: strerror(errno)))")
+    }
+    let core = ConnectionCore(raw: raw, uniqueName: String(cString: name), wakeDescriptor: wake)
+    do {
+      try core.installCallbacks()
+    } catch {
+      core.closeBeforeLoop()
+      throw error
+    }
+    detachThread { core.run() }
+    return core
+  }
+
+  private init(raw: OpaquePointer, uniqueName: String, wakeDescriptor: Int32) {
+    self.raw = raw
+    self.uniqueName = uniqueName
+    self.wakeDescriptor = wakeDescriptor
+  }
+
+  deinit {
+    // The loop has ended (it holds a reference while it runs), so no other
+    // thread can be inside libdbus on this connection's behalf any more.
+    dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
+    dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
+    dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
+    dbus_connection_set_wakeup_main_function(raw, nil, nil, nil)
+    dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
+    dbus_connection_close(raw)
+    dbus_connection_unref(raw)
+    Glibc.close(wakeDescriptor)
+  }
+
+  /// For a failure between opening and starting the loop.
+  private func closeBeforeLoop() {
+    lifecycle.withLock { $0.closedBecause = DBusError(.disconnected, "the connection could not be set up") }
+    loopEnded.signal()
+  }
+
+  /// Only local transports: ShieldBridge opens no network sockets.
+  private static func validateAddress(_ address: String) throws(DBusError) {
+    guard !address.utf8.contains(0) else { throw DBusError(.badAddress, "the bus address contains a NUL byte") }
+    var entries: UnsafeMutablePointer<OpaquePointer?>?
+    var count: Int32 = 0
+    let parsed = try DBusError.check { error in dbus_parse_address(address, &entries, &count, error) }
+    guard parsed != 0, let entries else { throw DBusError(.badAddress, "invalid bus address '\(address)'") }
+    defer { dbus_address_entries_free(entries) }
+    for index in 0..<Int(count) {
+      guard let entry = entries[index], let method = dbus_address_entry_get_method(entry) else { continue }
+      let transport = String(cString: method)
+      guard transport == "unix" else {
+        throw DBusError(
+          .badAddress,
+          "bus address '\(address)' uses the '\(transport)' transport; only local 'unix:' addresses are allowed")
+      }
+    }
+  }
+
+  // MARK: State
+
+  /// The error that closed the connection, or `nil` while it is open.
+  var closedBecause: DBusError? { lifecycle.withLock { $0.closedBecause } }
+
+  /// Throws when the connection is closed.
+  func ensureOpen() throws(DBusError) {
+    if let reason = closedBecause { throw reason }
+  }
+
+  /// Whether the caller runs on this connection's loop thread.
+  var isOnLoopThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+  /// Calls `waiter` once when the connection closes (at once if it already has).
+  func onClose(_ waiter: @escaping @Sendable (DBusError) -> Void) {
+    let reason: DBusError? = lifecycle.withLock { state in
+      if let reason = state.closedBecause { return reason }
+      state.closeWaiters.append(waiter)
+      return nil
+    }
+    if let reason { waiter(reason) }
+  }
+
+  /// Asks the loop to flush, close the connection and stop; waits for that unless called on the loop.
+  func close() {
+    stopRequested.store(true, ordering: .releasing)
+    wake()
+    if !isOnLoopThread, loopThread.load(ordering: .acquiring) != 0 || closedBecause == nil {
+      if loopEnded.wait(timeout: .now() + .seconds(5)) == .success { loopEnded.signal() }
+    }
+  }
+
+  /// Marks the connection closed and tells everyone waiting on it: pending
+  /// replies fail, signal streams end, close waiters run. Runs once.
+  func markClosed(_ reason: DBusError) {
+    let waiters: [@Sendable (DBusError) -> Void]? = lifecycle.withLock { state in
+      guard state.closedBecause == nil else { return nil }
+      state.closedBecause = reason
+      defer { state.closeWaiters = [] }
+      return state.closeWaiters
+    }
+    guard let waiters else { return }
+    failAllReplies(reason)
+    endAllSignalHandlers()
+    for waiter in waiters { waiter(reason) }
+  }
+}

@@ -1,0 +1,74 @@
+/// The introspection document of one object: the standard interfaces, its own, and its children.
+func introspectionXML(interfaces: [Interface], children: [String]) -> String {
+  var lines = [
+    #"<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN""#,
+    #" "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">"#,
+    "<node>",
+    #"  <interface name="org.freedesktop.DBus.Introspectable">"#,
+    #"    <method name="Introspect">"#,
+    #"      <arg name="xml_data" type="s" direction="out"/>"#,
+    "    </method>",
+    "  </interface>",
+    #"  <interface name="org.freedesktop.DBus.Peer">"#,
+    #"    <method name="Ping"/>"#,
+    #"    <method name="GetMachineId">"#,
+    #"      <arg name="machine_uuid" type="s" direction="out"/>"#,
+    "    </method>",
+    "  </interface>",
+  ]
+  for interface in interfaces.sorted(by: { $0.name.rawValue < $1.name.rawValue }) {
+    lines.append("  <interface name=\"\(escaped(interface.name.rawValue))\">")
+    for method in interface.methods {
+      let arguments =
+        arguments(method.inputs, names: method.inputNames, direction: "in")
+        + arguments(method.outputs, names: method.outputNames, direction: "out")
+      if arguments.isEmpty {
+        lines.append("    <method name=\"\(escaped(method.name.rawValue))\"/>")
+      } else {
+        lines.append("    <method name=\"\(escaped(method.name.rawValue))\">")
+        lines += arguments.map { "      " + $0 }
+        lines.append("    </method>")
+      }
+    }
+    for signal in interface.signals {
+      let arguments = arguments(signal.signature, names: signal.argumentNames, direction: nil)
+      if arguments.isEmpty {
+        lines.append("    <signal name=\"\(escaped(signal.name.rawValue))\"/>")
+      } else {
+        lines.append("    <signal name=\"\(escaped(signal.name.rawValue))\">")
+        lines += arguments.map { "      " + $0 }
+        lines.append("    </signal>")
+      }
+    }
+    lines.append("  </interface>")
+  }
+  for child in children {
+    lines.append("  <node name=\"\(escaped(child))\"/>")
+  }
+  lines.append("</node>")
+  return lines.joined(separator: "\n") + "\n"
+}
+
+private func arguments(_ signature: Signature, names: [String], direction: String?) -> [String] {
+  signature.types.enumerated().map { index, type in
+    let name = index < names.count ? " name=\"\(escaped(names[index]))\"" : ""
+    let direction = direction.map { " direction=\"\($0)\"" } ?? ""
+    return "<arg\(name) type=\"\(escaped(type.description))\"\(direction)/>"
+  }
+}
+
+/// Escapes text for an XML attribute value.
+private func escaped(_ text: String) -> String {
+  var result = ""
+  for character in text {
+    switch character {
+    case "&": result += "&amp;"
+    case "<": result += "&lt;"
+    case ">": result += "&gt;"
+    case "\"": result += "&quot;"
+    case "'": result += "&apos;"
+    default: result.append(character)
+    }
+  }
+  return result
+}

@@ -1,0 +1,161 @@
+import CDBus
+
+/// A D-Bus message: a method call, a method return, an error or a signal.
+///
+/// Owns one reference to the libdbus `DBusMessage`; the reference is dropped
+/// in `deinit`. A message is built on one thread and then only read, so it can
+/// be shared between threads once sent or received.
+public final class Message: @unchecked Sendable {
+  let raw: OpaquePointer
+
+  /// Takes over one existing reference to `raw`.
+  init(taking raw: OpaquePointer) {
+    self.raw = raw
+  }
+
+  /// Adds a reference to `raw` and wraps it.
+  init(retaining raw: OpaquePointer) {
+    dbus_message_ref(raw)
+    self.raw = raw
+  }
+
+  deinit {
+    dbus_message_unref(raw)
+  }
+
+  /// The kind of a message (`DBUS_MESSAGE_TYPE_…`).
+  public enum Kind: Sendable, Equatable {
+    case methodCall
+    case methodReturn
+    case error
+    case signal
+    case invalid
+  }
+
+  /// Builds a method call.
+  ///
+  /// - Parameters:
+  ///   - destination: The bus name to send it to; `nil` on a peer-to-peer connection.
+  ///   - path: The object to call.
+  ///   - interface: The interface of the method; optional in the protocol, but
+  ///     ShieldBridge always names it.
+  ///   - member: The method name.
+  /// - Throws: `org.freedesktop.DBus.Error.NoMemory` when libdbus cannot allocate it.
+  public static func methodCall(
+    destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName
+  ) throws(DBusError) -> Message {
+    guard
+      let raw = dbus_message_new_method_call(
+        destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue)
+    else { throw .outOfMemory }
+    return Message(taking: raw)
+  }
+
+  /// Builds a signal.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.NoMemory` when libdbus cannot allocate it.
+  public static func signal(
+    path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil
+  ) throws(DBusError) -> Message {
+    guard let raw = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
+      throw .outOfMemory
+    }
+    let message = Message(taking: raw)
+    if let destination, dbus_message_set_destination(raw, destination.rawValue) == 0 {
+      throw .outOfMemory
+    }
+    return message
+  }
+
+  /// Builds the method return for this method call.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.NoMemory` when libdbus cannot allocate it.
+  public func makeReturn() throws(DBusError) -> Message {
+    guard let raw = dbus_message_new_method_return(raw) else { throw .outOfMemory }
+    return Message(taking: raw)
+  }
+
+  /// Builds an error reply to this method call.
+  ///
+  /// An invalid error name (one a peer or a handler made up) is replaced by
+  /// `org.freedesktop.DBus.Error.Failed`, since libdbus would abort on it.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.NoMemory` when libdbus cannot allocate it.
+  public func makeError(_ error: DBusError) throws(DBusError) -> Message {
+    let name = (try? ErrorName(error.name))?.rawValue ?? DBusError.Name.failed.rawValue
+    let text = error.message.utf8.contains(0) ? error.message.replacing("\0", with: " ") : error.message
+    guard let reply = dbus_message_new_error(raw, name, text) else { throw .outOfMemory }
+    return Message(taking: reply)
+  }
+
+  /// The kind of the message.
+  public var kind: Kind {
+    switch dbus_message_get_type(raw) {
+    case DBUS_MESSAGE_TYPE_METHOD_CALL: .methodCall
+    case DBUS_MESSAGE_TYPE_METHOD_RETURN: .methodReturn
+    case DBUS_MESSAGE_TYPE_ERROR: .error
+    case DBUS_MESSAGE_TYPE_SIGNAL: .signal
+    default: .invalid
+    }
+  }
+
+  /// The object path, if the message has one.
+  public var path: ObjectPath? {
+    dbus_message_get_path(raw).flatMap { ObjectPath(rawValue: String(cString: $0)) }
+  }
+
+  /// The interface, if the message has one.
+  public var interface: InterfaceName? {
+    dbus_message_get_interface(raw).flatMap { InterfaceName(rawValue: String(cString: $0)) }
+  }
+
+  /// The member (method or signal name), if the message has one.
+  public var member: MemberName? {
+    dbus_message_get_member(raw).flatMap { MemberName(rawValue: String(cString: $0)) }
+  }
+
+  /// The unique name of the sender, as stamped by the bus.
+  public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+
+  /// The destination bus name, if any.
+  public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+
+  /// The error name of an error message.
+  public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+
+  /// The signature of the body.
+  public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
+
+  /// The serial number; 0 until the message is sent.
+  public var serial: UInt32 { dbus_message_get_serial(raw) }
+
+  /// The serial of the call this message replies to; 0 if it is not a reply.
+  public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+
+  /// Whether the caller said it wants no reply.
+  public var noReplyExpected: Bool {
+    get { dbus_message_get_no_reply(raw) != 0 }
+    set { dbus_message_set_no_reply(raw, newValue ? 1 : 0) }
+  }
+
+  /// Whether the bus may start the destination's service to deliver the message.
+  public var autoStart: Bool {
+    get { dbus_message_get_auto_start(raw) != 0 }
+    set { dbus_message_set_auto_start(raw, newValue ? 1 : 0) }
+  }
+
+  /// Whether this is the signal `member` of `interface`.
+  public func isSignal(_ interface: InterfaceName, _ member: String) -> Bool {
+    dbus_message_is_signal(raw, interface.rawValue, member) != 0
+  }
+
+  /// The error a reply carries: `nil` for a method return, the peer's error for an error message.
+  ///
+  /// The message text is the first argument when it is a string, as the spec says.
+  public var error: DBusError? {
+    guard kind == .error else { return nil }
+    var reader = reader()
+    let text = reader.peekType == .string ? (try? reader.read(String.self)) : nil
+    return DBusError(name: errorName ?? DBusError.Name.failed.rawValue, message: text ?? "")
+  }
+}

@@ -1,0 +1,182 @@
+import CDBus
+
+/// Reads the arguments of a message in order, checking each type before reading it.
+///
+/// A message from another process can hold anything; a value of the wrong
+/// type is a `org.freedesktop.DBus.Error.InvalidArgs` error, never a crash.
+public struct MessageReader {
+  private var iterator = DBusMessageIter()
+  /// Keeps the message alive while its iterators point into it.
+  private let message: Message
+
+  init(message: Message) {
+    self.message = message
+    dbus_message_iter_init(message.raw, &iterator)
+  }
+
+  private init(message: Message, iterator: DBusMessageIter) {
+    self.message = message
+    self.iterator = iterator
+  }
+
+  /// The type code of the next argument, `TypeCode.invalid` at the end.
+  var nextCode: Int32 {
+    var copy = iterator
+    return dbus_message_iter_get_arg_type(&copy)
+  }
+
+  /// Whether every argument has been read.
+  public var isAtEnd: Bool { nextCode == TypeCode.invalid }
+
+  /// The type of the next argument, or `nil` at the end.
+  public var peekType: SignatureType? {
+    guard !isAtEnd else { return nil }
+    var copy = iterator
+    guard let signature = dbus_message_iter_get_signature(&copy) else { return nil }
+    defer { dbus_free(signature) }
+    return (try? Signature(String(cString: signature)))?.types.first
+  }
+
+  /// Reads the next argument as a `T`.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` when the next argument
+  ///   has another type or there is none.
+  public mutating func read<T: DBusArgument>(_ type: T.Type = T.self) throws(DBusError) -> T {
+    try T(from: &self)
+  }
+
+  /// Reads the next argument whatever its type.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` at the end of the message
+  ///   or for a type ShieldBridge does not read (unix file descriptors).
+  public mutating func readValue() throws(DBusError) -> DBusValue {
+    switch nextCode {
+    case TypeCode.byte: return .byte(try readBasic(TypeCode.byte, UInt8(0)))
+    case TypeCode.boolean: return .boolean(try readBasic(TypeCode.boolean, dbus_bool_t(0)) != 0)
+    case TypeCode.int16: return .int16(try readBasic(TypeCode.int16, Int16(0)))
+    case TypeCode.uint16: return .uint16(try readBasic(TypeCode.uint16, UInt16(0)))
+    case TypeCode.int32: return .int32(try readBasic(TypeCode.int32, Int32(0)))
+    case TypeCode.uint32: return .uint32(try readBasic(TypeCode.uint32, UInt32(0)))
+    case TypeCode.int64: return .int64(try readBasic(TypeCode.int64, Int64(0)))
+    case TypeCode.uint64: return .uint64(try readBasic(TypeCode.uint64, UInt64(0)))
+    case TypeCode.double: return .double(try readBasic(TypeCode.double, Double(0)))
+    case TypeCode.string: return .string(try readString(TypeCode.string))
+    case TypeCode.objectPath: return .objectPath(try ObjectPath(try readString(TypeCode.objectPath)))
+    case TypeCode.signature: return .signature(try Signature(try readString(TypeCode.signature)))
+    case TypeCode.variant:
+      var inner = try enter(TypeCode.variant)
+      let value = try inner.readValue()
+      return .variant(value)
+    case TypeCode.structure:
+      var inner = try enter(TypeCode.structure)
+      var members: [DBusValue] = []
+      while !inner.isAtEnd { members.append(try inner.readValue()) }
+      return .structure(members)
+    case TypeCode.array:
+      guard let type = peekType else { throw mismatch(expected: "an array") }
+      var inner = try enter(TypeCode.array)
+      switch type {
+      case .dictionary(let keyType, let valueType):
+        var entries: [DBusValue.DictionaryEntry] = []
+        while !inner.isAtEnd {
+          var entry = try inner.enter(TypeCode.dictEntry)
+          let key = try entry.readValue()
+          let value = try entry.readValue()
+          entries.append(.init(key, value))
+        }
+        return .dictionary(key: keyType, value: valueType, entries)
+      case .array(let element):
+        var values: [DBusValue] = []
+        while !inner.isAtEnd { values.append(try inner.readValue()) }
+        return .array(element: element, values)
+      default:
+        throw mismatch(expected: "an array")
+      }
+    case TypeCode.invalid:
+      throw DBusError(.invalidArgs, "expected another argument, but the message ends here")
+    default:
+      throw DBusError(.invalidArgs, "argument of type '\(typeName(nextCode))' is not supported")
+    }
+  }
+
+  /// Reads one basic value of the C type `T` after checking that its type code is `code`.
+  mutating func readBasic<T>(_ code: Int32, _ initial: T) throws(DBusError) -> T {
+    guard nextCode == code else { throw mismatch(expected: typeName(code)) }
+    var value = initial
+    withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
+    dbus_message_iter_next(&iterator)
+    return value
+  }
+
+  /// Reads a string, object path or signature after checking that its type code is `code`.
+  mutating func readString(_ code: Int32) throws(DBusError) -> String {
+    guard nextCode == code else { throw mismatch(expected: typeName(code)) }
+    // libdbus has validated the UTF-8 and the terminating NUL of every
+    // string in a message it received or built.
+    let value = CDBus_getString(&iterator).map { String(cString: $0) } ?? ""
+    dbus_message_iter_next(&iterator)
+    return value
+  }
+
+  /// Steps into the container at the current position (checking its type code)
+  /// and past it: the returned reader reads its contents.
+  mutating func enter(_ code: Int32) throws(DBusError) -> MessageReader {
+    guard nextCode == code else { throw mismatch(expected: typeName(code)) }
+    var sub = DBusMessageIter()
+    dbus_message_iter_recurse(&iterator, &sub)
+    dbus_message_iter_next(&iterator)
+    return MessageReader(message: message, iterator: sub)
+  }
+
+  /// Steps into an array or dictionary after checking its whole type against `type`.
+  mutating func enterArray(_ type: SignatureType) throws(DBusError) -> MessageReader {
+    guard nextCode == TypeCode.array, peekType == type else { throw mismatch(expected: type.description) }
+    return try enter(TypeCode.array)
+  }
+
+  func mismatch(expected: String) -> DBusError {
+    let found = nextCode == TypeCode.invalid ? "the end of the message" : "'\(typeName(nextCode))'"
+    return DBusError(.invalidArgs, "expected an argument of type '\(expected)', found \(found)")
+  }
+
+  private func typeName(_ code: Int32) -> String {
+    code == TypeCode.invalid ? "nothing" : String(UnicodeScalar(UInt8(truncatingIfNeeded: code)))
+  }
+}
+
+extension Message {
+  /// A reader positioned at the first argument.
+  public func reader() -> MessageReader { MessageReader(message: self) }
+
+  /// Reads all arguments, checking that the body's signature is exactly these types.
+  ///
+  /// ```swift
+  /// let (id, key) = try signal.decode(UInt32.self, String.self)
+  /// ```
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` naming the expected and
+  ///   the actual signature when they differ.
+  public func decode<each T: DBusArgument>(_ types: repeat (each T).Type) throws(DBusError) -> (repeat each T) {
+    var expected = ""
+    for type in repeat each types {
+      expected += type.dbusType.description
+    }
+    let actual = signature
+    guard actual == expected else {
+      throw DBusError(.invalidArgs, "expected arguments of type '\(expected)', found '\(actual)'")
+    }
+    var reader = reader()
+    return (repeat try reader.read((each T).self))
+  }
+
+  /// Reads every argument as a ``DBusValue``.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` for an argument type
+  ///   that is not supported.
+  public func values() throws(DBusError) -> [DBusValue] {
+    var reader = reader()
+    var values: [DBusValue] = []
+    while !reader.isAtEnd { values.append(try reader.readValue()) }
+    return values
+  }
+}

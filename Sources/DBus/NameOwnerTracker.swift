@@ -1,0 +1,147 @@
+import Synchronization
+
+/// Follows which connection owns a well-known name, from `GetNameOwner` and `NameOwnerChanged`.
+///
+/// Any process on a bus can emit a signal that looks like it comes from a
+/// service; only the sender's unique name tells them apart. A tracker knows
+/// the current unique owner, so that signal streams can accept signals from
+/// it alone (pass the tracker to ``Connection/signals(matching:from:bufferLimit:)``).
+/// Updates are applied on the connection's dispatch thread in message order,
+/// so a signal is always judged against the owner at the time it was sent.
+public final class NameOwnerTracker: Sendable {
+  /// The tracked well-known name.
+  public let name: BusName
+  let connection: Connection
+  private let state = Mutex(State())
+  private let subscription = Mutex<SignalSubscription?>(nil)
+
+  private struct State {
+    var owner: String?
+    /// Counts `NameOwnerChanged` signals applied, so a late `GetNameOwner` reply cannot undo one.
+    var generation = 0
+    var observers: [Int: @Sendable (String?) -> Void] = [:]
+    var nextObserver = 1
+  }
+
+  /// Starts tracking `name` and returns once its current owner is known.
+  ///
+  /// - Throws: `InvalidArgs` for a unique name (it cannot change owner), the bus's error otherwise.
+  public static func track(_ name: BusName, on connection: Connection) async throws(DBusError) -> NameOwnerTracker {
+    guard !name.isUnique else {
+      throw DBusError(.invalidArgs, "'\(name)' is a unique name; only well-known names change owner")
+    }
+    let tracker = NameOwnerTracker(name: name, connection: connection)
+    let rule = MatchRule(
+      sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), path: .bus,
+      arguments: [0: name.rawValue])
+    let subscription = try await connection.addSignalHandler(matching: rule) { [weak tracker] message in
+      guard let tracker, let (changed, _, newOwner) = try? message.decode(String.self, String.self, String.self),
+        changed == name.rawValue
+      else { return }
+      tracker.apply(newOwner.isEmpty ? nil : newOwner)
+    }
+    tracker.subscription.withLock { $0 = subscription }
+    let generation = tracker.state.withLock { $0.generation }
+    let message = try Message.methodCall(
+      destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetNameOwner"))
+    try message.append(name.rawValue)
+    // The reply is applied on the dispatch thread, in order with the signals.
+    let result: Result<Void, DBusError> = await withCheckedContinuation { continuation in
+      do throws(DBusError) {
+        try connection.core.sendWithReply(message, timeout: .seconds(25)) { [weak tracker] result in
+          switch result {
+          case .success(let reply):
+            if let owner = try? reply.decode(String.self) {
+              tracker?.applyInitial(owner, generation: generation)
+            }
+            continuation.resume(returning: .success(()))
+          case .failure(let error) where error.is(.nameHasNoOwner):
+            tracker?.applyInitial(nil, generation: generation)
+            continuation.resume(returning: .success(()))
+          case .failure(let error):
+            continuation.resume(returning: .failure(error))
+          }
+        }
+      } catch {
+        continuation.resume(returning: .failure(error))
+      }
+    }
+    try result.get()
+    return tracker
+  }
+
+  private init(name: BusName, connection: Connection) {
+    self.name = name
+    self.connection = connection
+  }
+
+  /// The unique name of the current owner, or `nil` when no one owns the name.
+  public var owner: String? { state.withLock { $0.owner } }
+
+  /// Calls `observer` on the dispatch thread after every change of owner; returns a token for ``removeObserver(_:)``.
+  @discardableResult
+  public func addObserver(_ observer: @escaping @Sendable (String?) -> Void) -> Int {
+    state.withLock { state in
+      let id = state.nextObserver
+      state.nextObserver += 1
+      state.observers[id] = observer
+      return id
+    }
+  }
+
+  /// Removes an observer added with ``addObserver(_:)``.
+  public func removeObserver(_ id: Int) {
+    _ = state.withLock { $0.observers.removeValue(forKey: id) }
+  }
+
+  /// Every change of owner from now on: the new unique name, or `nil` when the name was released.
+  public func ownerChanges() -> AsyncStream<String?> {
+    let (stream, continuation) = AsyncStream.makeStream(of: String?.self)
+    let id = addObserver { continuation.yield($0) }
+    continuation.onTermination = { [weak self] _ in self?.removeObserver(id) }
+    connection.onDisconnect { _ in continuation.finish() }
+    return stream
+  }
+
+  /// Waits until the name has an owner, for at most `timeout`; returns the owner or `nil`.
+  public func waitForOwner(timeout: Duration) async -> String? {
+    if let owner { return owner }
+    let changes = ownerChanges()
+    return await withTaskGroup(of: String?.self) { group in
+      group.addTask {
+        for await owner in changes where owner != nil { return owner }
+        return nil
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return nil
+      }
+      // The owner may have arrived between the first check and the stream.
+      if let owner = self.owner {
+        group.cancelAll()
+        return owner
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first ?? self.owner
+    }
+  }
+
+  private func applyInitial(_ owner: String?, generation: Int) {
+    let observers: [@Sendable (String?) -> Void]? = state.withLock { state in
+      guard state.generation == generation, state.owner != owner else { return nil }
+      state.owner = owner
+      return Array(state.observers.values)
+    }
+    for observer in observers ?? [] { observer(owner) }
+  }
+
+  private func apply(_ owner: String?) {
+    let observers: [@Sendable (String?) -> Void] = state.withLock { state in
+      state.generation += 1
+      state.owner = owner
+      return Array(state.observers.values)
+    }
+    for observer in observers { observer(owner) }
+  }
+}
