@@ -7,10 +7,10 @@ CONFIGURATION ?= debug
 # Debian packages: to build (libdbus through pkg-config), to run the demo (a bus
 # daemon), and for the tests (gettext's msgfmt for the catalogs; a real
 # notification server under a virtual X display, clicked with xdotool; xdg-open
-# for the scheme handler; tmux for the terminal puzzle).
+# for the scheme handler; tmux for the terminal puzzle; tzdata for the DST tests).
 BUILD_PACKAGES := pkg-config libdbus-1-dev
 RUN_PACKAGES := dbus-daemon
-TEST_PACKAGES := gettext xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils
+TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 gcc
 
 SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)

@@ -4,7 +4,8 @@ import Foundation
 // Build it in release mode (`swift build -c release`); `benchmarks/run` runs them all.
 
 let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
-  ("dbus", DBusBenchmarks.run)
+  ("dbus", DBusBenchmarks.run),
+  ("ledger", LedgerBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
