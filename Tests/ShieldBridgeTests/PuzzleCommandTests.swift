@@ -187,7 +187,7 @@ struct PuzzleCommandTests {
         }
         #expect(written == answer.count)
       }
-      for child in children { close(child.standardInput!) }
+      for child in children { child.closeStandardInput() }
       for child in children {
         let ended = child.wait(timeout: .seconds(30))
         if ended == nil { child.terminate() }
