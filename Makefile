@@ -35,8 +35,19 @@ lint:
 bench: deps-build deps-run deps-test deps-bench
 	benchmarks/run
 
+# The binary, the catalogs, and the integration files with their paths filled in.
 install: build
 	install -D -m 0755 $(BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
+		$(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/systemd/shieldbridge.service \
+		> $(DESTDIR)$(PREFIX)/lib/systemd/user/shieldbridge.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/dbus/org.shieldbridge.ShieldBridge.service \
+		> $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.shieldbridge.ShieldBridge.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/applications/shieldbridge.desktop \
+		> $(DESTDIR)$(PREFIX)/share/applications/shieldbridge.desktop
+	install -m 0644 examples/config.json $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/config.json
+	install -m 0755 examples/shield-app $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/shield-app
 
 clean:
 	rm -rf .build
