@@ -23,6 +23,8 @@ struct Outgoing {
 
   struct Reply {
     var timeout: Duration
+    /// When the timeout ends (monotonic nanoseconds), counted from when the call was made, not sent.
+    var deadline: UInt64
     var complete: ReplyTable.Completion
     /// Told the serial once the call is sent, so that it can be cancelled.
     var sent: (@Sendable (UInt32) -> Void)?
@@ -148,7 +150,7 @@ extension ConnectionCore {
       return
     }
     guard let reply = item.reply else { return }
-    let deadline = monotonicNanoseconds() &+ min(reply.timeout.clampedNanoseconds, UInt64.max / 4)
+    let deadline = reply.deadline
     let earlierThanSleep = replies.withLock { table in
       table.pending[serial] = ReplyTable.Pending(deadline: deadline, timeout: reply.timeout, complete: reply.complete)
       table.deadlines.push(deadline, serial)
@@ -260,6 +262,11 @@ extension ConnectionCore {
     }
   }
 
+  /// The monotonic time `timeout` from now.
+  func deadline(after timeout: Duration) -> UInt64 {
+    monotonicNanoseconds() &+ min(timeout.clampedNanoseconds, UInt64.max / 4)
+  }
+
   func milliseconds(until deadline: UInt64) -> Int32 {
     guard deadline != .max else { return -1 }
     let now = monotonicNanoseconds()
@@ -283,7 +290,10 @@ extension ConnectionCore {
     driver.lock()
     let version = watchVersion
     drainSendQueue()
-    transmit(Outgoing(message: message, reply: .init(timeout: timeout, complete: { box.set($0) }, sent: nil)))
+    transmit(
+      Outgoing(
+        message: message,
+        reply: .init(timeout: timeout, deadline: deadline(after: timeout), complete: { box.set($0) }, sent: nil)))
     while box.get() == nil {
       dispatchAll()
       if box.get() != nil { break }

@@ -89,7 +89,10 @@ extension ConnectionCore {
     complete: @escaping ReplyTable.Completion
   ) throws(DBusError) {
     guard message.kind == .methodCall else { throw DBusError(.invalidArgs, "only a method call has a reply") }
-    try submit(Outgoing(message: message, reply: .init(timeout: timeout, complete: complete, sent: sent)))
+    try submit(
+      Outgoing(
+        message: message,
+        reply: .init(timeout: timeout, deadline: deadline(after: timeout), complete: complete, sent: sent)))
   }
 
   /// Runs the completion of the call `message` answers, if it is still waiting.
