@@ -29,7 +29,8 @@ public final class BusDaemon: Sendable {
     let base = environment("TMPDIR") ?? "/tmp"
     var template = Array((base + "/shieldbridge-bus.XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else {
-      throw DBusError(.noServer, "could not make a directory for the bus in \(base): \(String(cString: strerror(errno)))")
+      throw DBusError(
+        .noServer, "could not make a directory for the bus in \(base): \(String(cString: strerror(errno)))")
     }
     let directory = String(cString: made)
     let configuration = BusDaemon.configuration(socket: directory + "/bus", serviceDirectories: serviceDirectories)

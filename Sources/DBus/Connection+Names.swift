@@ -30,7 +30,8 @@ extension Connection {
   /// Asks the bus for a well-known name.
   ///
   /// - Throws: `InvalidArgs` for a unique name, the bus's error otherwise.
-  public func requestName(_ name: BusName, flags: NameFlags = [.doNotQueue]) async throws(DBusError) -> RequestNameReply {
+  public func requestName(_ name: BusName, flags: NameFlags = [.doNotQueue]) async throws(DBusError) -> RequestNameReply
+  {
     guard !name.isUnique else { throw DBusError(.invalidArgs, "cannot request the unique name \(name)") }
     let reply = try await call(.bus, .bus, .bus, try MemberName("RequestName"), name.rawValue, flags.rawValue)
     let code = try reply.decode(UInt32.self)
@@ -61,7 +62,7 @@ extension Connection {
     do {
       let reply = try await call(.bus, .bus, .bus, try MemberName("GetNameOwner"), name.rawValue, timeout: timeout)
       return try reply.decode(String.self)
-    } catch where error.is(.nameHasNoOwner) {
+    } catch  where error.is(.nameHasNoOwner) {
       return nil
     }
   }

@@ -32,49 +32,49 @@ extension FixedWidthArgument {
 
 extension UInt8: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .byte }
-  fileprivate static var code: Int32 { DBUS_TYPE_BYTE }
+  fileprivate static var code: Int32 { TypeCode.byte }
   fileprivate static var zero: UInt8 { 0 }
 }
 
 extension Int16: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .int16 }
-  fileprivate static var code: Int32 { DBUS_TYPE_INT16 }
+  fileprivate static var code: Int32 { TypeCode.int16 }
   fileprivate static var zero: Int16 { 0 }
 }
 
 extension UInt16: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .uint16 }
-  fileprivate static var code: Int32 { DBUS_TYPE_UINT16 }
+  fileprivate static var code: Int32 { TypeCode.uint16 }
   fileprivate static var zero: UInt16 { 0 }
 }
 
 extension Int32: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .int32 }
-  fileprivate static var code: Int32 { DBUS_TYPE_INT32 }
+  fileprivate static var code: Int32 { TypeCode.int32 }
   fileprivate static var zero: Int32 { 0 }
 }
 
 extension UInt32: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .uint32 }
-  fileprivate static var code: Int32 { DBUS_TYPE_UINT32 }
+  fileprivate static var code: Int32 { TypeCode.uint32 }
   fileprivate static var zero: UInt32 { 0 }
 }
 
 extension Int64: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .int64 }
-  fileprivate static var code: Int32 { DBUS_TYPE_INT64 }
+  fileprivate static var code: Int32 { TypeCode.int64 }
   fileprivate static var zero: Int64 { 0 }
 }
 
 extension UInt64: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .uint64 }
-  fileprivate static var code: Int32 { DBUS_TYPE_UINT64 }
+  fileprivate static var code: Int32 { TypeCode.uint64 }
   fileprivate static var zero: UInt64 { 0 }
 }
 
 extension Double: DBusArgument, FixedWidthArgument {
   public static var dbusType: SignatureType { .double }
-  fileprivate static var code: Int32 { DBUS_TYPE_DOUBLE }
+  fileprivate static var code: Int32 { TypeCode.double }
   fileprivate static var zero: Double { 0 }
 }
 
@@ -82,11 +82,11 @@ extension Bool: DBusArgument {
   public static var dbusType: SignatureType { .boolean }
 
   public init(from reader: inout MessageReader) throws(DBusError) {
-    self = try reader.readBasic(DBUS_TYPE_BOOLEAN, dbus_bool_t(0)) != 0
+    self = try reader.readBasic(TypeCode.boolean, dbus_bool_t(0)) != 0
   }
 
   public func write(to writer: inout MessageWriter) throws(DBusError) {
-    try writer.appendBasic(DBUS_TYPE_BOOLEAN, dbus_bool_t(self ? 1 : 0))
+    try writer.appendBasic(TypeCode.boolean, dbus_bool_t(self ? 1 : 0))
   }
 }
 
@@ -94,11 +94,11 @@ extension String: DBusArgument {
   public static var dbusType: SignatureType { .string }
 
   public init(from reader: inout MessageReader) throws(DBusError) {
-    self = try reader.readString(DBUS_TYPE_STRING)
+    self = try reader.readString(TypeCode.string)
   }
 
   public func write(to writer: inout MessageWriter) throws(DBusError) {
-    try writer.appendString(DBUS_TYPE_STRING, self)
+    try writer.appendString(TypeCode.string, self)
   }
 }
 
@@ -106,11 +106,11 @@ extension ObjectPath: DBusArgument {
   public static var dbusType: SignatureType { .objectPath }
 
   public init(from reader: inout MessageReader) throws(DBusError) {
-    self = try ObjectPath(try reader.readString(DBUS_TYPE_OBJECT_PATH))
+    self = try ObjectPath(try reader.readString(TypeCode.objectPath))
   }
 
   public func write(to writer: inout MessageWriter) throws(DBusError) {
-    try writer.appendString(DBUS_TYPE_OBJECT_PATH, rawValue)
+    try writer.appendString(TypeCode.objectPath, rawValue)
   }
 }
 
@@ -118,11 +118,11 @@ extension Signature: DBusArgument {
   public static var dbusType: SignatureType { .signature }
 
   public init(from reader: inout MessageReader) throws(DBusError) {
-    self = try Signature(try reader.readString(DBUS_TYPE_SIGNATURE))
+    self = try Signature(try reader.readString(TypeCode.signature))
   }
 
   public func write(to writer: inout MessageWriter) throws(DBusError) {
-    try writer.appendString(DBUS_TYPE_SIGNATURE, rawValue)
+    try writer.appendString(TypeCode.signature, rawValue)
   }
 }
 
@@ -137,7 +137,7 @@ extension Array: DBusArgument where Element: DBusArgument {
   }
 
   public func write(to writer: inout MessageWriter) throws(DBusError) {
-    try writer.withContainer(DBUS_TYPE_ARRAY, signature: Element.dbusType.description) { inner throws(DBusError) in
+    try writer.withContainer(TypeCode.array, signature: Element.dbusType.description) { inner throws(DBusError) in
       for element in self { try element.write(to: &inner) }
     }
   }
@@ -154,7 +154,7 @@ extension Dictionary: DBusArgument where Key: DBusArgument, Value: DBusArgument 
     var inner = try reader.enterArray(Self.dbusType)
     var result: [Key: Value] = [:]
     while !inner.isAtEnd {
-      var entry = try inner.enter(DBUS_TYPE_DICT_ENTRY)
+      var entry = try inner.enter(TypeCode.dictEntry)
       let key = try Key(from: &entry)
       result[key] = try Value(from: &entry)
     }
@@ -166,9 +166,9 @@ extension Dictionary: DBusArgument where Key: DBusArgument, Value: DBusArgument 
       throw DBusError(.invalidArgs, "dictionary key type '\(Key.dbusType)' is not a basic type")
     }
     let signature = "{\(Key.dbusType)\(Value.dbusType)}"
-    try writer.withContainer(DBUS_TYPE_ARRAY, signature: signature) { inner throws(DBusError) in
+    try writer.withContainer(TypeCode.array, signature: signature) { inner throws(DBusError) in
       for (key, value) in self {
-        try inner.withContainer(DBUS_TYPE_DICT_ENTRY, signature: nil) { entry throws(DBusError) in
+        try inner.withContainer(TypeCode.dictEntry, signature: nil) { entry throws(DBusError) in
           try key.write(to: &entry)
           try value.write(to: &entry)
         }
@@ -186,7 +186,7 @@ public struct Variant: DBusArgument, Hashable {
   public static var dbusType: SignatureType { .variant }
 
   public init(from reader: inout MessageReader) throws(DBusError) {
-    var inner = try reader.enter(DBUS_TYPE_VARIANT)
+    var inner = try reader.enter(TypeCode.variant)
     value = try inner.readValue()
   }
 

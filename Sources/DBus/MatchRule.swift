@@ -93,7 +93,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
       var reader = message.reader()
       for index in 0...highest {
         let value: String?
-        if reader.nextCode == DBUS_TYPE_STRING {
+        if reader.nextCode == TypeCode.string {
           value = try? reader.read(String.self)
         } else {
           value = nil

@@ -19,14 +19,14 @@ public struct MessageReader {
     self.iterator = iterator
   }
 
-  /// The type code of the next argument, `DBUS_TYPE_INVALID` at the end.
+  /// The type code of the next argument, `TypeCode.invalid` at the end.
   var nextCode: Int32 {
     var copy = iterator
     return dbus_message_iter_get_arg_type(&copy)
   }
 
   /// Whether every argument has been read.
-  public var isAtEnd: Bool { nextCode == DBUS_TYPE_INVALID }
+  public var isAtEnd: Bool { nextCode == TypeCode.invalid }
 
   /// The type of the next argument, or `nil` at the end.
   public var peekType: SignatureType? {
@@ -51,35 +51,35 @@ public struct MessageReader {
   ///   or for a type ShieldBridge does not read (unix file descriptors).
   public mutating func readValue() throws(DBusError) -> DBusValue {
     switch nextCode {
-    case DBUS_TYPE_BYTE: return .byte(try readBasic(DBUS_TYPE_BYTE, UInt8(0)))
-    case DBUS_TYPE_BOOLEAN: return .boolean(try readBasic(DBUS_TYPE_BOOLEAN, dbus_bool_t(0)) != 0)
-    case DBUS_TYPE_INT16: return .int16(try readBasic(DBUS_TYPE_INT16, Int16(0)))
-    case DBUS_TYPE_UINT16: return .uint16(try readBasic(DBUS_TYPE_UINT16, UInt16(0)))
-    case DBUS_TYPE_INT32: return .int32(try readBasic(DBUS_TYPE_INT32, Int32(0)))
-    case DBUS_TYPE_UINT32: return .uint32(try readBasic(DBUS_TYPE_UINT32, UInt32(0)))
-    case DBUS_TYPE_INT64: return .int64(try readBasic(DBUS_TYPE_INT64, Int64(0)))
-    case DBUS_TYPE_UINT64: return .uint64(try readBasic(DBUS_TYPE_UINT64, UInt64(0)))
-    case DBUS_TYPE_DOUBLE: return .double(try readBasic(DBUS_TYPE_DOUBLE, Double(0)))
-    case DBUS_TYPE_STRING: return .string(try readString(DBUS_TYPE_STRING))
-    case DBUS_TYPE_OBJECT_PATH: return .objectPath(try ObjectPath(try readString(DBUS_TYPE_OBJECT_PATH)))
-    case DBUS_TYPE_SIGNATURE: return .signature(try Signature(try readString(DBUS_TYPE_SIGNATURE)))
-    case DBUS_TYPE_VARIANT:
-      var inner = try enter(DBUS_TYPE_VARIANT)
+    case TypeCode.byte: return .byte(try readBasic(TypeCode.byte, UInt8(0)))
+    case TypeCode.boolean: return .boolean(try readBasic(TypeCode.boolean, dbus_bool_t(0)) != 0)
+    case TypeCode.int16: return .int16(try readBasic(TypeCode.int16, Int16(0)))
+    case TypeCode.uint16: return .uint16(try readBasic(TypeCode.uint16, UInt16(0)))
+    case TypeCode.int32: return .int32(try readBasic(TypeCode.int32, Int32(0)))
+    case TypeCode.uint32: return .uint32(try readBasic(TypeCode.uint32, UInt32(0)))
+    case TypeCode.int64: return .int64(try readBasic(TypeCode.int64, Int64(0)))
+    case TypeCode.uint64: return .uint64(try readBasic(TypeCode.uint64, UInt64(0)))
+    case TypeCode.double: return .double(try readBasic(TypeCode.double, Double(0)))
+    case TypeCode.string: return .string(try readString(TypeCode.string))
+    case TypeCode.objectPath: return .objectPath(try ObjectPath(try readString(TypeCode.objectPath)))
+    case TypeCode.signature: return .signature(try Signature(try readString(TypeCode.signature)))
+    case TypeCode.variant:
+      var inner = try enter(TypeCode.variant)
       let value = try inner.readValue()
       return .variant(value)
-    case DBUS_TYPE_STRUCT:
-      var inner = try enter(DBUS_TYPE_STRUCT)
+    case TypeCode.structure:
+      var inner = try enter(TypeCode.structure)
       var members: [DBusValue] = []
       while !inner.isAtEnd { members.append(try inner.readValue()) }
       return .structure(members)
-    case DBUS_TYPE_ARRAY:
+    case TypeCode.array:
       guard let type = peekType else { throw mismatch(expected: "an array") }
-      var inner = try enter(DBUS_TYPE_ARRAY)
+      var inner = try enter(TypeCode.array)
       switch type {
       case .dictionary(let keyType, let valueType):
         var entries: [DBusValue.DictionaryEntry] = []
         while !inner.isAtEnd {
-          var entry = try inner.enter(DBUS_TYPE_DICT_ENTRY)
+          var entry = try inner.enter(TypeCode.dictEntry)
           let key = try entry.readValue()
           let value = try entry.readValue()
           entries.append(.init(key, value))
@@ -92,7 +92,7 @@ public struct MessageReader {
       default:
         throw mismatch(expected: "an array")
       }
-    case DBUS_TYPE_INVALID:
+    case TypeCode.invalid:
       throw DBusError(.invalidArgs, "expected another argument, but the message ends here")
     default:
       throw DBusError(.invalidArgs, "argument of type '\(typeName(nextCode))' is not supported")
@@ -130,17 +130,17 @@ public struct MessageReader {
 
   /// Steps into an array or dictionary after checking its whole type against `type`.
   mutating func enterArray(_ type: SignatureType) throws(DBusError) -> MessageReader {
-    guard nextCode == DBUS_TYPE_ARRAY, peekType == type else { throw mismatch(expected: type.description) }
-    return try enter(DBUS_TYPE_ARRAY)
+    guard nextCode == TypeCode.array, peekType == type else { throw mismatch(expected: type.description) }
+    return try enter(TypeCode.array)
   }
 
   func mismatch(expected: String) -> DBusError {
-    let found = nextCode == DBUS_TYPE_INVALID ? "the end of the message" : "'\(typeName(nextCode))'"
+    let found = nextCode == TypeCode.invalid ? "the end of the message" : "'\(typeName(nextCode))'"
     return DBusError(.invalidArgs, "expected an argument of type '\(expected)', found \(found)")
   }
 
   private func typeName(_ code: Int32) -> String {
-    code == DBUS_TYPE_INVALID ? "nothing" : String(UnicodeScalar(UInt8(truncatingIfNeeded: code)))
+    code == TypeCode.invalid ? "nothing" : String(UnicodeScalar(UInt8(truncatingIfNeeded: code)))
   }
 }
 

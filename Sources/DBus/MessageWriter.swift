@@ -35,34 +35,34 @@ public struct MessageWriter {
 
   private mutating func appendUnchecked(_ value: DBusValue) throws(DBusError) {
     switch value {
-    case .byte(let value): try appendBasic(DBUS_TYPE_BYTE, value)
-    case .boolean(let value): try appendBasic(DBUS_TYPE_BOOLEAN, dbus_bool_t(value ? 1 : 0))
-    case .int16(let value): try appendBasic(DBUS_TYPE_INT16, value)
-    case .uint16(let value): try appendBasic(DBUS_TYPE_UINT16, value)
-    case .int32(let value): try appendBasic(DBUS_TYPE_INT32, value)
-    case .uint32(let value): try appendBasic(DBUS_TYPE_UINT32, value)
-    case .int64(let value): try appendBasic(DBUS_TYPE_INT64, value)
-    case .uint64(let value): try appendBasic(DBUS_TYPE_UINT64, value)
-    case .double(let value): try appendBasic(DBUS_TYPE_DOUBLE, value)
-    case .string(let value): try appendString(DBUS_TYPE_STRING, value)
-    case .objectPath(let value): try appendString(DBUS_TYPE_OBJECT_PATH, value.rawValue)
-    case .signature(let value): try appendString(DBUS_TYPE_SIGNATURE, value.rawValue)
+    case .byte(let value): try appendBasic(TypeCode.byte, value)
+    case .boolean(let value): try appendBasic(TypeCode.boolean, dbus_bool_t(value ? 1 : 0))
+    case .int16(let value): try appendBasic(TypeCode.int16, value)
+    case .uint16(let value): try appendBasic(TypeCode.uint16, value)
+    case .int32(let value): try appendBasic(TypeCode.int32, value)
+    case .uint32(let value): try appendBasic(TypeCode.uint32, value)
+    case .int64(let value): try appendBasic(TypeCode.int64, value)
+    case .uint64(let value): try appendBasic(TypeCode.uint64, value)
+    case .double(let value): try appendBasic(TypeCode.double, value)
+    case .string(let value): try appendString(TypeCode.string, value)
+    case .objectPath(let value): try appendString(TypeCode.objectPath, value.rawValue)
+    case .signature(let value): try appendString(TypeCode.signature, value.rawValue)
     case .variant(let inner):
-      try withContainer(DBUS_TYPE_VARIANT, signature: inner.type.description) { writer throws(DBusError) in
+      try withContainer(TypeCode.variant, signature: inner.type.description) { writer throws(DBusError) in
         try writer.appendUnchecked(inner)
       }
     case .structure(let members):
-      try withContainer(DBUS_TYPE_STRUCT, signature: nil) { writer throws(DBusError) in
+      try withContainer(TypeCode.structure, signature: nil) { writer throws(DBusError) in
         for member in members { try writer.appendUnchecked(member) }
       }
     case .array(let element, let values):
-      try withContainer(DBUS_TYPE_ARRAY, signature: element.description) { writer throws(DBusError) in
+      try withContainer(TypeCode.array, signature: element.description) { writer throws(DBusError) in
         for value in values { try writer.appendUnchecked(value) }
       }
     case .dictionary(let key, let valueType, let entries):
-      try withContainer(DBUS_TYPE_ARRAY, signature: "{\(key)\(valueType)}") { writer throws(DBusError) in
+      try withContainer(TypeCode.array, signature: "{\(key)\(valueType)}") { writer throws(DBusError) in
         for entry in entries {
-          try writer.withContainer(DBUS_TYPE_DICT_ENTRY, signature: nil) { pair throws(DBusError) in
+          try writer.withContainer(TypeCode.dictEntry, signature: nil) { pair throws(DBusError) in
             try pair.appendUnchecked(entry.key)
             try pair.appendUnchecked(entry.value)
           }

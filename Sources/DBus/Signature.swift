@@ -56,21 +56,21 @@ public indirect enum SignatureType: Hashable, Sendable, CustomStringConvertible 
   /// The libdbus type code of the outermost type (`DBUS_TYPE_…`).
   var code: Int32 {
     switch self {
-    case .byte: DBUS_TYPE_BYTE
-    case .boolean: DBUS_TYPE_BOOLEAN
-    case .int16: DBUS_TYPE_INT16
-    case .uint16: DBUS_TYPE_UINT16
-    case .int32: DBUS_TYPE_INT32
-    case .uint32: DBUS_TYPE_UINT32
-    case .int64: DBUS_TYPE_INT64
-    case .uint64: DBUS_TYPE_UINT64
-    case .double: DBUS_TYPE_DOUBLE
-    case .string: DBUS_TYPE_STRING
-    case .objectPath: DBUS_TYPE_OBJECT_PATH
-    case .signature: DBUS_TYPE_SIGNATURE
-    case .variant: DBUS_TYPE_VARIANT
-    case .array, .dictionary: DBUS_TYPE_ARRAY
-    case .structure: DBUS_TYPE_STRUCT
+    case .byte: TypeCode.byte
+    case .boolean: TypeCode.boolean
+    case .int16: TypeCode.int16
+    case .uint16: TypeCode.uint16
+    case .int32: TypeCode.int32
+    case .uint32: TypeCode.uint32
+    case .int64: TypeCode.int64
+    case .uint64: TypeCode.uint64
+    case .double: TypeCode.double
+    case .string: TypeCode.string
+    case .objectPath: TypeCode.objectPath
+    case .signature: TypeCode.signature
+    case .variant: TypeCode.variant
+    case .array, .dictionary: TypeCode.array
+    case .structure: TypeCode.structure
     }
   }
 }

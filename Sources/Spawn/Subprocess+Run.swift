@@ -59,10 +59,17 @@ extension Subprocess {
         break
       }
       var descriptors: [pollfd] = []
-      if outputOpen, let fd = child.standardOutput { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-      if errorOpen, let fd = child.standardError { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-      if inputOpen, let fd = child.standardInput { descriptors.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
-      let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+      if outputOpen, let fd = child.standardOutput {
+        descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+      }
+      if errorOpen, let fd = child.standardError {
+        descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+      }
+      if inputOpen, let fd = child.standardInput {
+        descriptors.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0))
+      }
+      let milliseconds = Int32(
+        clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
       let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
       if ready < 0 {
         if errno == EINTR { continue }
@@ -102,6 +109,16 @@ extension Subprocess {
       return Result(termination: nil, standardOutput: output, standardError: errorOutput)
     }
     return Result(termination: termination, standardOutput: output, standardError: errorOutput)
+  }
+}
+
+extension Subprocess {
+  /// Ends the child's stdin (it reads end of file), when it was a `.pipe`.
+  ///
+  /// The descriptor stays open on `/dev/null` and is closed once, with the
+  /// `Subprocess`; never `close` ``standardInput`` yourself.
+  public func closeStandardInput() {
+    if let standardInput { shutdownWriting(standardInput) }
   }
 }
 

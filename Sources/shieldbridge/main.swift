@@ -14,6 +14,10 @@ extension Command {
     abstract: "Post a shield notification and route its deep link to a puzzle or an app view.",
     discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
     subcommands: [
+      .demo,
+      .puzzle,
+      .status,
+      .locales,
       .notify,
       .notificationServer,
       .doctor,

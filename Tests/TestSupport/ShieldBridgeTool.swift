@@ -5,7 +5,8 @@ import Spawn
 public enum ShieldBridgeTool {
   /// The path of the built `shieldbridge` binary, in the same build folder as the test bundle.
   public static var path: String {
-    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let testBinary =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: testBinary).deletingLastPathComponent()
       .appendingPathComponent("shieldbridge").path

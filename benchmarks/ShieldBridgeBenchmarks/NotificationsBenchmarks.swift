@@ -330,9 +330,3 @@ private func readLine(_ descriptor: Int32) -> String? {
   }
   return nil
 }
-
-/// Why the suite could not run.
-private struct BenchmarkFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}

@@ -4,6 +4,9 @@ import Foundation
 // Build it in release mode (`swift build -c release`); `benchmarks/run` runs them all.
 
 let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
+  ("dbus", DBusBenchmarks.run),
+  ("ledger", LedgerBenchmark.run),
+  ("localization", LocalizationBenchmarks.run),
   ("notifications", NotificationsBenchmarks.run),
 ]
 

@@ -2,20 +2,40 @@
 // Swift does not import; these are the same values (`DBUS_TYPE_…` in
 // dbus-protocol.h), spelled as the ASCII code of each letter.
 
-let DBUS_TYPE_INVALID = Int32(0)
-let DBUS_TYPE_BYTE = Int32(UInt8(ascii: "y"))
-let DBUS_TYPE_BOOLEAN = Int32(UInt8(ascii: "b"))
-let DBUS_TYPE_INT16 = Int32(UInt8(ascii: "n"))
-let DBUS_TYPE_UINT16 = Int32(UInt8(ascii: "q"))
-let DBUS_TYPE_INT32 = Int32(UInt8(ascii: "i"))
-let DBUS_TYPE_UINT32 = Int32(UInt8(ascii: "u"))
-let DBUS_TYPE_INT64 = Int32(UInt8(ascii: "x"))
-let DBUS_TYPE_UINT64 = Int32(UInt8(ascii: "t"))
-let DBUS_TYPE_DOUBLE = Int32(UInt8(ascii: "d"))
-let DBUS_TYPE_STRING = Int32(UInt8(ascii: "s"))
-let DBUS_TYPE_OBJECT_PATH = Int32(UInt8(ascii: "o"))
-let DBUS_TYPE_SIGNATURE = Int32(UInt8(ascii: "g"))
-let DBUS_TYPE_VARIANT = Int32(UInt8(ascii: "v"))
-let DBUS_TYPE_ARRAY = Int32(UInt8(ascii: "a"))
-let DBUS_TYPE_STRUCT = Int32(UInt8(ascii: "r"))
-let DBUS_TYPE_DICT_ENTRY = Int32(UInt8(ascii: "e"))
+/// The libdbus type codes, `DBUS_TYPE_…`.
+enum TypeCode {
+  /// `DBUS_TYPE_INVALID`.
+  static let invalid = Int32(0)
+  /// `DBUS_TYPE_BYTE`.
+  static let byte = Int32(UInt8(ascii: "y"))
+  /// `DBUS_TYPE_BOOLEAN`.
+  static let boolean = Int32(UInt8(ascii: "b"))
+  /// `DBUS_TYPE_INT16`.
+  static let int16 = Int32(UInt8(ascii: "n"))
+  /// `DBUS_TYPE_UINT16`.
+  static let uint16 = Int32(UInt8(ascii: "q"))
+  /// `DBUS_TYPE_INT32`.
+  static let int32 = Int32(UInt8(ascii: "i"))
+  /// `DBUS_TYPE_UINT32`.
+  static let uint32 = Int32(UInt8(ascii: "u"))
+  /// `DBUS_TYPE_INT64`.
+  static let int64 = Int32(UInt8(ascii: "x"))
+  /// `DBUS_TYPE_UINT64`.
+  static let uint64 = Int32(UInt8(ascii: "t"))
+  /// `DBUS_TYPE_DOUBLE`.
+  static let double = Int32(UInt8(ascii: "d"))
+  /// `DBUS_TYPE_STRING`.
+  static let string = Int32(UInt8(ascii: "s"))
+  /// `DBUS_TYPE_OBJECT_PATH`.
+  static let objectPath = Int32(UInt8(ascii: "o"))
+  /// `DBUS_TYPE_SIGNATURE`.
+  static let signature = Int32(UInt8(ascii: "g"))
+  /// `DBUS_TYPE_VARIANT`.
+  static let variant = Int32(UInt8(ascii: "v"))
+  /// `DBUS_TYPE_ARRAY`.
+  static let array = Int32(UInt8(ascii: "a"))
+  /// `DBUS_TYPE_STRUCT`.
+  static let structure = Int32(UInt8(ascii: "r"))
+  /// `DBUS_TYPE_DICT_ENTRY`.
+  static let dictEntry = Int32(UInt8(ascii: "e"))
+}

@@ -1,0 +1,137 @@
+import DBus
+import Testing
+
+@Suite("Calls that fail come back as one typed error with the D-Bus name")
+struct ErrorTests {
+  let bus: BusDaemon
+  let server: Connection
+  let client: Connection
+  let path: ObjectPath
+  let interface: InterfaceName
+
+  init() throws {
+    bus = try BusDaemon()
+    server = try Connection(.address(bus.address))
+    client = try Connection(.address(bus.address))
+    path = try ObjectPath("/org/example/Errors")
+    interface = try InterfaceName("org.example.Errors")
+    try server.export(
+      [
+        try Interface(
+          interface.rawValue,
+          methods: [
+            try Method("Plain") { _ in [] },
+            try Method("Custom") { _ in throw DBusError(name: "org.example.Error.Custom", message: "it went wrong") },
+            try Method("Foreign") { _ in throw CancellationError() },
+            try Method("WrongReply", outputs: "u") { _ in [.string("not a number")] },
+            try Method(
+              "Silent",
+              async: { _ in
+                try await Task.sleep(for: .seconds(30))
+                return []
+              }),
+            try Method("BlockingOnOwnThread") { [client = server] call in
+              _ = try client.callBlocking(
+                try Message.methodCall(
+                  destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetId")))
+              return []
+            },
+          ])
+      ], at: path)
+  }
+
+  func call(_ member: String, timeout: Duration = .seconds(5), _ values: [DBusValue] = []) async throws(DBusError)
+    -> Message
+  {
+    let message = try Message.methodCall(
+      destination: try BusName(server.uniqueName), path: path, interface: interface, member: try MemberName(member))
+    try message.append(values: values)
+    return try await client.call(message, timeout: timeout)
+  }
+
+  @Test func aServiceNobodyOwnsIsServiceUnknown() async throws {
+    let message = try Message.methodCall(
+      destination: try BusName("org.example.Nobody"), path: path, interface: interface, member: try MemberName("Plain"))
+    // ServiceUnknown (not NoReply) means the bus answered at once instead of the timeout passing;
+    // wall-clock bounds are left out, since parallel tests can keep this task waiting for a thread.
+    let error = await #expect(throws: DBusError.self) { try await client.call(message, timeout: .seconds(10)) }
+    #expect(error?.is(.serviceUnknown) == true)
+  }
+
+  @Test func aPeerThatNeverAnswersIsNoReplyAfterTheTimeout() async throws {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let error = await #expect(throws: DBusError.self) { try await call("Silent", timeout: .milliseconds(200)) }
+    let elapsed = clock.now - start
+    #expect(error?.is(.noReply) == true)
+    #expect(elapsed >= .milliseconds(200))
+  }
+
+  @Test func aBlockingCallAlsoTimesOut() async throws {
+    let message = try Message.methodCall(
+      destination: try BusName(server.uniqueName), path: path, interface: interface, member: try MemberName("Silent"))
+    let client = self.client
+    let error = await Task.detached {
+      #expect(throws: DBusError.self) { try client.callBlocking(message, timeout: .milliseconds(200)) }
+    }.value
+    #expect(error?.is(.noReply) == true)
+  }
+
+  @Test func anUnknownMethodIsUnknownMethod() async throws {
+    let error = await #expect(throws: DBusError.self) { try await call("Missing") }
+    #expect(error?.is(.unknownMethod) == true)
+  }
+
+  @Test func anUnknownInterfaceAndObjectAreNamedAsSuch() async throws {
+    let wrongInterface = try Message.methodCall(
+      destination: try BusName(server.uniqueName), path: path, interface: try InterfaceName("org.example.Other"),
+      member: try MemberName("Plain"))
+    let interfaceError = await #expect(throws: DBusError.self) { try await client.call(wrongInterface) }
+    #expect(interfaceError?.is(.unknownInterface) == true)
+
+    let wrongObject = try Message.methodCall(
+      destination: try BusName(server.uniqueName), path: try ObjectPath("/nowhere"), interface: interface,
+      member: try MemberName("Plain"))
+    let objectError = await #expect(throws: DBusError.self) { try await client.call(wrongObject) }
+    #expect(objectError?.is(.unknownObject) == true)
+  }
+
+  @Test func argumentsOfTheWrongSignatureAreInvalidArgsWithoutReachingTheHandler() async throws {
+    let error = await #expect(throws: DBusError.self) { try await call("Plain", [.string("unexpected")]) }
+    #expect(error?.is(.invalidArgs) == true)
+    #expect(error?.message.contains("'s'") == true)
+  }
+
+  @Test func aHandlersOwnErrorNameReachesTheCaller() async throws {
+    let custom = await #expect(throws: DBusError.self) { try await call("Custom") }
+    #expect(custom == DBusError(name: "org.example.Error.Custom", message: "it went wrong"))
+    let foreign = await #expect(throws: DBusError.self) { try await call("Foreign") }
+    #expect(foreign?.is(.failed) == true)
+  }
+
+  @Test func aHandlerReplyOfTheWrongTypeBecomesAnErrorNotABrokenReply() async throws {
+    let error = await #expect(throws: DBusError.self) { try await call("WrongReply") }
+    #expect(error?.is(.failed) == true)
+    #expect(error?.message.contains("'s'") == true)
+  }
+
+  @Test func aBlockingCallOnTheDispatchThreadIsRefusedInsteadOfDeadlocking() async throws {
+    let error = await #expect(throws: DBusError.self) { try await call("BlockingOnOwnThread") }
+    #expect(error?.is(.failed) == true)
+    #expect(error?.message.contains("would wait for itself") == true)
+  }
+
+  @Test func aCancelledCallEndsAtOnceWithCancelled() async throws {
+    let task = Task { try await call("Silent", timeout: .seconds(30)) }
+    task.cancel()
+    let error = await #expect(throws: DBusError.self) { try await task.value }
+    #expect(error?.is(.cancelled) == true)
+  }
+
+  @Test func callsOnAClosedConnectionFailWithDisconnected() async throws {
+    client.close()
+    #expect(!client.isConnected)
+    let error = await #expect(throws: DBusError.self) { try await call("Plain") }
+    #expect(error?.is(.disconnected) == true)
+  }
+}
