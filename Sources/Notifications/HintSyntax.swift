@@ -271,8 +271,7 @@ private struct VariantTextParser {
   }
 
   /// `value` as the type a prefix or annotation asked for.
-  private func convert(_ value: DBusValue, to expected: SignatureType?) throws(Failure) -> DBusValue
-  {
+  private func convert(_ value: DBusValue, to expected: SignatureType?) throws(Failure) -> DBusValue {
     guard let expected, expected != value.type else { return value }
     switch (expected, value) {
     case (.objectPath, .string(let text)):

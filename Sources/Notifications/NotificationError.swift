@@ -70,8 +70,7 @@ public struct NotificationError: Error, Hashable, Sendable, CustomStringConverti
   }
 
   /// Reads a D-Bus error from a call to the notification server, `doing` what (for the message).
-  static func from(_ error: DBusError, doing action: String, timeout: Duration) -> NotificationError
-  {
+  static func from(_ error: DBusError, doing action: String, timeout: Duration) -> NotificationError {
     switch DBusError.Name(rawValue: error.name) {
     case .serviceUnknown, .nameHasNoOwner:
       return NotificationError(

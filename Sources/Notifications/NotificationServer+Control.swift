@@ -49,8 +49,7 @@ extension NotificationServer {
   }
 
   /// Runs `body` and turns its error into the D-Bus error reply.
-  private static func answering<T>(_ body: () throws(NotificationError) -> T) throws(DBusError) -> T
-  {
+  private static func answering<T>(_ body: () throws(NotificationError) -> T) throws(DBusError) -> T {
     do {
       return try body()
     } catch {

@@ -58,17 +58,16 @@ private final class Race<T: Sendable>: Sendable {
   /// Delivers `outcome` if nothing was delivered yet; returns whether it was.
   @discardableResult
   func finish(_ outcome: Result<T, NotificationError>) -> Bool {
-    let (continuation, cleanup):
-      (CheckedContinuation<Result<T, NotificationError>, Never>?, (@Sendable () -> Void)?) =
-        state.withLock { state in
-          guard !state.finished else { return (nil, nil) }
-          state.finished = true
-          defer {
-            state.continuation = nil
-            state.cleanup = nil
-          }
-          return (state.continuation, state.cleanup)
+    let (continuation, cleanup): (CheckedContinuation<Result<T, NotificationError>, Never>?, (@Sendable () -> Void)?) =
+      state.withLock { state in
+        guard !state.finished else { return (nil, nil) }
+        state.finished = true
+        defer {
+          state.continuation = nil
+          state.cleanup = nil
         }
+        return (state.continuation, state.cleanup)
+      }
     guard let continuation else { return false }
     continuation.resume(returning: outcome)
     cleanup?()

@@ -124,8 +124,7 @@ private func closeNotification(_ invocation: Invocation) async throws(CommandFai
   return .success
 }
 
-private func replyToNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode
-{
+private func replyToNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
   try onlyOptions(["--address"], in: invocation, for: "reply")
   let id = try notificationID(invocation)
   guard let text = invocation.positional(2) else { throw .usage("reply takes ID TEXT") }
