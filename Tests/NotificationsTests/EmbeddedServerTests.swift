@@ -323,6 +323,9 @@ struct EmbeddedServerRecordTests {
     _ = try await callServer(connection, "CloseNotification", [.uint32(id)])
     let lines = try readLines(record)
     #expect(lines.count == 2)
+    // Notifications can be private: the record is for its owner alone.
+    let permissions = try FileManager.default.attributesOfItem(atPath: record)[.posixPermissions] as? Int
+    #expect(permissions == 0o600)
     let notify = try JSONValue(parsing: lines[0])
     #expect(
       notify.objectValue?.map(\.0) == [

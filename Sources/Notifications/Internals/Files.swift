@@ -107,9 +107,9 @@ final class AppendOnlyFile: @unchecked Sendable {
   let path: String
   private let descriptor: Int32
 
-  /// Opens (or creates, mode 0644) `path` for appending.
+  /// Opens (or creates, mode 0600: notifications can be private) `path` for appending.
   init(path: String) throws(NotificationError) {
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw NotificationError(.file, "cannot open \(path) for writing: \(errnoText())")
     }
