@@ -13,7 +13,9 @@ extension Command {
     name: "shieldbridge",
     abstract: "Post a shield notification and route its deep link to a puzzle or an app view.",
     discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
-    subcommands: []
+    subcommands: [
+      .link
+    ]
   )
 }
 
