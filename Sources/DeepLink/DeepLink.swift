@@ -174,7 +174,7 @@ private struct Collector: LinkVisitor {
 
   mutating func visitParameter(
     key: UnsafeBufferPointer<UInt8>, at keyOffset: Int,
-    value: UnsafeBufferPointer<UInt8>, at valueOffset: Int
+    value: UnsafeBufferPointer<UInt8>, decodedAt decodedOffset: Int, at valueOffset: Int
   ) throws(DeepLinkError) {
     let key = String(decoding: key, as: UTF8.self)
     guard !parameters.contains(where: { $0.key == key }) else {

@@ -7,7 +7,6 @@
 /// decoded bytes that are not UTF-8 are errors with their byte offset.
 public enum PercentEncoding {
   /// `text` with every byte in `set`, and every non-ASCII byte, written as `%XX`.
-  @inlinable
   public static func encode(
     _ text: String, using set: some PercentEncodeSet = .strictUnreserved
   ) -> String {
@@ -39,23 +38,36 @@ public enum PercentEncoding {
   }
 
   /// The bytes in `bytes` percent-encoded with `set`; the hot path of every other form.
-  @inlinable
   public static func encode(
     utf8 bytes: UnsafeBufferPointer<UInt8>, using set: some PercentEncodeSet = .strictUnreserved
   ) -> String {
-    // The worst case, every byte as `%XX`, is allocated once and filled in place.
-    String(unsafeUninitializedCapacity: bytes.count * 3) { output in
+    if type(of: set) == StrictUnreservedEncodeSet.self {
+      return encode(bytes, table: ByteTables.strictEncoding)
+    }
+    return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { table in
+      for byte in 0...255 {
+        let byte = UInt8(byte)
+        table[Int(byte)] = ByteTables.encoding(of: byte, keep: byte < 0x80 && !set.shouldPercentEncode(ascii: byte))
+      }
+      return encode(
+        bytes, table: UnsafePointer(table.baseAddress ?? UnsafeMutablePointer(mutating: ByteTables.strictEncoding)))
+    }
+  }
+
+  /// The encoding loop: one table lookup, one four-byte store and one addition a byte.
+  private static func encode(_ bytes: UnsafeBufferPointer<UInt8>, table: UnsafePointer<UInt32>) -> String {
+    guard let source = bytes.baseAddress, !bytes.isEmpty else { return "" }
+    let count = bytes.count
+    // The worst case, every byte as `%XX`, is allocated once, with room for the
+    // last store's spare byte, and filled in place.
+    return String(unsafeUninitializedCapacity: count * 3 + 1) { output in
+      guard let target = output.baseAddress else { return 0 }
+      let raw = UnsafeMutableRawPointer(target)
       var written = 0
-      for byte in bytes {
-        if byte < 0x80 && !set.shouldPercentEncode(ascii: byte) {
-          output[written] = byte
-          written &+= 1
-        } else {
-          output[written] = UInt8(ascii: "%")
-          output[written &+ 1] = hexDigit(byte >> 4)
-          output[written &+ 2] = hexDigit(byte & 0x0F)
-          written &+= 3
-        }
+      for index in 0..<count {
+        let entry = table[Int(source[index])]
+        raw.storeBytes(of: entry, toByteOffset: written, as: UInt32.self)
+        written &+= Int(entry >> 24)
       }
       return written
     }
@@ -85,7 +97,7 @@ public enum PercentEncoding {
     rejectingControlCharacters: Bool = false
   ) throws(DeepLinkError) -> String {
     let check: PercentDecoder.Check = rejectingControlCharacters ? .textWithoutControls : .text
-    let decoded = try PercentDecoder.decode(bytes, using: set, check: check)
+    let decoded: [UInt8] = try PercentDecoder.decode(bytes, using: set, check: check)
     return String(decoding: decoded, as: UTF8.self)
   }
 
@@ -102,7 +114,6 @@ public enum PercentEncoding {
   }
 
   /// The uppercase hexadecimal digit for a value 0…15.
-  @inlinable
   static func hexDigit(_ nibble: UInt8) -> UInt8 {
     nibble < 10 ? nibble &+ UInt8(ascii: "0") : nibble &+ (UInt8(ascii: "A") &- 10)
   }

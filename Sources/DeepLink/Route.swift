@@ -22,7 +22,7 @@ public struct Route<Action: Sendable>: Sendable {
   let nameBytes: [UInt8]
   let rules: [ParameterRule]
   /// The action for the checked values, one slot per rule in order.
-  let action: @Sendable (UnsafeBufferPointer<ParameterValue?>) throws(DeepLinkError) -> Action
+  let action: @Sendable (RouteValues) throws(DeepLinkError) -> Action
   /// The values of an action of this route, one per rule in order; `nil` for another route's.
   let linkValues: @Sendable (Action) -> [ParameterValue?]?
 
@@ -42,12 +42,13 @@ public struct Route<Action: Sendable>: Sendable {
       rules.append(parameter.rule)
     }
     self.rules = rules
-    self.action = { slots throws(DeepLinkError) in
+    self.action = { values throws(DeepLinkError) in
       // Pack expansions are evaluated from left to right, so `index` follows the rules.
       var index = 0
       func next<V>(_ parameter: Parameter<V>) throws(DeepLinkError) -> V {
         defer { index += 1 }
-        guard index < slots.count, let value = parameter.value(slots[index]) else {
+        guard index < values.count, let value = parameter.value(values.value(index) ?? parameter.rule.defaultValue)
+        else {
           throw DeepLinkError(
             .invalidValue, at: 0, "\(parameter.key): the value has the wrong type")
         }
@@ -66,10 +67,11 @@ public struct Route<Action: Sendable>: Sendable {
     }
   }
 
-  private init(
+  /// A route from its rules and closures over the slots, as the standard routes are made.
+  init(
     name: String, rules: [ParameterRule],
     action:
-      @escaping @Sendable (UnsafeBufferPointer<ParameterValue?>) throws(DeepLinkError) -> Action,
+      @escaping @Sendable (RouteValues) throws(DeepLinkError) -> Action,
     linkValues: @escaping @Sendable (Action) -> [ParameterValue?]?
   ) {
     self.name = name
@@ -92,7 +94,7 @@ public struct Route<Action: Sendable>: Sendable {
     let linkValues = self.linkValues
     return Route<Other>(
       name: name, rules: rules,
-      action: { slots throws(DeepLinkError) in embed(try action(slots)) },
+      action: { values throws(DeepLinkError) in embed(try action(values)) },
       linkValues: { other in extract(other).flatMap(linkValues) })
   }
 }

@@ -15,18 +15,22 @@ public struct Router<Action: Sendable>: Sendable {
 
   /// The scheme in lowercase; links are compared with it without case.
   public let scheme: String
-  let schemeBytes: [UInt8]
   /// The routes in the order they were registered.
   private(set) var routes: [Route<Action>] = []
-  /// The most parameters of any route, the size of the scratch space for values.
-  private var slotCount = 0
+  /// The same table for the resolver, rebuilt when a route is added.
+  private var compiled: CompiledRoutes
 
   /// An empty table for links with `scheme`.
   ///
   /// - Throws: `bad-scheme` when `scheme` is not a valid scheme.
   public init(scheme: String) throws(DeepLinkError) {
-    self.scheme = try DeepLink.validatedScheme(scheme)
-    schemeBytes = Array(self.scheme.utf8)
+    self.init(validScheme: try DeepLink.validatedScheme(scheme))
+  }
+
+  /// An empty table for a scheme already checked and in lowercase.
+  init(validScheme scheme: String) {
+    self.scheme = scheme
+    compiled = CompiledRoutes(scheme: scheme, routes: [])
   }
 
   /// The names of the routes, in the order they were registered.
@@ -75,7 +79,7 @@ public struct Router<Action: Sendable>: Sendable {
     } else {
       routes.append(route)
     }
-    slotCount = max(slotCount, route.rules.count)
+    compiled = CompiledRoutes(scheme: scheme, routes: routes.map { ($0.name, $0.rules) })
   }
 
   /// The action of the link `link`.
@@ -86,27 +90,34 @@ public struct Router<Action: Sendable>: Sendable {
   ///   `missing-parameter` (at the end of the link) once the link was read.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<Action> {
     var link = link
-    return try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolve(utf8: bytes) }
+    return try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``resolve(_:)``.
-  public func resolve(utf8 link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<
-    Action
-  > {
-    // The slots live on the stack; the only allocations are the result's own strings.
-    try withUnsafeTemporaryAllocation(of: ParameterValue?.self, capacity: slotCount) {
-      slots throws(DeepLinkError) in
-      slots.initialize(repeating: nil)
-      defer { slots.deinitialize() }
-      var resolver = Resolver(router: self, slots: slots)
-      try LinkScanner.scan(link, into: &resolver)
-      guard let route = resolver.route else {
-        throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
+  public func resolve(utf8 link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<Action> {
+    try resolveLink(link)
+  }
+
+  func resolveLink(_ link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<Action> {
+    // The decoded values and the slots live on the stack and are plain bytes;
+    // the only allocations are the result's own strings.
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, link.count)) { decoded throws(DeepLinkError) in
+      try withUnsafeTemporaryAllocation(of: Slot.self, capacity: compiled.slotCount) { slots throws(DeepLinkError) in
+        guard let decodedBase = decoded.baseAddress else {
+          throw DeepLinkError(.tooLong, at: 0, "no memory for the link's values")
+        }
+        slots.initialize(repeating: Slot())
+        var resolver = Resolver(table: compiled, slots: slots)
+        try LinkScanner.scan(link, decodingInto: decodedBase, into: &resolver)
+        guard routes.indices.contains(resolver.route) else {
+          throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
+        }
+        let count = routes[resolver.route].rules.count
+        let values = RouteValues(slots: UnsafeBufferPointer(rebasing: slots[0..<count]), decoded: decodedBase)
+        return Resolution(
+          action: try routes[resolver.route].action(values), scheme: scheme, route: routes[resolver.route].name,
+          ignored: resolver.ignored)
       }
-      let values = UnsafeBufferPointer(rebasing: slots[0..<routes[route].rules.count])
-      return Resolution(
-        action: try routes[route].action(values), scheme: scheme, route: routes[route].name,
-        ignored: resolver.ignored)
     }
   }
 
@@ -137,74 +148,5 @@ public struct Router<Action: Sendable>: Sendable {
       return link
     }
     throw DeepLinkError(.unknownRoute, at: 0, "no route of the router builds this action")
-  }
-
-  /// Fills the slots of one route from a scanned link.
-  private struct Resolver: LinkVisitor {
-    let router: Router
-    let slots: UnsafeMutableBufferPointer<ParameterValue?>
-    var route: Int?
-    /// One bit per rule whose key was seen.
-    var seen: UInt64 = 0
-    var ignored: [String] = []
-
-    func visitScheme(_ scheme: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) {
-      guard ASCII.equalsIgnoringCase(scheme, lowercase: router.schemeBytes) else {
-        throw DeepLinkError(
-          .badScheme, at: 0, "the scheme must be '\(router.scheme)', not '\(ASCII.excerpt(scheme))'"
-        )
-      }
-    }
-
-    mutating func visitRoute(_ route: UnsafeBufferPointer<UInt8>, at offset: Int)
-      throws(DeepLinkError)
-    {
-      guard
-        let index = router.routes.firstIndex(where: {
-          ASCII.equalsIgnoringCase(route, lowercase: $0.nameBytes)
-        })
-      else {
-        let known = router.routes.map { "'\($0.name)'" }.joined(separator: ", ")
-        throw DeepLinkError(
-          .unknownRoute, at: offset,
-          "'\(ASCII.excerpt(route))' is not a route; the routes are \(known)")
-      }
-      self.route = index
-    }
-
-    mutating func visitParameter(
-      key: UnsafeBufferPointer<UInt8>, at keyOffset: Int,
-      value: UnsafeBufferPointer<UInt8>, at valueOffset: Int
-    ) throws(DeepLinkError) {
-      guard let route else { return }
-      let rules = router.routes[route].rules
-      guard let index = rules.firstIndex(where: { $0.keyBytes.elementsEqual(key) }) else {
-        let name = String(decoding: key, as: UTF8.self)
-        guard !ignored.contains(name) else { throw twice(name, at: keyOffset) }
-        ignored.append(name)
-        return
-      }
-      guard seen & (1 << UInt64(index)) == 0 else { throw twice(rules[index].key, at: keyOffset) }
-      seen |= 1 << UInt64(index)
-      slots[index] = try rules[index].value(decoded: value, at: valueOffset)
-    }
-
-    func visitEnd(at offset: Int) throws(DeepLinkError) {
-      guard let route else { return }
-      for (index, rule) in router.routes[route].rules.enumerated() where slots[index] == nil {
-        switch rule.requirement {
-        case .required:
-          throw DeepLinkError(
-            .missingParameter, at: offset,
-            "the route '\(router.routes[route].name)' needs a value for '\(rule.key)'")
-        case .defaulted(let value): slots[index] = value
-        case .optional: break
-        }
-      }
-    }
-
-    private func twice(_ key: String, at offset: Int) -> DeepLinkError {
-      DeepLinkError(.duplicateParameter, at: offset, "the parameter '\(key)' is given twice")
-    }
   }
 }

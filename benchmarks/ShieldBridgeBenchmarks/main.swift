@@ -3,7 +3,9 @@ import Foundation
 // `ShieldBridgeBenchmarks SUITE [ARGS…]`: runs one suite and prints its figures.
 // Build it in release mode (`swift build -c release`); `benchmarks/run` runs them all.
 
-let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = []
+let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
+  ("deeplink", DeepLinkBenchmarks.run)
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let suite = suites.first(where: { $0.name == name }) else {

@@ -53,6 +53,30 @@ enum ASCII {
     return true
   }
 
+  /// Whether `count` bytes at `bytes` equal those at `expected`, eight at a time.
+  ///
+  /// With `foldingCase` every byte of `bytes` is ORed with 0x20 first. That
+  /// lowercases ASCII letters and leaves digits, `+`, `-` and `.` as they are,
+  /// which is all a scheme or a route name can hold once the scanner has
+  /// checked it; `expected` must be in lowercase.
+  @inline(__always)
+  static func equal(
+    _ bytes: UnsafePointer<UInt8>, _ expected: UnsafePointer<UInt8>, count: Int, foldingCase: Bool
+  ) -> Bool {
+    let fold: UInt64 = foldingCase ? 0x2020_2020_2020_2020 : 0
+    var index = 0
+    while index &+ 8 <= count {
+      let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self) | fold
+      if word != UnsafeRawPointer(expected + index).loadUnaligned(as: UInt64.self) { return false }
+      index &+= 8
+    }
+    while index < count {
+      if bytes[index] | UInt8(truncatingIfNeeded: fold) != expected[index] { return false }
+      index &+= 1
+    }
+    return true
+  }
+
   /// How a byte is named in a message: `'+'` when printable, `byte 0xC3` otherwise.
   static func describe(_ byte: UInt8) -> String {
     if byte > 0x20 && byte < 0x7F {

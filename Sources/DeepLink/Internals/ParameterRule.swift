@@ -13,7 +13,10 @@ enum ParameterValue: Hashable, Sendable {
 }
 
 /// The untyped half of a ``Parameter``: key, kind and whether it may be left out.
-struct ParameterRule: Sendable {
+///
+/// A class, so that the resolver's hot loop passes a reference around rather
+/// than copying a key, its bytes and a default with a retain for each.
+final class ParameterRule: Sendable {
   enum Kind: Sendable {
     /// Any UTF-8 without control characters; empty counts as absent.
     case text
@@ -44,29 +47,9 @@ struct ParameterRule: Sendable {
     self.requirement = requirement
   }
 
-  /// The value of the decoded bytes of a link's parameter; `nil` when it counts as absent.
-  ///
-  /// - Throws: `invalid-value` at `offset`, the start of the value in the link.
-  func value(decoded bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(DeepLinkError)
-    -> ParameterValue?
-  {
-    switch kind {
-    case .text:
-      return bytes.isEmpty ? nil : .text(String(decoding: bytes, as: UTF8.self))
-    case .integer(let range):
-      var number = 0
-      guard !bytes.isEmpty, bytes.count <= 18, bytes.allSatisfy(ASCII.isDigit) else {
-        throw outOfRange(range, ASCII.excerpt(bytes), at: offset)
-      }
-      for byte in bytes { number = number * 10 + Int(byte &- UInt8(ascii: "0")) }
-      guard range.contains(number) else { throw outOfRange(range, String(number), at: offset) }
-      return .integer(number)
-    case .token(let rule):
-      if let problem = rule.problem(bytes) {
-        throw DeepLinkError(.invalidValue, at: offset, "\(key): \(problem.message)")
-      }
-      return .text(String(decoding: bytes, as: UTF8.self))
-    }
+  /// The default, when the rule has one.
+  var defaultValue: ParameterValue? {
+    if case .defaulted(let value) = requirement { value } else { nil }
   }
 
   /// Checks a value given to a builder, or a default.
@@ -87,7 +70,7 @@ struct ParameterRule: Sendable {
     }
   }
 
-  private func outOfRange(_ range: ClosedRange<Int>, _ text: String, at offset: Int)
+  func outOfRange(_ range: ClosedRange<Int>, _ text: String, at offset: Int)
     -> DeepLinkError
   {
     DeepLinkError(

@@ -8,7 +8,7 @@
 struct UTF8Check {
   let rejectingControlCharacters: Bool
   /// Continuation bytes still expected for the current sequence.
-  private var pending = 0
+  private(set) var pending = 0
   /// The range the next continuation byte must fall in.
   private var lower: UInt8 = 0x80
   private var upper: UInt8 = 0xBF
@@ -73,11 +73,12 @@ struct UTF8Check {
 
   /// Checks that no sequence was left open at the end of the input.
   func finish() throws(DeepLinkError) {
-    if pending > 0 {
-      throw DeepLinkError(
-        .invalidUTF8, at: start,
-        "the UTF-8 sequence starting with 0x\(ASCII.hex(lead)) is cut short")
-    }
+    if pending > 0 { throw cutShort }
+  }
+
+  /// The error for a sequence that ends before its continuation bytes do.
+  var cutShort: DeepLinkError {
+    DeepLinkError(.invalidUTF8, at: start, "the UTF-8 sequence starting with 0x\(ASCII.hex(lead)) is cut short")
   }
 
   private func malformed(next byte: UInt8) -> DeepLinkError {
