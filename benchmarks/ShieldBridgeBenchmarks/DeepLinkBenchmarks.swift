@@ -75,12 +75,16 @@ enum DeepLinkBenchmarks {
     var resolved = 0
     let ours = Measure.samples(300) {
       for link in links {
-        if (try? router.resolve(link)) != nil { resolved &+= 1 }
+        do {
+          resolved &+= try router.resolve(link).action.identifier.utf8.count
+        } catch {
+          resolved &+= 1
+        }
       }
     }
     let theirs = Measure.samples(30) {
       for link in links {
-        if foundationResolve(link) != nil { resolved &+= 1 }
+        resolved &+= foundationResolve(link)?.identifier.utf8.count ?? 1
       }
     }
     let count = Double(links.count)

@@ -30,9 +30,7 @@ struct LinkInput {
   private static let chunkSize = 1 << 16
 
   /// Answers `input` by appending to `output`; returns whether the input was good.
-  typealias Handler = (
-    _ input: UnsafeBufferPointer<UInt8>, _ source: Source, _ output: inout [UInt8]
-  ) -> Bool
+  typealias Handler = (_ input: UnsafeBufferPointer<UInt8>, _ source: Source, _ output: inout LinkOutput) -> Bool
 
   /// A line longer than this is handed over cut to this length and the rest
   /// is skipped, so that an endless line cannot exhaust memory; `nil` keeps
@@ -43,8 +41,7 @@ struct LinkInput {
   ///
   /// - Returns: 0 when every input was good, 65 when any was bad, 74 when stdin could not be read.
   func run(_ invocation: Invocation, _ handler: Handler) -> ExitCode {
-    var output: [UInt8] = []
-    output.reserveCapacity(LinkInput.chunkSize * 2)
+    var output = LinkOutput()
     var allGood = true
     if !invocation.positionals.isEmpty {
       for (index, argument) in invocation.positionals.enumerated() {
@@ -52,16 +49,16 @@ struct LinkInput {
         argument.withUTF8 { bytes in
           if !handler(bytes, .argument(index + 1), &output) { allGood = false }
         }
-        LinkInput.write(&output)
+        output.write()
       }
       return allGood ? .success : .dataError
     }
     let status = readLines { line, number in
       if !handler(line, .line(number), &output) { allGood = false }
     } beforeWaiting: {
-      LinkInput.write(&output)
+      output.write()
     }
-    LinkInput.write(&output)
+    output.write()
     if let status { return status }
     return allGood ? .success : .dataError
   }
@@ -133,29 +130,9 @@ struct LinkInput {
     }
   }
 
-  /// Writes and empties `output`.
-  static func write(_ output: inout [UInt8]) {
-    guard !output.isEmpty else { return }
-    Output.out(bytes: output)
-    Output.flush()
-    output.removeAll(keepingCapacity: true)
-  }
-
   /// Reports a bad input on stderr, after what stdout holds so far.
-  static func report(_ error: DeepLinkError, _ source: Source, output: inout [UInt8]) {
-    write(&output)
+  static func report(_ error: DeepLinkError, _ source: Source, output: inout LinkOutput) {
+    output.write()
     Output.err("shieldbridge: \(source.label): \(error)")
-  }
-}
-
-extension [UInt8] {
-  /// Appends the UTF-8 bytes of `text`.
-  mutating func append(_ text: String) {
-    append(contentsOf: text.utf8)
-  }
-
-  /// Appends `number` in decimal.
-  mutating func append(decimal number: Int) {
-    append(contentsOf: String(number).utf8)
   }
 }

@@ -1,5 +1,4 @@
 import DeepLink
-import JSON
 
 extension Command {
   /// `shieldbridge link parse [URL…] [--json] [--scheme S]`.
@@ -49,70 +48,72 @@ extension Command {
 /// The lines `link parse` prints, written straight into the output buffer.
 enum LinkParseOutput {
   /// `{"ok":true,"action":…,"ignored":[…]}` and a newline.
-  static func appendJSON(_ resolution: Resolution<ShieldAction>, to output: inout [UInt8]) {
-    output.append(#"{"ok":true,"action":""#)
-    output.append(resolution.route)
-    output.append(#"","scheme":"#)
-    JSONValue.writeString(resolution.scheme, to: &output)
+  static func appendJSON(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
+    // Route, scheme, tokens and keys cannot hold a character JSON escapes;
+    // only the app's name and a message can.
+    output.append(literal: #"{"ok":true,"action":"#)
+    output.appendQuoted(resolution.route)
+    output.append(literal: #","scheme":"#)
+    output.appendQuoted(resolution.scheme)
     switch resolution.action {
     case .puzzle(let app, let grant, let id):
-      output.append(#","app":"#)
-      if let app { JSONValue.writeString(app, to: &output) } else { output.append("null") }
-      output.append(#","grant":"#)
+      output.append(literal: #","app":"#)
+      if let app { output.appendJSONString(app) } else { output.append(literal: "null") }
+      output.append(literal: #","grant":"#)
       output.append(decimal: grant)
-      output.append(#","id":"#)
-      JSONValue.writeString(id, to: &output)
+      output.append(literal: #","id":"#)
+      output.appendQuoted(id)
     case .view(let app, let view, let id):
-      output.append(#","app":"#)
-      JSONValue.writeString(app, to: &output)
-      output.append(#","view":"#)
-      JSONValue.writeString(view, to: &output)
-      output.append(#","id":"#)
-      JSONValue.writeString(id, to: &output)
+      output.append(literal: #","app":"#)
+      output.appendJSONString(app)
+      output.append(literal: #","view":"#)
+      output.appendQuoted(view)
+      output.append(literal: #","id":"#)
+      output.appendQuoted(id)
     }
-    output.append(#","ignored":["#)
+    output.append(literal: #","ignored":["#)
     for (index, key) in resolution.ignored.enumerated() {
       if index > 0 { output.append(UInt8(ascii: ",")) }
-      JSONValue.writeString(key, to: &output)
+      output.appendQuoted(key)
     }
-    output.append("]}\n")
+    output.append(literal: "]}\n")
   }
 
   /// `{"ok":false,"error":…,"offset":…,"message":…}` and a newline.
-  static func appendJSON(_ error: DeepLinkError, to output: inout [UInt8]) {
-    output.append(#"{"ok":false,"error":"#)
-    JSONValue.writeString(error.code.rawValue, to: &output)
-    output.append(#","offset":"#)
+  static func appendJSON(_ error: DeepLinkError, to output: inout LinkOutput) {
+    output.append(literal: #"{"ok":false,"error":"#)
+    output.appendQuoted(error.code.rawValue)
+    output.append(literal: #","offset":"#)
     output.append(decimal: error.offset)
-    output.append(#","message":"#)
-    JSONValue.writeString(error.message, to: &output)
-    output.append("}\n")
+    output.append(literal: #","message":"#)
+    output.appendJSONString(error.message)
+    output.append(literal: "}\n")
   }
 
   /// `puzzle app="Instagram" grant=5 id="shield-open"`, then ` ignored=a,b` when
   /// keys were ignored, and a newline; text values are quoted as in JSON.
-  static func appendText(_ resolution: Resolution<ShieldAction>, to output: inout [UInt8]) {
+  static func appendText(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
     output.append(resolution.route)
     switch resolution.action {
     case .puzzle(let app, let grant, let id):
       if let app {
-        output.append(" app=")
-        JSONValue.writeString(app, to: &output)
+        output.append(literal: " app=")
+        output.appendJSONString(app)
       }
-      output.append(" grant=")
+      output.append(literal: " grant=")
       output.append(decimal: grant)
-      output.append(" id=")
-      JSONValue.writeString(id, to: &output)
+      output.append(literal: " id=")
+      output.appendJSONString(id)
     case .view(let app, let view, let id):
-      output.append(" app=")
-      JSONValue.writeString(app, to: &output)
-      output.append(" view=")
-      JSONValue.writeString(view, to: &output)
-      output.append(" id=")
-      JSONValue.writeString(id, to: &output)
+      output.append(literal: " app=")
+      output.appendJSONString(app)
+      output.append(literal: " view=")
+      output.appendJSONString(view)
+      output.append(literal: " id=")
+      output.appendJSONString(id)
     }
     if !resolution.ignored.isEmpty {
-      output.append(" ignored=")
+      output.append(literal: " ignored=")
       output.append(resolution.ignored.joined(separator: ","))
     }
     output.append(0x0A)
