@@ -42,18 +42,20 @@ def resolve(line):
     values = {}
     ignored = []
     if "?" in line:
-        items = parts.query.split("&")
-        for item in items:
+        # The raw grammar first (parse_qsl would take "+" for a space and
+        # forgive a bad escape), then one decoding pass over the whole query.
+        for item in parts.query.split("&"):
             key, equals, value = item.partition("=")
             if not equals or not KEY.match(key):
                 raise LinkError("malformed-parameter", "not key=value")
             if not VALUE.match(value):
                 code = "bad-percent-escape" if "%" in value else "unencoded-character"
                 raise LinkError(code, "not a percent-encoded value")
-            try:
-                ((_, text),) = parse_qsl(item, keep_blank_values=True, strict_parsing=True, errors="strict")
-            except UnicodeDecodeError:
-                raise LinkError("invalid-utf8", "not UTF-8") from None
+        try:
+            pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=True, errors="strict")
+        except UnicodeDecodeError:
+            raise LinkError("invalid-utf8", "not UTF-8") from None
+        for key, text in pairs:
             if CONTROL.search(text):
                 raise LinkError("control-character", "a control character")
             if key in values or key in ignored:

@@ -18,7 +18,7 @@ public enum ShieldAction: Hashable, Sendable {
 // The standard routes are written against the slots by hand rather than with
 // the parameter-pack initialiser that library users get: they are on the hot
 // path, and the optimiser does not specialise pack-generic closures, which then
-// look up generic metadata on every call (about 4 µs a link instead of 0.1).
+// look up generic metadata for every parameter of every link.
 extension Route where Action == ShieldAction {
   /// `puzzle?app=…&grant=…&id=…`: `app` optional, `grant` and `id` with the
   /// configuration's defaults.
@@ -73,8 +73,8 @@ extension Router where Action == ShieldAction {
 
   // The two entry points again, for `ShieldAction` alone. A generic method called
   // from another module runs unspecialised, looking up generic metadata for
-  // every value it touches (about 4 µs a link); these are compiled for the
-  // concrete type, so the CLI and the service get the fast path (about 0.1 µs).
+  // every value it touches (several times the cost of the parse itself); these
+  // are compiled for the concrete type, so the CLI and the service get the fast path.
 
   /// The action of the link `link`; see ``Router/resolve(_:)``.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<ShieldAction> {

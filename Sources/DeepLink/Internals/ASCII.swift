@@ -42,17 +42,6 @@ enum ASCII {
     }
   }
 
-  /// Whether two byte strings are equal, ignoring the case of ASCII letters.
-  ///
-  /// `lowercase` must already be in lowercase.
-  static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, lowercase: [UInt8]) -> Bool {
-    guard bytes.count == lowercase.count else { return false }
-    for index in 0..<bytes.count where lowercased(bytes[index]) != lowercase[index] {
-      return false
-    }
-    return true
-  }
-
   /// Whether `count` bytes at `bytes` equal those at `expected`, eight at a time.
   ///
   /// With `foldingCase` every byte of `bytes` is ORed with 0x20 first. That

@@ -19,8 +19,6 @@ struct LinkOutput: ~Copyable {
     storage.deallocate()
   }
 
-  var isEmpty: Bool { count == 0 }
-
   /// Makes room for `extra` more bytes.
   @inline(__always)
   private mutating func reserve(_ extra: Int) {
