@@ -9,10 +9,10 @@ FUZZ_SECONDS ?= 60
 # Debian packages: to build (libdbus through pkg-config), to run the demo (a bus
 # daemon), and for the tests (gettext's msgfmt for the catalogs; a real
 # notification server under a virtual X display, clicked with xdotool; xdg-open
-# for the scheme handler; tmux for the terminal puzzle).
+# for the scheme handler; tmux for the terminal puzzle; tzdata for the DST tests).
 BUILD_PACKAGES := pkg-config libdbus-1-dev
 RUN_PACKAGES := dbus-daemon
-TEST_PACKAGES := gettext xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils
+TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 gcc
 
 SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)
@@ -41,8 +41,21 @@ bench: deps-build deps-run deps-test deps-bench
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run
 
+# The binary, the catalogs, and the integration files with their paths filled in.
 install: build
 	install -D -m 0755 $(BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
+		$(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/systemd/shieldbridge.service \
+		> $(DESTDIR)$(PREFIX)/lib/systemd/user/shieldbridge.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/dbus/org.shieldbridge.ShieldBridge.service \
+		> $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.shieldbridge.ShieldBridge.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/applications/shieldbridge.desktop \
+		> $(DESTDIR)$(PREFIX)/share/applications/shieldbridge.desktop
+	install -m 0644 examples/config.json $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/config.json
+	install -m 0755 examples/shield-app $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/shield-app
+	install -d $(DESTDIR)$(PREFIX)/share/shieldbridge/locales
+	install -m 0644 locales/shieldbridge.pot locales/*.po $(DESTDIR)$(PREFIX)/share/shieldbridge/locales/
 
 clean:
 	rm -rf .build

@@ -3,7 +3,9 @@ import Synchronization
 extension Connection {
   /// Subscribes `handler` to the signals that match `rule`.
   ///
-  /// The handler runs on the connection's dispatch thread, in arrival order,
+  /// The handler runs where the connection is dispatched (its loop thread, or
+  /// a thread waiting in ``Connection/callBlocking(_:timeout:)``), one message
+  /// at a time, in arrival order,
   /// and must not block. The local handler is in place before the bus is asked
   /// for the rule, so no matching signal that arrives after this returns is missed.
   ///

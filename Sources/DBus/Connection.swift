@@ -10,10 +10,13 @@ import Synchronization
 
 /// A private connection to a message bus.
 ///
-/// Each `Connection` is its own libdbus connection with its own dispatch
-/// thread; nothing is shared with other code in the process. The connection
-/// closes when the last reference goes away, or earlier with ``close()``.
-/// Signal streams keep their connection alive while they are iterated.
+/// Each `Connection` is its own libdbus connection with its own loop thread;
+/// nothing is shared with other code in the process. Incoming messages are
+/// dispatched one at a time, in order: on the loop thread, or on a thread
+/// that waits in ``callBlocking(_:timeout:)`` and drives the connection
+/// meanwhile. Method and signal handlers therefore must not block. The
+/// connection closes when the last reference goes away, or earlier with
+/// ``close()``. Signal streams keep their connection alive while they are iterated.
 public final class Connection: Sendable {
   /// Which bus to connect to.
   public enum Bus: Sendable, Hashable {
@@ -108,8 +111,10 @@ public final class Connection: Sendable {
     let result: Result<Message, DBusError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         do throws(DBusError) {
-          let serial = try core.sendWithReply(message, timeout: timeout) { continuation.resume(returning: $0) }
-          if state.sent(serial) { core.cancelReply(serial: serial) }
+          try core.sendWithReply(
+            message, timeout: timeout,
+            sent: { [core] serial in if state.sent(serial) { core.cancelReply(serial: serial) } }
+          ) { continuation.resume(returning: $0) }
         } catch {
           continuation.resume(returning: .failure(error))
         }
@@ -122,20 +127,14 @@ public final class Connection: Sendable {
 
   /// Sends a method call and blocks the calling thread until its reply arrives.
   ///
-  /// For code outside Swift concurrency. It must not be called from a
-  /// method handler or signal handler of this same connection, which run on
-  /// its dispatch thread: that would wait for itself.
+  /// For code outside Swift concurrency. The calling thread drives the
+  /// connection itself while it waits (it reads the reply, and dispatches what
+  /// else arrives meanwhile), which saves a thread hand-off per call. It must
+  /// not be called from a handler of this same connection: that would wait for itself.
   ///
-  /// - Throws: as ``call(_:timeout:)``, and `Failed` when called on the connection's dispatch thread.
+  /// - Throws: as ``call(_:timeout:)``, and `Failed` when called from a handler of this connection.
   public func callBlocking(_ message: Message, timeout: Duration = .seconds(25)) throws(DBusError) -> Message {
-    guard !core.isOnLoopThread else {
-      throw DBusError(
-        .failed, "a blocking call from the connection's own dispatch thread would wait for itself; use call(_:timeout:)"
-      )
-    }
-    let waiter = BlockingWaiter()
-    try core.sendWithReply(message, timeout: timeout) { waiter.finish($0) }
-    return try waiter.wait().get()
+    try core.callBlocking(message, timeout: timeout)
   }
 
   /// Calls a method with typed arguments and returns the reply.
@@ -184,22 +183,6 @@ private final class CallState: Sendable {
       state = .cancelled
       return nil
     }
-  }
-}
-
-/// A result handed from the loop thread to a thread blocked in `callBlocking`.
-private final class BlockingWaiter: Sendable {
-  private let result = Mutex<Result<Message, DBusError>?>(nil)
-  private let semaphore = DispatchSemaphore(value: 0)
-
-  func finish(_ value: Result<Message, DBusError>) {
-    result.withLock { $0 = value }
-    semaphore.signal()
-  }
-
-  func wait() -> Result<Message, DBusError> {
-    semaphore.wait()
-    return result.withLock { $0 } ?? .failure(DBusError(.failed, "no result"))
   }
 }
 

@@ -48,7 +48,7 @@ public struct Method: Sendable {
   let outputNames: [String]
   let handler: Handler
 
-  /// A method answered on the connection's dispatch thread, at once.
+  /// A method answered at once where the connection is dispatched (see ``Connection``).
   ///
   /// The handler must not block. It returns the reply's values, which must
   /// match `outputs`; a ``DBusError`` it throws becomes the error reply, any

@@ -6,7 +6,7 @@ import Synchronization
 /// service; only the sender's unique name tells them apart. A tracker knows
 /// the current unique owner, so that signal streams can accept signals from
 /// it alone (pass the tracker to ``Connection/signals(matching:from:bufferLimit:)``).
-/// Updates are applied on the connection's dispatch thread in message order,
+/// Updates are applied as the connection dispatches, in message order,
 /// so a signal is always judged against the owner at the time it was sent.
 public final class NameOwnerTracker: Sendable {
   /// The tracked well-known name.
@@ -45,7 +45,7 @@ public final class NameOwnerTracker: Sendable {
     let message = try Message.methodCall(
       destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetNameOwner"))
     try message.append(name.rawValue)
-    // The reply is applied on the dispatch thread, in order with the signals.
+    // The reply is applied as it is dispatched, in order with the signals.
     let result: Result<Void, DBusError> = await withCheckedContinuation { continuation in
       do throws(DBusError) {
         try connection.core.sendWithReply(message, timeout: .seconds(25)) { [weak tracker] result in
@@ -78,7 +78,7 @@ public final class NameOwnerTracker: Sendable {
   /// The unique name of the current owner, or `nil` when no one owns the name.
   public var owner: String? { state.withLock { $0.owner } }
 
-  /// Calls `observer` on the dispatch thread after every change of owner; returns a token for ``removeObserver(_:)``.
+  /// Calls `observer` as the change is dispatched, after every change of owner; returns a token for ``removeObserver(_:)``.
   @discardableResult
   public func addObserver(_ observer: @escaping @Sendable (String?) -> Void) -> Int {
     state.withLock { state in

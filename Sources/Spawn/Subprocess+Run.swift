@@ -112,6 +112,16 @@ extension Subprocess {
   }
 }
 
+extension Subprocess {
+  /// Ends the child's stdin (it reads end of file), when it was a `.pipe`.
+  ///
+  /// The descriptor stays open on `/dev/null` and is closed once, with the
+  /// `Subprocess`; never `close` ``standardInput`` yourself.
+  public func closeStandardInput() {
+    if let standardInput { shutdownWriting(standardInput) }
+  }
+}
+
 /// Closes the writing end of a pipe by duplicating `/dev/null` over it, so that
 /// the descriptor number stays owned (and closed once) by its ``Subprocess``.
 private func shutdownWriting(_ descriptor: Int32) {

@@ -53,7 +53,8 @@ public final class Subprocess: Sendable {
   }
 
   public let pid: pid_t
-  /// The parent's writing end of the child's stdin, when it was `.pipe`.
+  /// The parent's writing end of the child's stdin, when it was `.pipe`; owned by this
+  /// value and closed with it (use ``closeStandardInput()`` to end the input early).
   public let standardInput: Int32?
   /// The parent's reading end of the child's stdout, when it was `.pipe`.
   public let standardOutput: Int32?

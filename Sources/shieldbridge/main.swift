@@ -14,7 +14,11 @@ extension Command {
     abstract: "Post a shield notification and route its deep link to a puzzle or an app view.",
     discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
     subcommands: [
-      .link
+      .demo,
+      .puzzle,
+      .status,
+      .locales,
+      .link,
     ]
   )
 }

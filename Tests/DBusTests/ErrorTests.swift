@@ -52,11 +52,10 @@ struct ErrorTests {
   @Test func aServiceNobodyOwnsIsServiceUnknown() async throws {
     let message = try Message.methodCall(
       destination: try BusName("org.example.Nobody"), path: path, interface: interface, member: try MemberName("Plain"))
-    let clock = ContinuousClock()
-    let start = clock.now
-    let error = await #expect(throws: DBusError.self) { try await client.call(message, timeout: .seconds(2)) }
+    // ServiceUnknown (not NoReply) means the bus answered at once instead of the timeout passing;
+    // wall-clock bounds are left out, since parallel tests can keep this task waiting for a thread.
+    let error = await #expect(throws: DBusError.self) { try await client.call(message, timeout: .seconds(10)) }
     #expect(error?.is(.serviceUnknown) == true)
-    #expect(clock.now - start < .seconds(2))
   }
 
   @Test func aPeerThatNeverAnswersIsNoReplyAfterTheTimeout() async throws {
@@ -66,7 +65,6 @@ struct ErrorTests {
     let elapsed = clock.now - start
     #expect(error?.is(.noReply) == true)
     #expect(elapsed >= .milliseconds(200))
-    #expect(elapsed < .seconds(5))
   }
 
   @Test func aBlockingCallAlsoTimesOut() async throws {
@@ -120,7 +118,7 @@ struct ErrorTests {
   @Test func aBlockingCallOnTheDispatchThreadIsRefusedInsteadOfDeadlocking() async throws {
     let error = await #expect(throws: DBusError.self) { try await call("BlockingOnOwnThread") }
     #expect(error?.is(.failed) == true)
-    #expect(error?.message.contains("dispatch thread") == true)
+    #expect(error?.message.contains("would wait for itself") == true)
   }
 
   @Test func aCancelledCallEndsAtOnceWithCancelled() async throws {

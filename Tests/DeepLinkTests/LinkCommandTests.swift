@@ -137,7 +137,7 @@ struct LinkCommandTests {
       let line = try #require(readLine(from: stdout, timeout: .seconds(10)), "answer \(index + 1)")
       #expect(line.contains(index == 0 ? #""app":"One""# : #""app":"Two""#))
     }
-    close(stdin)
+    child.closeStandardInput()
     #expect(child.wait(timeout: .seconds(10)) == .exited(0))
   }
 

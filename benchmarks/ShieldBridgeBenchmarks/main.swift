@@ -4,7 +4,10 @@ import Foundation
 // Build it in release mode (`swift build -c release`); `benchmarks/run` runs them all.
 
 let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
-  ("deeplink", DeepLinkBenchmarks.run)
+  ("dbus", DBusBenchmarks.run),
+  ("ledger", LedgerBenchmark.run),
+  ("localization", LocalizationBenchmarks.run),
+  ("deeplink", DeepLinkBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,4 +1,5 @@
 import CDBus
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -7,16 +8,31 @@ import CDBus
 #endif
 
 // The event loop. libdbus tells us which descriptors to watch and which
-// timeouts to run through the callbacks below; they may be called from any
-// thread (a sender's thread too), so the tables are guarded by `loopLock`, and
-// a change made off the loop thread wakes the loop so that its next `poll`
-// sees it. The loop hands a watch back to libdbus only while holding
-// `loopLock` and only if the watch is still registered: libdbus frees a watch
-// right after removing it, possibly from another thread, and the lock makes
-// that removal wait until the loop is done with it.
+// timeouts to run through the callbacks below. Every call into libdbus on
+// this connection happens with the driver lock held (see `DriverLock`), and
+// so do the callbacks: they touch the tables without a lock of their own. The
+// loop thread holds the driver while it works and lets go of it while it
+// sleeps in `poll`; when it wakes it checks that each watch it polled is
+// still in the table before handing it back to libdbus, since another driver
+// may have removed it (and libdbus freed it) in between.
+
+/// Work for whoever drives the connection next: a message to send, with what to do about its reply.
+struct Outgoing {
+  var message: Message
+  var reply: Reply?
+
+  struct Reply {
+    var timeout: Duration
+    /// When the timeout ends (monotonic nanoseconds), counted from when the call was made, not sent.
+    var deadline: UInt64
+    var complete: ReplyTable.Completion
+    /// Told the serial once the call is sent, so that it can be cancelled.
+    var sent: (@Sendable (UInt32) -> Void)?
+  }
+}
 
 extension ConnectionCore {
-  /// Registers the filter and the main-loop callbacks with libdbus.
+  /// Registers the filter and the main-loop callbacks with libdbus; called with the driver held.
   func installCallbacks() throws(DBusError) {
     let context = Unmanaged.passUnretained(self).toOpaque()
     guard dbus_connection_add_filter(raw, messageFilter, context, nil) != 0 else { throw .outOfMemory }
@@ -24,16 +40,17 @@ extension ConnectionCore {
       raw,
       { watch, context in
         guard let watch, let core = ConnectionCore.from(context) else { return 0 }
-        core.loopLock.withLock { _ = core.watches.insert(watch) }
-        core.wakeUnlessOnLoop()
+        core.watches.insert(watch)
+        core.watchVersion &+= 1
         return 1
       },
       { watch, context in
         guard let watch, let core = ConnectionCore.from(context) else { return }
-        core.loopLock.withLock { _ = core.watches.remove(watch) }
+        core.watches.remove(watch)
+        core.watchVersion &+= 1
       },
       { _, context in
-        ConnectionCore.from(context)?.wakeUnlessOnLoop()
+        ConnectionCore.from(context)?.watchVersion &+= 1
       },
       context, nil)
     guard watchesSet != 0 else { throw .outOfMemory }
@@ -41,30 +58,22 @@ extension ConnectionCore {
       raw,
       { timeout, context in
         guard let timeout, let core = ConnectionCore.from(context) else { return 0 }
-        core.loopLock.withLock { core.timeouts[timeout] = ConnectionCore.nextExpiry(of: timeout) }
-        core.wakeUnlessOnLoop()
+        core.timeouts[timeout] = ConnectionCore.nextExpiry(of: timeout)
+        core.watchVersion &+= 1
         return 1
       },
       { timeout, context in
         guard let timeout, let core = ConnectionCore.from(context) else { return }
-        core.loopLock.withLock { _ = core.timeouts.removeValue(forKey: timeout) }
+        core.timeouts.removeValue(forKey: timeout)
+        core.watchVersion &+= 1
       },
       { timeout, context in
         guard let timeout, let core = ConnectionCore.from(context) else { return }
-        core.loopLock.withLock { core.timeouts[timeout] = ConnectionCore.nextExpiry(of: timeout) }
-        core.wakeUnlessOnLoop()
+        core.timeouts[timeout] = ConnectionCore.nextExpiry(of: timeout)
+        core.watchVersion &+= 1
       },
       context, nil)
     guard timeoutsSet != 0 else { throw .outOfMemory }
-    // Called with libdbus's connection lock held: it must not take `loopLock`.
-    dbus_connection_set_wakeup_main_function(
-      raw, { context in ConnectionCore.from(context)?.wakeUnlessOnLoop() }, context, nil)
-    dbus_connection_set_dispatch_status_function(
-      raw,
-      { _, status, context in
-        if status == DBUS_DISPATCH_DATA_REMAINS { ConnectionCore.from(context)?.wakeUnlessOnLoop() }
-      },
-      context, nil)
   }
 
   static func from(_ context: UnsafeMutableRawPointer?) -> ConnectionCore? {
@@ -83,102 +92,234 @@ extension ConnectionCore {
     _ = write(wakeDescriptor, &one, 8)
   }
 
-  func wakeUnlessOnLoop() {
-    if !isOnLoopThread { wake() }
+  var isLoopThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+  // MARK: Driving
+
+  /// Takes the driver lock, runs `body`, and lets go; wakes the loop when a
+  /// driver other than the loop left it something to look at.
+  func drive<R>(_ body: () -> R) -> R {
+    driver.lock()
+    let version = watchVersion
+    let result = body()
+    release(since: version)
+    return result
   }
 
-  /// The loop: runs on its own thread until the connection closes or `close()` is asked for.
-  func run() {
-    loopThread.store(UInt(pthread_self()), ordering: .releasing)
-    var reason = DBusError(.disconnected, "the connection was closed")
-    while true {
-      dispatchAll()
-      if stopRequested.load(ordering: .acquiring) { break }
-      if let closed = closedBecause {
-        reason = closed
-        break
-      }
-      if dbus_connection_get_is_connected(raw) == 0 {
-        reason = DBusError(.disconnected, "the connection to the bus was lost")
-        break
-      }
-      expireReplies(now: monotonicNanoseconds())
-      pollOnce()
-    }
-    if dbus_connection_get_is_connected(raw) != 0 {
-      dbus_connection_flush(raw)
-    }
-    dbus_connection_close(raw)
-    markClosed(reason)
-    loopEnded.signal()
+  /// Lets go of the driver lock after a stretch started at `version`.
+  private func release(since version: UInt) {
+    let needsLoop =
+      !isLoopThread
+      && (watchVersion != version || dbus_connection_has_messages_to_send(raw) != 0
+        || dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_COMPLETE)
+    driver.unlock()
+    if needsLoop || !sendQueue.withLock({ $0.isEmpty }) { wake() }
   }
 
-  /// Dispatches every message libdbus has read, in order.
-  private func dispatchAll() {
+  /// Sends `item` at once when the connection can be driven from here, or queues it for the loop.
+  func submit(_ item: Outgoing) throws(DBusError) {
+    try ensureOpen()
+    if driver.isHeldByCurrentThread {
+      drainSendQueue()
+      transmit(item)
+    } else if driver.tryLock() {
+      let version = watchVersion
+      drainSendQueue()
+      transmit(item)
+      release(since: version)
+    } else {
+      sendQueue.withLock { $0.append(item) }
+      wake()
+    }
+  }
+
+  /// Sends everything queued, in order; called with the driver held.
+  func drainSendQueue() {
+    let queued = sendQueue.withLock { queue in
+      defer { queue.removeAll(keepingCapacity: true) }
+      return queue
+    }
+    for item in queued { transmit(item) }
+  }
+
+  /// Hands one message to libdbus and records its reply; called with the driver held.
+  private func transmit(_ item: Outgoing) {
+    var serial: UInt32 = 0
+    guard dbus_connection_send(raw, item.message.raw, &serial) != 0 else {
+      item.reply?.complete(.failure(.outOfMemory))
+      return
+    }
+    guard let reply = item.reply else { return }
+    let deadline = reply.deadline
+    let earlierThanSleep = replies.withLock { table in
+      table.pending[serial] = ReplyTable.Pending(deadline: deadline, timeout: reply.timeout, complete: reply.complete)
+      table.deadlines.push(deadline, serial)
+      return deadline < table.sleepUntil
+    }
+    reply.sent?(serial)
+    if earlierThanSleep && !isLoopThread { wake() }
+  }
+
+  /// Dispatches every message libdbus has read, in order; called with the driver held.
+  func dispatchAll() {
     while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {
       if stopRequested.load(ordering: .relaxed) { return }
     }
   }
 
-  /// One `poll` over the enabled watches and the wake-up descriptor, then hands what is ready to libdbus.
-  private func pollOnce() {
+  // MARK: The loop thread
+
+  /// The loop: runs on its own thread until the connection closes or `close()` is asked for.
+  func run() {
+    loopThread.store(UInt(pthread_self()), ordering: .releasing)
+    var ready: [(watch: OpaquePointer, flags: UInt32)] = []
+    var reason = DBusError(.disconnected, "the connection was closed")
+    while true {
+      var descriptors: [pollfd] = []
+      var polled: [OpaquePointer] = []
+      var nextTimeout = UInt64.max
+      let stop: DBusError? = drive {
+        service(ready)
+        drainSendQueue()
+        dispatchAll()
+        if stopRequested.load(ordering: .acquiring) { return reason }
+        if let closed = closedBecause { return closed }
+        if dbus_connection_get_is_connected(raw) == 0 {
+          dispatchAll()
+          return DBusError(.disconnected, "the connection to the bus was lost")
+        }
+        expireReplies(now: monotonicNanoseconds())
+        (descriptors, polled, nextTimeout) = pollSet()
+        return nil
+      }
+      if let stop {
+        reason = stop
+        break
+      }
+      descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
+      let deadline = min(nextTimeout, sleepUntilNextReplyDeadline())
+      let result = poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: deadline))
+      markAwake()
+      if descriptors[descriptors.count - 1].revents != 0 {
+        var value: UInt64 = 0
+        _ = read(wakeDescriptor, &value, 8)
+        wakePending.store(false, ordering: .releasing)
+      }
+      ready = result > 0 ? readyWatches(descriptors, polled) : []
+    }
+    drive {
+      if dbus_connection_get_is_connected(raw) != 0 { dbus_connection_flush(raw) }
+      dbus_connection_close(raw)
+    }
+    markClosed(reason)
+    loopEnded.signal()
+  }
+
+  /// The enabled watches as `pollfd`s, and the earliest libdbus timeout; called with the driver held.
+  func pollSet() -> ([pollfd], [OpaquePointer], UInt64) {
     var descriptors: [pollfd] = []
     var polled: [OpaquePointer] = []
+    for watch in watches where dbus_watch_get_enabled(watch) != 0 {
+      let flags = dbus_watch_get_flags(watch)
+      var events: Int16 = 0
+      if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+      if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+      descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+      polled.append(watch)
+    }
     var nextTimeout = UInt64.max
-    loopLock.withLock {
-      for watch in watches where dbus_watch_get_enabled(watch) != 0 {
-        let flags = dbus_watch_get_flags(watch)
-        var events: Int16 = 0
-        if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
-        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
-        descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
-        polled.append(watch)
-      }
-      for (_, expiry) in timeouts where expiry != 0 { nextTimeout = min(nextTimeout, expiry) }
-    }
-    descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
-    let nextReply = sleepUntilNextReplyDeadline()
-    let deadline = min(nextTimeout, nextReply)
-    let now = monotonicNanoseconds()
-    let milliseconds: Int32 =
-      deadline == .max ? -1 : deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
-
-    let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-    markAwake()
-    if descriptors[descriptors.count - 1].revents != 0 {
-      var value: UInt64 = 0
-      _ = read(wakeDescriptor, &value, 8)
-      wakePending.store(false, ordering: .releasing)
-    }
-    if ready > 0 {
-      for (index, watch) in polled.enumerated() where descriptors[index].revents != 0 {
-        let revents = Int32(descriptors[index].revents)
-        var flags: UInt32 = 0
-        if revents & Int32(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
-        if revents & Int32(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
-        if revents & Int32(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
-        if revents & Int32(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
-        loopLock.withLock {
-          guard watches.contains(watch), dbus_watch_get_enabled(watch) != 0 else { return }
-          _ = dbus_watch_handle(watch, flags)
-        }
-      }
-    }
-    handleExpiredTimeouts()
+    for (_, expiry) in timeouts where expiry != 0 { nextTimeout = min(nextTimeout, expiry) }
+    return (descriptors, polled, nextTimeout)
   }
 
-  private func handleExpiredTimeouts() {
+  /// The watches `poll` found ready, with libdbus's flags for what happened.
+  func readyWatches(_ descriptors: [pollfd], _ polled: [OpaquePointer]) -> [(watch: OpaquePointer, flags: UInt32)] {
+    var ready: [(watch: OpaquePointer, flags: UInt32)] = []
+    for (index, watch) in polled.enumerated() where descriptors[index].revents != 0 {
+      let revents = Int32(descriptors[index].revents)
+      var flags: UInt32 = 0
+      if revents & Int32(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+      if revents & Int32(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+      if revents & Int32(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+      if revents & Int32(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+      ready.append((watch, flags))
+    }
+    return ready
+  }
+
+  /// Lets libdbus read or write on the ready watches that are still registered, and runs
+  /// expired timeouts; called with the driver held.
+  func service(_ ready: [(watch: OpaquePointer, flags: UInt32)]) {
+    for (watch, flags) in ready where watches.contains(watch) && dbus_watch_get_enabled(watch) != 0 {
+      _ = dbus_watch_handle(watch, flags)
+    }
     let now = monotonicNanoseconds()
-    let expired = loopLock.withLock { timeouts.filter { $0.value != 0 && $0.value <= now }.map(\.key) }
-    for timeout in expired {
-      loopLock.withLock {
-        guard timeouts[timeout] != nil, dbus_timeout_get_enabled(timeout) != 0 else { return }
-        // libdbus timeouts repeat until removed or disabled.
-        timeouts[timeout] = now + UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1_000_000
-        _ = dbus_timeout_handle(timeout)
-      }
+    for (timeout, expiry) in timeouts where expiry != 0 && expiry <= now {
+      guard timeouts[timeout] != nil, dbus_timeout_get_enabled(timeout) != 0 else { continue }
+      // libdbus timeouts repeat until removed or disabled.
+      timeouts[timeout] = now + UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1_000_000
+      _ = dbus_timeout_handle(timeout)
     }
   }
+
+  /// The monotonic time `timeout` from now.
+  func deadline(after timeout: Duration) -> UInt64 {
+    monotonicNanoseconds() &+ min(timeout.clampedNanoseconds, UInt64.max / 4)
+  }
+
+  func milliseconds(until deadline: UInt64) -> Int32 {
+    guard deadline != .max else { return -1 }
+    let now = monotonicNanoseconds()
+    return deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+  }
+
+  // MARK: Blocking calls
+
+  /// Sends a call and drives the connection from this thread until its reply arrives.
+  ///
+  /// - Throws: `Failed` when this thread already drives the connection (a
+  ///   handler calling back into its own connection), the reply's error,
+  ///   `NoReply` after `timeout`, `Disconnected`.
+  func callBlocking(_ message: Message, timeout: Duration) throws(DBusError) -> Message {
+    guard !driver.isHeldByCurrentThread else {
+      throw DBusError(
+        .failed, "a blocking call from a handler of the same connection would wait for itself; use call(_:timeout:)")
+    }
+    try ensureOpen()
+    let box = ResultBox()
+    driver.lock()
+    let version = watchVersion
+    drainSendQueue()
+    transmit(
+      Outgoing(
+        message: message,
+        reply: .init(timeout: timeout, deadline: deadline(after: timeout), complete: { box.set($0) }, sent: nil)))
+    while box.get() == nil {
+      dispatchAll()
+      if box.get() != nil { break }
+      expireReplies(now: monotonicNanoseconds())
+      if box.get() != nil || closedBecause != nil { break }
+      var (descriptors, polled, nextTimeout) = pollSet()
+      let deadline = min(nextTimeout, replies.withLock { $0.deadlines.first?.deadline ?? .max })
+      let result = poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: deadline))
+      if result < 0 && errno != EINTR { break }
+      service(result > 0 ? readyWatches(descriptors, polled) : [])
+    }
+    dispatchAll()
+    release(since: version)
+    guard let result = box.get() else {
+      throw closedBecause ?? DBusError(.failed, "the blocking call ended without a reply")
+    }
+    return try result.get()
+  }
+}
+
+/// A reply handed over to the thread that waits for it.
+private final class ResultBox: Sendable {
+  private let value = Mutex<Result<Message, DBusError>?>(nil)
+
+  func set(_ result: Result<Message, DBusError>) { value.withLock { $0 = result } }
+  func get() -> Result<Message, DBusError>? { value.withLock { $0 } }
 }
 
 /// The one filter: every incoming message passes through ``ConnectionCore/handle(_:)``.

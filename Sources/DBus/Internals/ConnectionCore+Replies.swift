@@ -73,40 +73,26 @@ struct DeadlineHeap {
 }
 
 extension ConnectionCore {
-  /// Sends a method call and arranges for `complete` to run on the loop thread
-  /// with its reply, an error reply, or `NoReply` after `timeout`.
-  ///
-  /// - Returns: the serial of the call, to cancel it with ``cancelReply(serial:)``.
-  /// - Throws: `Disconnected` when the connection is closed.
-  @discardableResult
-  func sendWithReply(
-    _ message: Message, timeout: Duration, complete: @escaping ReplyTable.Completion
-  ) throws(DBusError) -> UInt32 {
-    try ensureOpen()
-    guard message.kind == .methodCall else {
-      throw DBusError(.invalidArgs, "only a method call has a reply")
-    }
-    let deadline = monotonicNanoseconds() &+ min(timeout.clampedNanoseconds, UInt64.max / 4)
-    var serial: UInt32 = 0
-    let outcome: (sent: Bool, wake: Bool) = replies.withLock { table in
-      // Sending while holding the table means the reply cannot be looked up
-      // before its entry exists.
-      guard dbus_connection_send(raw, message.raw, &serial) != 0 else { return (false, false) }
-      table.pending[serial] = ReplyTable.Pending(deadline: deadline, timeout: timeout, complete: complete)
-      table.deadlines.push(deadline, serial)
-      return (true, deadline < table.sleepUntil)
-    }
-    guard outcome.sent else { throw .outOfMemory }
-    if outcome.wake { wakeUnlessOnLoop() }
-    return serial
-  }
-
   /// Sends a message that expects no reply.
   ///
   /// - Throws: `Disconnected` when the connection is closed.
   func send(_ message: Message) throws(DBusError) {
-    try ensureOpen()
-    guard dbus_connection_send(raw, message.raw, nil) != 0 else { throw .outOfMemory }
+    try submit(Outgoing(message: message, reply: nil))
+  }
+
+  /// Sends a method call; `complete` runs with its reply, an error reply, or
+  /// `NoReply` after `timeout`, on whichever thread drives the connection then.
+  ///
+  /// - Throws: `Disconnected` when the connection is closed.
+  func sendWithReply(
+    _ message: Message, timeout: Duration, sent: (@Sendable (UInt32) -> Void)? = nil,
+    complete: @escaping ReplyTable.Completion
+  ) throws(DBusError) {
+    guard message.kind == .methodCall else { throw DBusError(.invalidArgs, "only a method call has a reply") }
+    try submit(
+      Outgoing(
+        message: message,
+        reply: .init(timeout: timeout, deadline: deadline(after: timeout), complete: complete, sent: sent)))
   }
 
   /// Runs the completion of the call `message` answers, if it is still waiting.

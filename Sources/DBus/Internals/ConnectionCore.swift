@@ -24,13 +24,18 @@ final class ConnectionCore: @unchecked Sendable {
   let raw: OpaquePointer
   let uniqueName: String
 
-  // MARK: Event loop (guarded by `loopLock`)
+  // MARK: Event loop (guarded by `driver`)
 
-  let loopLock = RecursiveLock()
+  let driver = DriverLock()
   /// Registered libdbus watches; their pointers are valid while they are in this table.
   var watches: Set<OpaquePointer> = []
   /// Registered libdbus timeouts and when each expires next (monotonic nanoseconds; 0 = disabled).
   var timeouts: [OpaquePointer: UInt64] = [:]
+  /// Counts changes to the watches and timeouts, so that a driver other than
+  /// the loop knows when the loop must look at them again.
+  var watchVersion: UInt = 0
+  /// Messages sent while another thread drove the connection, for the next driver.
+  let sendQueue = Mutex<[Outgoing]>([])
 
   let wakeDescriptor: Int32
   /// Set while a wake-up is written but not yet consumed, so that many wake requests cost one write.
@@ -86,6 +91,8 @@ final class ConnectionCore: @unchecked Sendable {
     }
     let core = ConnectionCore(raw: raw, uniqueName: String(cString: name), wakeDescriptor: wake)
     do {
+      core.driver.lock()
+      defer { core.driver.unlock() }
       try core.installCallbacks()
     } catch {
       core.closeBeforeLoop()
@@ -107,8 +114,6 @@ final class ConnectionCore: @unchecked Sendable {
     dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
     dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
     dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
-    dbus_connection_set_wakeup_main_function(raw, nil, nil, nil)
-    dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
     dbus_connection_close(raw)
     dbus_connection_unref(raw)
     Glibc.close(wakeDescriptor)
@@ -149,9 +154,6 @@ final class ConnectionCore: @unchecked Sendable {
     if let reason = closedBecause { throw reason }
   }
 
-  /// Whether the caller runs on this connection's loop thread.
-  var isOnLoopThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
-
   /// Calls `waiter` once when the connection closes (at once if it already has).
   func onClose(_ waiter: @escaping @Sendable (DBusError) -> Void) {
     let reason: DBusError? = lifecycle.withLock { state in
@@ -166,7 +168,7 @@ final class ConnectionCore: @unchecked Sendable {
   func close() {
     stopRequested.store(true, ordering: .releasing)
     wake()
-    if !isOnLoopThread, loopThread.load(ordering: .acquiring) != 0 || closedBecause == nil {
+    if !isLoopThread, !driver.isHeldByCurrentThread {
       if loopEnded.wait(timeout: .now() + .seconds(5)) == .success { loopEnded.signal() }
     }
   }
@@ -181,6 +183,7 @@ final class ConnectionCore: @unchecked Sendable {
       return state.closeWaiters
     }
     guard let waiters else { return }
+    if !isLoopThread { wake() }
     failAllReplies(reason)
     endAllSignalHandlers()
     for waiter in waiters { waiter(reason) }

@@ -1,23 +1,26 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
 
-/// A recursive mutex, for the event loop's watch and timeout tables.
+/// The right to call into libdbus for one connection: whoever holds it may
+/// read, write, dispatch and see the watch and timeout tables.
 ///
-/// libdbus calls the watch callbacks re-entrantly from inside
-/// `dbus_watch_handle` on the loop thread while the loop holds this lock, so
-/// the lock must let the same thread in again.
-final class RecursiveLock: @unchecked Sendable {
+/// libdbus 1.14 calls the watch and timeout callbacks with its own connection
+/// lock held, and frees a watch right after removing it; with a single holder
+/// at a time, a watch in our table is always alive while we use it and no
+/// callback ever waits for another of our locks. The holder is usually the
+/// loop thread, but a thread that sends while the loop sleeps, or a blocking
+/// call, takes it directly and saves a thread hand-off.
+final class DriverLock: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let holder = Atomic<UInt>(0)
 
   init() {
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-    pthread_mutex_init(mutex, &attributes)
-    pthread_mutexattr_destroy(&attributes)
+    pthread_mutex_init(mutex, nil)
   }
 
   deinit {
@@ -25,10 +28,23 @@ final class RecursiveLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+  /// Whether the calling thread holds the lock.
+  var isHeldByCurrentThread: Bool { holder.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+  func lock() {
     pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
+    holder.store(UInt(pthread_self()), ordering: .relaxed)
+  }
+
+  func tryLock() -> Bool {
+    guard pthread_mutex_trylock(mutex) == 0 else { return false }
+    holder.store(UInt(pthread_self()), ordering: .relaxed)
+    return true
+  }
+
+  func unlock() {
+    holder.store(0, ordering: .relaxed)
+    pthread_mutex_unlock(mutex)
   }
 }
 

@@ -1,2 +1,0 @@
-/// The Brake module; see README.md, "Architecture".
-public enum BrakeModule {}

@@ -1,0 +1,214 @@
+import FoundationEssentials
+import JSON
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The ledger on disk: `ledger.json` in the state directory, shared by every
+/// ShieldBridge process of the user.
+///
+/// Every change is a read–modify–write under an exclusive `flock` on
+/// `ledger.lock`, and the new file replaces the old one atomically (temporary
+/// file, `fsync`, rename, `fsync` of the directory). So two processes that
+/// record a grant at the same moment both keep theirs, a crash mid-write leaves
+/// the old ledger in place, and a reader never sees half a file.
+///
+/// A ledger that cannot be read is never silently lost: it is renamed to
+/// `ledger.json.corrupt-<UTC time>`, a new one is started, and the operation
+/// returns a ``LedgerWarning`` for the caller to show. A ledger written by a
+/// newer version is left alone and reported as an error instead.
+public final class LedgerStore: Sendable {
+  /// The largest ledger file read; a bigger one is treated as damaged.
+  public static let maximumFileSize = 1 << 20
+
+  /// The directory holding `ledger.json` and `ledger.lock`.
+  public let directory: String
+  /// Where "now" comes from, to decide the local day of a grant.
+  public let clock: WallClock
+  /// How long to wait for another process's lock before giving up.
+  public let lockTimeout: Duration
+
+  /// A store in `directory`, which is created when the first grant is recorded.
+  public init(directory: String, clock: WallClock = .system, lockTimeout: Duration = .seconds(5)) {
+    self.directory = directory
+    self.clock = clock
+    self.lockTimeout = lockTimeout
+  }
+
+  /// The store in `$XDG_STATE_HOME/shieldbridge` (default `~/.local/state/shieldbridge`).
+  ///
+  /// - Throws: ``LedgerError/noStateDirectory`` when neither variable is an absolute path.
+  public static func standard(
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    clock: WallClock = .system
+  ) throws(LedgerError) -> LedgerStore {
+    guard let directory = BaseDirectory.state.shieldBridgePath(environment: environment) else {
+      throw .noStateDirectory
+    }
+    return LedgerStore(directory: directory, clock: clock)
+  }
+
+  /// `ledger.json` in ``directory``.
+  public var path: String { directory + "/ledger.json" }
+
+  private var lockPath: String { directory + "/ledger.lock" }
+
+  /// The local day of the clock's "now".
+  public var today: LocalDay { LocalDay.containing(clock.now()) }
+
+  /// The ledger as stored; empty when there is none yet.
+  ///
+  /// Reading takes no lock (writers replace the file atomically) unless the
+  /// file is damaged and has to be moved aside.
+  ///
+  /// - Throws: ``LedgerError`` when the file cannot be read or is from a newer version.
+  public func load() throws(LedgerError) -> LedgerResult<Ledger> {
+    switch try readStoredLedger() {
+    case .missing: return LedgerResult(Ledger())
+    case .valid(let ledger): return LedgerResult(ledger)
+    case .damaged:
+      return try withLock { () throws(LedgerError) in try loadForUpdate() }
+    }
+  }
+
+  /// Where `rules` stand today.
+  public func status(of rules: RuleSet) throws(LedgerError) -> LedgerResult<DayStatus> {
+    let loaded = try load()
+    return LedgerResult(loaded.value.status(of: rules, on: today), warnings: loaded.warnings)
+  }
+
+  /// Where `rule` stands today.
+  public func status(of rule: Rule) throws(LedgerError) -> LedgerResult<RuleStatus> {
+    let loaded = try load()
+    let grants = loaded.value.grants(for: rule.name, on: today)
+    return LedgerResult(RuleStatus(rule: rule, grantsToday: grants), warnings: loaded.warnings)
+  }
+
+  /// Records one solved puzzle for `rule` on today's local day.
+  ///
+  /// The check against `maxGrantsPerDay` and the write happen under the lock,
+  /// so two processes cannot both take the last grant. Days older than
+  /// ``Ledger/keptDays`` are dropped on the way.
+  ///
+  /// - Returns: The day the grant was recorded on and the rule's status after it.
+  /// - Throws: ``LedgerError/grantsUsedUp(rule:maximum:day:)`` when today's
+  ///   grants are used up (nothing is written), or a state error.
+  public func recordGrant(for rule: Rule) throws(LedgerError) -> LedgerResult<RecordedGrant> {
+    try withLock { () throws(LedgerError) in
+      let loaded = try loadForUpdate()
+      var ledger = loaded.value
+      let day = today
+      let grants = try ledger.recordGrant(for: rule, on: day)
+      ledger.forgetOldDays(before: day)
+      try save(ledger)
+      return LedgerResult(
+        RecordedGrant(day: day, status: RuleStatus(rule: rule, grantsToday: grants)),
+        warnings: loaded.warnings)
+    }
+  }
+
+  private func withLock<Result>(_ body: () throws(LedgerError) -> Result) throws(LedgerError)
+    -> Result
+  {
+    try FileSystem.makeDirectories(directory)
+    return try FileLock.withLock(path: lockPath, timeout: lockTimeout, body)
+  }
+
+  /// Reads the ledger while holding the lock, replacing a damaged one.
+  private func loadForUpdate() throws(LedgerError) -> LedgerResult<Ledger> {
+    FileSystem.removeLeftoverTemporaryFiles(of: path)
+    switch try readStoredLedger() {
+    case .missing: return LedgerResult(Ledger())
+    case .valid(let ledger): return LedgerResult(ledger)
+    case .damaged(let problem):
+      let keptAt = try moveAside()
+      try save(Ledger())
+      return LedgerResult(
+        Ledger(), warnings: [.corruptLedgerMovedAside(path: path, keptAt: keptAt, problem: problem)]
+      )
+    }
+  }
+
+  private enum Stored {
+    case missing
+    case valid(Ledger)
+    case damaged(String)
+  }
+
+  private func readStoredLedger() throws(LedgerError) -> Stored {
+    guard let bytes = try FileSystem.read(path, limit: LedgerStore.maximumFileSize) else {
+      return .missing
+    }
+    guard bytes.count <= LedgerStore.maximumFileSize else {
+      return .damaged("it is larger than \(LedgerStore.maximumFileSize) bytes")
+    }
+    let json: JSONValue
+    do {
+      json = try JSONValue(parsing: bytes)
+    } catch {
+      return .damaged("not JSON: \(error)")
+    }
+    do {
+      return .valid(try Ledger(json: json))
+    } catch  where error.isNewerVersion {
+      throw .newerVersion(path: path, problem: error.message)
+    } catch {
+      return .damaged(error.message)
+    }
+  }
+
+  /// Renames the damaged ledger to a name no earlier damaged ledger has.
+  private func moveAside() throws(LedgerError) -> String {
+    let base = "\(path).corrupt-\(LedgerStore.timestamp(clock.now()))"
+    var target = base
+    var attempt = 1
+    while FileSystem.exists(target) {
+      attempt += 1
+      target = "\(base)-\(attempt)"
+    }
+    try FileSystem.rename(path, to: target)
+    return target
+  }
+
+  private func save(_ ledger: Ledger) throws(LedgerError) {
+    var bytes: [UInt8] = []
+    ledger.json.write(to: &bytes)
+    bytes.append(0x0A)
+    try FileSystem.writeAtomically(bytes, to: path)
+  }
+
+  /// `20261129T101503Z`: UTC, sortable, safe in a file name.
+  static func timestamp(_ date: Date) -> String {
+    var time = time_t(date.unixSeconds)
+    var fields = tm()
+    guard gmtime_r(&time, &fields) != nil else { return "unknown-time" }
+    func padded(_ value: Int32, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return padded(fields.tm_year + 1900, 4) + padded(fields.tm_mon + 1, 2)
+      + padded(fields.tm_mday, 2)
+      + "T" + padded(fields.tm_hour, 2) + padded(fields.tm_min, 2) + padded(fields.tm_sec, 2) + "Z"
+  }
+}
+
+/// A value read from the ledger, with anything the caller should tell the user.
+public struct LedgerResult<Value: Sendable>: Sendable {
+  public var value: Value
+  /// Problems that were handled (a damaged ledger moved aside); print them.
+  public var warnings: [LedgerWarning]
+
+  public init(_ value: Value, warnings: [LedgerWarning] = []) {
+    self.value = value
+    self.warnings = warnings
+  }
+}
+
+/// A grant just recorded: the local day it belongs to and the rule's standing after it.
+public struct RecordedGrant: Hashable, Sendable {
+  public var day: LocalDay
+  public var status: RuleStatus
+}

@@ -1,0 +1,105 @@
+/// A calendar day in the proleptic Gregorian calendar, such as 2026-11-29.
+///
+/// Grants belong to the local day they were earned on. The day of an instant
+/// comes from the C library's local time (``containing(_:)``), which honours
+/// `TZ` and `/etc/localtime`, so DST changes and the zone database are
+/// handled where the rest of the desktop handles them.
+public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  /// The day, or `nil` when there is no such date (February 30th, month 13).
+  ///
+  /// Years run from 1 to 9999 so that ``description`` always has four digits.
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...9999).contains(year), (1...12).contains(month),
+      (1...LocalDay.daysInMonth(year: year, month: month)).contains(day)
+    else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// Parses `YYYY-MM-DD` exactly: four, two and two ASCII digits of a real date.
+  public init?(_ text: some StringProtocol) {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
+      return nil
+    }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for byte in bytes[range] {
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else {
+      return nil
+    }
+    self.init(year: year, month: month, day: day)
+  }
+
+  /// A day the caller knows to be valid.
+  init(valid year: Int, _ month: Int, _ day: Int) {
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// `YYYY-MM-DD`.
+  public var description: String {
+    func padded(_ value: Int, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+  }
+
+  public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool {
+    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+  }
+
+  /// The day `count` days later (earlier when negative), or `nil` outside years 1…9999.
+  public func adding(days count: Int) -> LocalDay? {
+    LocalDay(dayNumber: dayNumber + count)
+  }
+
+  /// The number of days from `self` to `other`; positive when `other` is later.
+  public func days(to other: LocalDay) -> Int {
+    other.dayNumber - dayNumber
+  }
+
+  static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+  var dayNumber: Int {
+    let shiftedYear = month <= 2 ? year - 1 : year
+    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+    let yearOfEra = shiftedYear - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146097 + dayOfEra - 719468
+  }
+
+  /// The day `dayNumber` days after 1970-01-01 (Hinnant's `civil_from_days`).
+  init?(dayNumber: Int) {
+    let shifted = dayNumber + 719468
+    let era = (shifted >= 0 ? shifted : shifted - 146096) / 146097
+    let dayOfEra = shifted - era * 146097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    self.init(year: year, month: month, day: day)
+  }
+}

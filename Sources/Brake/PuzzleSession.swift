@@ -1,0 +1,36 @@
+/// One sitting at the puzzle: the current task, and a new one after every wrong answer.
+///
+/// The session only judges answers; the caller shows the texts and records
+/// the grant in a ``LedgerStore`` once the task is solved (checking
+/// ``RuleStatus/isUsedUp`` before the first task is shown). The terminal
+/// `shieldbridge puzzle` and the service's inline-reply notification both
+/// drive it.
+public struct PuzzleSession<Random: RandomNumberGenerator> {
+  /// The task to show now.
+  public private(set) var puzzle: Puzzle
+  private var random: Random
+
+  /// What became of one answer.
+  public enum Attempt: Hashable, Sendable {
+    /// The answer was right.
+    case solved
+    /// The answer was wrong (or not a number): ``puzzle`` is now a new task. No hint is given.
+    case wrong
+    /// The answer was blank (only whitespace): ask the same task again.
+    case blank
+  }
+
+  /// A session whose first task is the next one `random` draws.
+  public init(random: Random) {
+    self.random = random
+    puzzle = Puzzle.random(using: &self.random)
+  }
+
+  /// Judges `input` against the current task, drawing a new task when it is wrong.
+  public mutating func answer(_ input: some StringProtocol) -> Attempt {
+    if input.utf8.allSatisfy(Puzzle.whitespace.contains) { return .blank }
+    if puzzle.isAnswered(by: input) { return .solved }
+    puzzle = Puzzle.random(using: &random)
+    return .wrong
+  }
+}

@@ -1,2 +1,0 @@
-/// The Localization module; see README.md, "Architecture".
-public enum LocalizationModule {}

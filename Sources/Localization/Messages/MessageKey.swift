@@ -1,0 +1,113 @@
+/// The product's messages: a stable key each (used by `locales preview --json`), and their English source.
+///
+/// This is the one place where the texts are defined; `locales/shieldbridge.pot`
+/// follows it (a test keeps them in step), and ``ProductMessage`` renders them.
+public enum MessageKey: String, CaseIterable, Hashable, Sendable {
+  case shieldSummary = "shield.summary"
+  case shieldBody = "shield.body"
+  case shieldUsedUp = "shield.used-up"
+  case shieldCloseOnly = "shield.close-only"
+  case actionPuzzle = "action.puzzle"
+  case actionView = "action.view"
+  case puzzleTitle = "puzzle.title"
+  case puzzleQuestion = "puzzle.question"
+  case puzzleReplyPlaceholder = "puzzle.reply-placeholder"
+  case puzzlePrompt = "puzzle.prompt"
+  case puzzleIntro = "puzzle.intro"
+  case puzzleWrong = "puzzle.wrong"
+  case puzzleSolved = "puzzle.solved"
+
+  /// The message's role, source texts and comment for translators.
+  public var definition: MessageDefinition {
+    let noApp = MessageSource.noAppContext
+    switch self {
+    case .shieldSummary:
+      return define(
+        .summary, "Notification title when an app is blocked. {app} is the app's name.",
+        MessageSource("{app} is paused"),
+        MessageSource(context: noApp, "This app is paused"))
+    case .shieldBody:
+      return define(
+        .body,
+        "Notification text. {minutes} is the number of minutes a solved task unlocks; {app} is the app's name.",
+        MessageSource(
+          "Solve a short task to unlock {minutes} more minute for {app}.",
+          plural: "Solve a short task to unlock {minutes} more minutes for {app}."),
+        MessageSource(
+          context: noApp, "Solve a short task to unlock {minutes} more minute.",
+          plural: "Solve a short task to unlock {minutes} more minutes."))
+    case .shieldUsedUp:
+      return define(
+        .body,
+        "Notification text when no more time can be unlocked today. {app} is the app's name.",
+        MessageSource("Today’s extra time for {app} is used up. The limit resets at midnight."),
+        MessageSource(
+          context: noApp,
+          "Today’s extra time for this app is used up. The limit resets at midnight."))
+    case .shieldCloseOnly:
+      return define(
+        .body,
+        "Notification text for desktops whose notifications have neither buttons nor links. "
+          + "{command} is the command to type, “shieldbridge puzzle”; keep it as it is.",
+        MessageSource("To unlock more time, run “{command}” in a terminal."))
+    case .actionPuzzle:
+      return define(
+        .action, "Button on the notification that opens the task.", MessageSource("Solve a task"))
+    case .actionView:
+      return define(
+        .action,
+        "Button on the notification that opens a reduced view of the app. {view} is a configured view name such as “direct”.",
+        MessageSource("Open {view}"))
+    case .puzzleTitle:
+      return define(.puzzle, "Title of the task window.", MessageSource("A short task"))
+    case .puzzleQuestion:
+      return define(
+        .puzzle,
+        "The arithmetic task. {task} is the sum or product to work out, such as “47 + 38”.",
+        MessageSource("What is {task}?"))
+    case .puzzleReplyPlaceholder:
+      return define(
+        .puzzle, "Hint inside the empty answer field of the notification.",
+        MessageSource("Type the answer"))
+    case .puzzlePrompt:
+      return define(.puzzle, "Prompt before the answer in the terminal.", MessageSource("Answer:"))
+    case .puzzleIntro:
+      return define(
+        .puzzle,
+        "First line of the task. {minutes} is the number of minutes it unlocks; {app} is the app's name.",
+        MessageSource(
+          "Solve this task to unlock {minutes} more minute for {app}.",
+          plural: "Solve this task to unlock {minutes} more minutes for {app}."),
+        MessageSource(
+          context: noApp, "Solve this task to unlock {minutes} more minute.",
+          plural: "Solve this task to unlock {minutes} more minutes."))
+    case .puzzleWrong:
+      return define(
+        .puzzle, "After a wrong answer. No hint, no judgement.",
+        MessageSource("That is not the answer. Here is a new task."))
+    case .puzzleSolved:
+      return define(
+        .puzzle,
+        "After a right answer. Calm, without praise. {minutes} is the number of minutes unlocked; {app} is the app's name.",
+        MessageSource(
+          "{minutes} more minute for {app} is unlocked for today. Go back to it with your app switcher.",
+          plural:
+            "{minutes} more minutes for {app} are unlocked for today. Go back to it with your app switcher."
+        ),
+        MessageSource(
+          context: noApp,
+          "{minutes} more minute is unlocked for today. Go back to the app with your app switcher.",
+          plural:
+            "{minutes} more minutes are unlocked for today. Go back to the app with your app switcher."
+        ))
+    }
+  }
+
+  private func define(
+    _ role: MessageRole, _ comment: String, _ source: MessageSource,
+    _ withoutApp: MessageSource? = nil
+  ) -> MessageDefinition {
+    MessageDefinition(
+      key: self, role: role, comment: comment, source: source, withoutApp: withoutApp)
+  }
+}

@@ -1,0 +1,111 @@
+/// One message of the product with its values: what the service, the puzzle and `locales preview` render.
+///
+/// An app name that is `nil`, empty or only spaces selects the variant without
+/// it ("This app is paused"), so that no empty name or placeholder is shown.
+public enum ProductMessage: Hashable, Sendable {
+  /// Notification summary: "{app} is paused".
+  case shieldSummary(app: String?)
+  /// Notification body: "Solve a short task to unlock {minutes} more minutes for {app}."
+  case shieldBody(app: String?, minutes: Int)
+  /// Notification body when today's grants are used up.
+  case shieldUsedUp(app: String?)
+  /// Notification body for servers with neither actions nor body hyperlinks.
+  case shieldCloseOnly
+  /// Action label that opens the puzzle: "Solve a task".
+  case actionPuzzle
+  /// Action label that opens a configured view: "Open {view}".
+  case actionView(view: String)
+  /// Puzzle window title: "A short task".
+  case puzzleTitle
+  /// The task: "What is {task}?", with `task` such as "47 + 38".
+  case puzzleQuestion(task: String)
+  /// Placeholder of the inline-reply field: "Type the answer".
+  case puzzleReplyPlaceholder
+  /// Terminal prompt: "Answer:".
+  case puzzlePrompt
+  /// First line of the puzzle: "Solve this task to unlock {minutes} more minutes for {app}."
+  case puzzleIntro(app: String?, minutes: Int)
+  /// After a wrong answer: "That is not the answer. Here is a new task."
+  case puzzleWrong
+  /// After a right answer: "{minutes} more minutes for {app} are unlocked for today. …"
+  case puzzleSolved(app: String?, minutes: Int)
+
+  /// The command that `shieldCloseOnly` tells the user to run.
+  public static let puzzleCommand = "shieldbridge puzzle"
+
+  /// The message's stable key, such as `shield.summary`.
+  public var key: MessageKey {
+    switch self {
+    case .shieldSummary: .shieldSummary
+    case .shieldBody: .shieldBody
+    case .shieldUsedUp: .shieldUsedUp
+    case .shieldCloseOnly: .shieldCloseOnly
+    case .actionPuzzle: .actionPuzzle
+    case .actionView: .actionView
+    case .puzzleTitle: .puzzleTitle
+    case .puzzleQuestion: .puzzleQuestion
+    case .puzzleReplyPlaceholder: .puzzleReplyPlaceholder
+    case .puzzlePrompt: .puzzlePrompt
+    case .puzzleIntro: .puzzleIntro
+    case .puzzleWrong: .puzzleWrong
+    case .puzzleSolved: .puzzleSolved
+    }
+  }
+
+  /// Every message once, in key order, with the given values: what a preview shows.
+  public static func all(app: String?, minutes: Int, view: String, task: String) -> [ProductMessage] {
+    [
+      .shieldSummary(app: app), .shieldBody(app: app, minutes: minutes), .shieldUsedUp(app: app),
+      .shieldCloseOnly,
+      .actionPuzzle, .actionView(view: view), .puzzleTitle, .puzzleQuestion(task: task),
+      .puzzleReplyPlaceholder,
+      .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
+      .puzzleSolved(app: app, minutes: minutes),
+    ]
+  }
+
+  /// The app name, when the message has one and it is not blank.
+  var appName: String? {
+    let app: String??
+    switch self {
+    case .shieldSummary(let name), .shieldUsedUp(let name): app = name
+    case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _): app = name
+    default: app = nil
+    }
+    guard let name = app ?? nil else { return nil }
+    let cleaned = Localizer.clean(name)
+    return cleaned.isEmpty ? nil : cleaned
+  }
+
+  /// The number that chooses the plural form, for plural messages.
+  var count: Int? {
+    switch self {
+    case .shieldBody(_, let minutes), .puzzleIntro(_, let minutes), .puzzleSolved(_, let minutes):
+      minutes
+    default: nil
+    }
+  }
+
+  /// The source to render: the variant without app name when the name is missing.
+  var source: MessageSource {
+    let definition = key.definition
+    if appName == nil, let withoutApp = definition.withoutApp { return withoutApp }
+    return definition.source
+  }
+
+  /// The placeholder values.
+  var values: [String: String] {
+    var values: [String: String] = [:]
+    if let appName { values["app"] = appName }
+    if let count { values["minutes"] = String(count) }
+    switch self {
+    case .shieldCloseOnly: values["command"] = Self.puzzleCommand
+    case .actionView(let view):
+      let cleaned = Localizer.clean(view)
+      values["view"] = cleaned.isEmpty ? "home" : cleaned
+    case .puzzleQuestion(let task): values["task"] = Localizer.clean(task)
+    default: break
+    }
+    return values
+  }
+}

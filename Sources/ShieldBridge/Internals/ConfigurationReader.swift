@@ -1,0 +1,338 @@
+import Brake
+import JSON
+
+/// Walks the JSON of `config.json`, checking every value and naming its key
+/// path in errors (`rules[0].grantMinutes`), and collects warnings for keys
+/// it does not know.
+struct ConfigurationReader {
+  let file: String
+  private(set) var warnings: [ConfigurationWarning] = []
+
+  init(file: String) {
+    self.file = file
+  }
+
+  mutating func configuration(_ json: JSONValue) throws(ConfigurationError) -> Configuration {
+    let root = ConfigurationKeyPath()
+    let members = try object(json, at: root, known: ["scheme", "rules", "views", "handlers"])
+    var configuration = Configuration()
+    if let value = members["scheme"] {
+      configuration.scheme = try scheme(value, at: root.key("scheme"))
+    }
+    if let value = members["rules"] {
+      configuration.rules = try rules(value, at: root.key("rules"))
+    }
+    if let value = members["views"] {
+      configuration.views = try views(value, at: root.key("views"))
+    }
+    if let value = members["handlers"] {
+      configuration.handlers = try handlers(value, at: root.key("handlers"))
+    }
+    return configuration
+  }
+
+  // MARK: - Sections
+
+  private func scheme(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
+    -> String
+  {
+    let scheme = try string(
+      value, at: path, expected: "a lowercase URI scheme like \"shieldbridge\"")
+    let bytes = Array(scheme.utf8)
+    let isScheme =
+      (1...32).contains(bytes.count) && bytes[0].isLowercaseLetter
+      && bytes.allSatisfy {
+        $0.isLowercaseLetter || $0.isDigit || $0 == 0x2B || $0 == 0x2E || $0 == 0x2D
+      }
+    guard isScheme else {
+      throw error(
+        .format, at: path,
+        "expected a lowercase URI scheme (a letter, then letters, digits, \"+\", \".\" or \"-\"; "
+          + "at most 32), found \(found(value))")
+    }
+    return scheme
+  }
+
+  private mutating func rules(_ value: JSONValue, at path: ConfigurationKeyPath)
+    throws(ConfigurationError)
+    -> RuleSet
+  {
+    let elements = try array(value, at: path, expected: "an array of rules")
+    guard !elements.isEmpty else {
+      throw error(
+        .missing, at: path,
+        "expected at least one rule; leave out \"rules\" for the built-in default rule")
+    }
+    var rules: [Rule] = []
+    var owners: [String: String] = [:]
+    for (index, element) in elements.enumerated() {
+      let rulePath = path.index(index)
+      let members = try object(
+        element, at: rulePath,
+        known: ["name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay"])
+      guard let nameValue = members["name"] else {
+        throw error(.missing, at: rulePath.key("name"), "missing; every rule needs a name")
+      }
+      let name = try text(nameValue, at: rulePath.key("name"), maximumLength: 64)
+      if let other = rules.first(where: { $0.name.lowercased() == name.lowercased() }) {
+        throw error(
+          .duplicate, at: rulePath.key("name"),
+          "the name \(found(nameValue)) is already used by the rule \"\(other.name)\"")
+      }
+      guard let appsValue = members["apps"] else {
+        throw error(.missing, at: rulePath.key("apps"), "missing; list the apps the rule covers")
+      }
+      let appValues = try array(
+        appsValue, at: rulePath.key("apps"), expected: "an array of app names")
+      guard !appValues.isEmpty else {
+        throw error(.missing, at: rulePath.key("apps"), "expected at least one app")
+      }
+      var apps: [String] = []
+      for (appIndex, appValue) in appValues.enumerated() {
+        let appPath = rulePath.key("apps").index(appIndex)
+        let app = try text(appValue, at: appPath, maximumLength: 256)
+        if let owner = owners[app.lowercased()] {
+          throw error(
+            .duplicate, at: appPath,
+            owner == name
+              ? "\(found(appValue)) is listed twice"
+              : "\(found(appValue)) is already covered by the rule \"\(owner)\"")
+        }
+        owners[app.lowercased()] = name
+        apps.append(app)
+      }
+      rules.append(
+        Rule(
+          name: name, apps: apps,
+          dailyLimitMinutes: try integer(
+            members["dailyLimitMinutes"], at: rulePath.key("dailyLimitMinutes"), in: 0...1440,
+            default: Rule.defaultDailyLimitMinutes),
+          grantMinutes: try integer(
+            members["grantMinutes"], at: rulePath.key("grantMinutes"), in: 1...120,
+            default: Rule.defaultGrantMinutes),
+          maxGrantsPerDay: try integer(
+            members["maxGrantsPerDay"], at: rulePath.key("maxGrantsPerDay"), in: 0...100,
+            default: Rule.defaultMaxGrantsPerDay)))
+    }
+    return RuleSet(rules)
+  }
+
+  private mutating func views(_ value: JSONValue, at path: ConfigurationKeyPath)
+    throws(ConfigurationError)
+    -> Views
+  {
+    let apps = try object(value, at: path, known: nil)
+    var result: [Views.AppViews] = []
+    for (app, viewsValue) in apps.members {
+      let appPath = path.key(app)
+      _ = try text(.string(app), at: appPath, maximumLength: 256)
+      if let other = result.first(where: { $0.app.lowercased() == app.lowercased() }) {
+        throw error(.duplicate, at: appPath, "the app is already listed as \"\(other.app)\"")
+      }
+      var views: [Views.View] = []
+      for (name, targetValue) in try object(viewsValue, at: appPath, known: nil).members {
+        let viewPath = appPath.key(name)
+        let bytes = Array(name.utf8)
+        guard (1...32).contains(bytes.count),
+          bytes.allSatisfy({ $0.isLowercaseLetter || $0.isDigit || $0 == 0x2D })
+        else {
+          throw error(
+            .format, at: viewPath,
+            "expected a view name of 1 to 32 characters a-z, 0-9 or \"-\", found \(found(.string(name)))"
+          )
+        }
+        let target = try text(targetValue, at: viewPath, maximumLength: 2048)
+        guard !target.hasPrefix("-") else {
+          throw error(
+            .format, at: viewPath, "a target must not start with \"-\", found \(found(targetValue))"
+          )
+        }
+        views.append(Views.View(name: name, target: target))
+      }
+      result.append(Views.AppViews(app: app, views: views))
+    }
+    return Views(result)
+  }
+
+  private mutating func handlers(_ value: JSONValue, at path: ConfigurationKeyPath)
+    throws(ConfigurationError)
+    -> Configuration.Handlers
+  {
+    let members = try object(value, at: path, known: ["puzzle", "view"])
+    var handlers = Configuration.Handlers()
+    if let puzzle = members["puzzle"] {
+      handlers.puzzle = try argv(
+        puzzle, at: path.key("puzzle"), allowing: Configuration.Handlers.puzzlePlaceholders)
+    }
+    if let view = members["view"] {
+      handlers.view = try argv(
+        view, at: path.key("view"), allowing: Configuration.Handlers.viewPlaceholders)
+    }
+    return handlers
+  }
+
+  private func argv(
+    _ value: JSONValue, at path: ConfigurationKeyPath,
+    allowing allowed: Set<ArgvTemplate.Placeholder>
+  ) throws(ConfigurationError) -> ArgvTemplate {
+    let elements = try array(
+      value, at: path, expected: "an array of strings: the program and its arguments")
+    var strings: [String] = []
+    for (index, element) in elements.enumerated() {
+      strings.append(try string(element, at: path.index(index), expected: "a string"))
+    }
+    do {
+      return try ArgvTemplate(strings, allowing: allowed)
+    } catch {
+      let location = error.element.map { path.index($0) } ?? path
+      throw self.error(elements.isEmpty ? .missing : .handler, at: location, error.problem)
+    }
+  }
+
+  // MARK: - Values
+
+  /// The members of an object, refusing repeated keys and warning about unknown ones
+  /// (`known` is `nil` when any key is allowed).
+  private mutating func object(
+    _ value: JSONValue, at path: ConfigurationKeyPath, known: Set<String>?
+  )
+    throws(ConfigurationError) -> Members
+  {
+    guard let members = value.objectValue else {
+      throw error(.type, at: path, "expected an object, found \(found(value))")
+    }
+    var seen: Set<String> = []
+    for (key, _) in members {
+      guard seen.insert(key).inserted else {
+        throw error(.duplicate, at: path.key(key), "the key appears twice")
+      }
+      if let known, !known.contains(key) {
+        let suggestion =
+          ConfigurationReader.nearest(key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
+        warnings.append(
+          ConfigurationWarning(
+            file: file, keyPath: path.key(key).description,
+            problem: "unknown key, ignored\(suggestion)"))
+      }
+    }
+    return Members(members: members)
+  }
+
+  private func array(_ value: JSONValue, at path: ConfigurationKeyPath, expected: String)
+    throws(ConfigurationError) -> [JSONValue]
+  {
+    guard let elements = value.arrayValue else {
+      throw error(.type, at: path, "expected \(expected), found \(found(value))")
+    }
+    return elements
+  }
+
+  private func string(_ value: JSONValue, at path: ConfigurationKeyPath, expected: String)
+    throws(ConfigurationError) -> String
+  {
+    guard let string = value.stringValue else {
+      throw error(.type, at: path, "expected \(expected), found \(found(value))")
+    }
+    return string
+  }
+
+  /// A name or target: a non-empty string without control characters, at most `maximumLength` characters.
+  private func text(_ value: JSONValue, at path: ConfigurationKeyPath, maximumLength: Int)
+    throws(ConfigurationError) -> String
+  {
+    let text = try string(value, at: path, expected: "a string")
+    guard !text.isEmpty else {
+      throw error(.format, at: path, "expected a non-empty string, found \"\"")
+    }
+    guard text.count <= maximumLength else {
+      throw error(
+        .format, at: path, "expected at most \(maximumLength) characters, found \(text.count)")
+    }
+    guard
+      !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    else {
+      throw error(.format, at: path, "control characters are not allowed, found \(found(value))")
+    }
+    return text
+  }
+
+  private func integer(
+    _ value: JSONValue?, at path: ConfigurationKeyPath, in range: ClosedRange<Int>, default: Int
+  )
+    throws(ConfigurationError) -> Int
+  {
+    guard let value else { return `default` }
+    let expected =
+      "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(found(value))"
+    guard let number = value.integerValue else { throw error(.type, at: path, expected) }
+    guard let integer = Int(exactly: number), range.contains(integer) else {
+      throw error(.range, at: path, expected)
+    }
+    return integer
+  }
+
+  // MARK: - Messages
+
+  private func error(
+    _ code: ConfigurationError.Code, at path: ConfigurationKeyPath, _ problem: String
+  )
+    -> ConfigurationError
+  {
+    ConfigurationError(code: code, file: file, keyPath: path.description, problem: problem)
+  }
+
+  /// A value as the user wrote it, for "found …": strings quoted, long ones shortened.
+  private func found(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let text):
+      let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+      return JSONValue.string(shown).serialized
+    case .integer, .number, .bool, .null: return value.serialized
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+
+  /// The known key a misspelt one probably meant: one that differs only in
+  /// case, starts with it (`dailyLimit`), or is a few edits away (one per
+  /// four characters, so `schem` finds `scheme` but `theme` does not).
+  static func nearest(_ key: String, in known: Set<String>) -> String? {
+    let lowered = key.lowercased()
+    if let prefixed = known.sorted().first(where: {
+      $0.lowercased().hasPrefix(lowered) && lowered.count >= 4
+    }) {
+      return prefixed
+    }
+    let allowed = max(1, lowered.count / 4)
+    return known.map { ($0, editDistance(Array(lowered), Array($0.lowercased()))) }
+      .filter { $0.1 <= allowed }
+      .min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+  }
+
+  private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, left) in a.enumerated() {
+      var current = [i + 1]
+      for (j, right) in b.enumerated() {
+        current.append(
+          min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}
+
+/// An object's members, looked up by key (keys are known to be unique).
+struct Members {
+  var members: [(String, JSONValue)]
+
+  subscript(key: String) -> JSONValue? {
+    members.first { $0.0 == key }?.1
+  }
+}
+
+extension UInt8 {
+  fileprivate var isLowercaseLetter: Bool { (0x61...0x7A).contains(self) }
+  fileprivate var isDigit: Bool { (0x30...0x39).contains(self) }
+}

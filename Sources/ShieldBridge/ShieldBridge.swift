@@ -1,2 +1,0 @@
-/// The ShieldBridge module; see README.md, "Architecture".
-public enum ShieldBridgeModule {}

@@ -1,0 +1,53 @@
+import Localization
+
+extension Command {
+  /// `shieldbridge locales …`: the tools for translators and QA.
+  static let locales = Command(
+    name: "locales",
+    abstract: "Check, preview and negotiate the translations in locales/.",
+    discussion: """
+      The catalogs are found in this order: the DIR argument or --dir, $SHIELDBRIDGE_LOCALEDIR,
+      ../share/shieldbridge/locales beside the executable, a locales/ folder with
+      shieldbridge.pot above the executable or the current directory, then
+      /usr/local/share/shieldbridge/locales and /usr/share/shieldbridge/locales.
+      """,
+    subcommands: [
+      .localesCheck, .localesPreview, .localesPlural, .localesNegotiate, .localesTemplate,
+    ]
+  )
+}
+
+/// What the `locales` commands share: the `--dir` option and finding the catalogs.
+enum LocalesSupport {
+  static let directoryOption = Option.value(
+    "--dir", "DIR", "The catalog folder (default: found as 'shieldbridge locales --help' says).")
+
+  /// The catalog folder: `explicit`, or the one found; `nil` when none is found and none was named.
+  ///
+  /// - Throws: a failure with exit 66 when a named folder does not exist.
+  static func directory(_ explicit: String?) throws(CommandFailure) -> CatalogDirectory? {
+    guard let directory = CatalogDirectory.locate(explicit: explicit) else { return nil }
+    guard directory.exists else {
+      throw CommandFailure("no catalog folder at '\(directory.path)'", exitCode: .noInput)
+    }
+    return directory
+  }
+
+  /// Loads the catalogs, telling on stderr about each file that had to be left out.
+  static func load(_ directory: CatalogDirectory?) -> CatalogSet {
+    let catalogs = CatalogSet.load(from: directory)
+    for problem in catalogs.problems {
+      Output.err(
+        "shieldbridge: \(problem) (left out; 'shieldbridge locales check' lists every problem)")
+    }
+    return catalogs
+  }
+
+  /// A locale tag from the command line.
+  static func tag(_ text: String) throws(CommandFailure) -> LocaleTag {
+    guard let tag = LocaleTag(text) else {
+      throw .usage("'\(text)' is not a locale such as de, pt_BR or en-XA")
+    }
+    return tag
+  }
+}

@@ -1,0 +1,51 @@
+import JSON
+import Localization
+
+extension Command {
+  /// `shieldbridge locales check [DIR] [--json]`.
+  static let localesCheck = Command(
+    name: "check",
+    abstract: "Lint the template and the catalogs like msgfmt -c and pofilter together.",
+    arguments: "[DIR]",
+    argumentCount: 0...1,
+    options: [.flag("--json", "One JSON object per finding: file, line, severity, rule, message.")],
+    discussion: """
+      Rules: \(CheckRule.allCases.map(\.rawValue).joined(separator: ", ")).
+      Exits 65 when there are errors; warnings alone exit 0.
+      """,
+    body: { invocation in
+      guard let directory = try LocalesSupport.directory(invocation.positional(0)) else {
+        throw CommandFailure(
+          "no catalog folder found; name one (DIR) or set \(CatalogDirectory.environmentVariable)",
+          exitCode: .noInput)
+      }
+      let report = CatalogCheck.check(directory: directory)
+      guard !report.files.isEmpty else {
+        throw CommandFailure("no .po or .pot files in '\(directory.path)'", exitCode: .noInput)
+      }
+      for diagnostic in report.diagnostics {
+        if invocation.flag("--json") {
+          Output.out(
+            JSONValue.object([
+              ("file", .string(diagnostic.file)), ("line", .int(diagnostic.line)),
+              ("severity", .string(diagnostic.severity.rawValue)),
+              ("rule", .string(diagnostic.rule.rawValue)),
+              ("message", .string(diagnostic.message)),
+            ]).serialized)
+        } else {
+          Output.out(diagnostic.description)
+        }
+      }
+      if !invocation.flag("--json") {
+        Output.out(
+          "\(plural(report.files.count, "file")) checked: \(plural(report.errorCount, "error")), "
+            + plural(report.warningCount, "warning"))
+      }
+      return report.errorCount > 0 ? .dataError : .success
+    }
+  )
+}
+
+private func plural(_ count: Int, _ noun: String) -> String {
+  "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

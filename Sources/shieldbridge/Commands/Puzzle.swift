@@ -1,0 +1,133 @@
+import Brake
+import ShieldBridge
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension Command {
+  /// `shieldbridge puzzle [--app NAME] [--grant N] [--seed S]`: the plain terminal task.
+  static let puzzle = Command(
+    name: "puzzle",
+    abstract: "Solve a short task in the terminal to unlock more minutes for today.",
+    options: [
+      .value("--app", "NAME", "The app the minutes are for; it picks the rule."),
+      .value("--grant", "N", "The minutes the link offers (1-120); the rule's own minutes apply."),
+      .value("--seed", "S", "Draw the tasks from this seed (a whole number), to repeat them."),
+    ],
+    discussion: """
+      Reads answers line by line from stdin. A wrong answer gets a new task; a
+      right one records a grant in the ledger for today, until local midnight.
+
+      Exit status: 0 when the task was solved and the time unlocked; 1 when
+      the input ended without a right answer; 75 when today's grants are used
+      up (try again tomorrow) or another process kept the ledger locked; 78
+      when the configuration is wrong or no rule covers the app; 74 when the
+      ledger cannot be read or written.
+      """,
+    body: { invocation in try runPuzzle(invocation) }
+  )
+}
+
+private func runPuzzle(_ invocation: Invocation) throws(CommandFailure) -> ExitCode {
+  let app = invocation.value("--app").flatMap { $0.isEmpty ? nil : $0 }
+  let offeredMinutes = try invocation.integer("--grant", in: 1...120)
+  var seed: UInt64?
+  if let text = invocation.value("--seed") {
+    guard let value = UInt64(text), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+      throw .usage("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+    }
+    seed = value
+  }
+
+  let configuration = try loadConfiguration()
+  let rule: Rule
+  do {
+    rule = try configuration.rules.rule(for: app)
+  } catch {
+    throw CommandFailure(error)
+  }
+  if let offeredMinutes, offeredMinutes != rule.grantMinutes {
+    Output.err(
+      "shieldbridge: note: the rule '\(rule.name)' grants \(rule.grantMinutes) minutes; "
+        + "--grant \(offeredMinutes) does not change that")
+  }
+  let store = try standardLedgerStore()
+  do {
+    let status = try store.status(of: rule)
+    report(status.warnings)
+    guard !status.value.isUsedUp else {
+      Output.out(PuzzleText.usedUp(app: app))
+      return .tryAgain
+    }
+  } catch {
+    throw CommandFailure(error)
+  }
+
+  let solved =
+    if let seed {
+      askUntilSolved(
+        PuzzleSession(random: SeededRandom(seed: seed)), minutes: rule.grantMinutes, app: app)
+    } else {
+      askUntilSolved(
+        PuzzleSession(random: SystemRandomNumberGenerator()), minutes: rule.grantMinutes, app: app)
+    }
+  guard solved else {
+    Output.flush()
+    Output.err("shieldbridge: the input ended without the answer; nothing was unlocked")
+    return .failure
+  }
+
+  do {
+    let recorded = try store.recordGrant(for: rule)
+    report(recorded.warnings)
+  } catch .grantsUsedUp {
+    // Another puzzle took the last grant while this one was being solved.
+    Output.out(PuzzleText.usedUp(app: app))
+    return .tryAgain
+  } catch {
+    throw CommandFailure(error)
+  }
+  Output.out(PuzzleText.solved(minutes: rule.grantMinutes, app: app))
+  return .success
+}
+
+/// Shows tasks and reads answers until one is right (`true`) or stdin ends (`false`).
+private func askUntilSolved<Random: RandomNumberGenerator>(
+  _ session: PuzzleSession<Random>, minutes: Int, app: String?
+) -> Bool {
+  var session = session
+  var lines = LineReader()
+  // A terminal echoes the answer and its line end; piped input does not, so
+  // the next text would otherwise continue the prompt's line.
+  let echoes = isatty(0) == 1
+  Output.out(PuzzleText.title)
+  Output.out("")
+  Output.out(PuzzleText.intro(minutes: minutes, app: app))
+  var showTask = true
+  while true {
+    if showTask {
+      Output.out("")
+      Output.out(PuzzleText.question(session.puzzle.text))
+    }
+    Output.out(bytes: Array((PuzzleText.prompt + " ").utf8))
+    Output.flush()
+    guard let line = lines.next() else {
+      Output.out("")
+      return false
+    }
+    if !echoes { Output.out("") }
+    switch session.answer(line) {
+    case .solved:
+      Output.out("")
+      return true
+    case .wrong:
+      Output.out(PuzzleText.wrong)
+      showTask = true
+    case .blank:
+      showTask = false
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import Brake
+import ShieldBridge
+
+// How configuration and state problems end a command: a clear message and an
+// exit status from sysexits.h (78 for the configuration, 74 for the state).
+
+extension CommandFailure {
+  /// `EX_CONFIG`: the file, key path and problem.
+  init(_ error: ConfigurationError) {
+    self.init(error.description, exitCode: .configError)
+  }
+
+  /// `EX_IOERR` for the state directory; `EX_TEMPFAIL` when another process holds the lock.
+  init(_ error: LedgerError) {
+    switch error {
+    case .lockTimeout: self.init(error.description, exitCode: .tryAgain)
+    default: self.init(error.description, exitCode: .ioError)
+    }
+  }
+
+  /// `EX_CONFIG` when no rule covers the app; a usage error when an app must be named.
+  init(_ error: RuleLookupError) {
+    switch error {
+    case .notCovered: self.init(error.description, exitCode: .configError)
+    case .noApp: self.init(error.description + " (use --app NAME)", exitCode: .usage)
+    }
+  }
+}
+
+/// Loads `config.json`, printing its warnings to stderr.
+func loadConfiguration() throws(CommandFailure) -> Configuration {
+  do {
+    let loaded = try Configuration.load()
+    for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    return loaded.configuration
+  } catch {
+    throw CommandFailure(error)
+  }
+}
+
+/// The user's ledger store.
+func standardLedgerStore() throws(CommandFailure) -> LedgerStore {
+  do {
+    return try LedgerStore.standard()
+  } catch {
+    throw CommandFailure(error)
+  }
+}
+
+/// Prints what the ledger reported while it went on (a damaged file kept aside).
+func report(_ warnings: [LedgerWarning]) {
+  for warning in warnings { Output.err("shieldbridge: warning: \(warning)") }
+}

@@ -1,0 +1,41 @@
+import Brake
+import Foundation
+import Synchronization
+
+/// The instant of a UTC wall-clock time, computed without any time-zone code.
+func utc(
+  _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0
+)
+  -> Date
+{
+  let epoch = LocalDay(year: 1970, month: 1, day: 1)!
+  let days = epoch.days(to: LocalDay(year: year, month: month, day: day)!)
+  return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
+}
+
+/// Makes this process use the time zone `name`, as `TZ=name` would.
+///
+/// Only call it inside an exit test: the zone is process-wide, and the other
+/// tests of this process must not see it change under them.
+func useTimeZone(_ name: String) {
+  setenv("TZ", name, 1)
+  tzset()
+}
+
+/// A clock a test moves by hand.
+final class ManualClock: Sendable {
+  private let current: Mutex<Date>
+
+  init(_ start: Date) {
+    current = Mutex(start)
+  }
+
+  var now: Date {
+    get { current.withLock { $0 } }
+    set { current.withLock { $0 = newValue } }
+  }
+
+  var wallClock: WallClock {
+    WallClock { [self] in self.now }
+  }
+}

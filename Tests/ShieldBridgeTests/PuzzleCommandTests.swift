@@ -1,0 +1,299 @@
+import Brake
+import Foundation
+import JSON
+import Spawn
+import TestSupport
+import Testing
+
+let socialConfiguration = #"""
+  {"rules": [{"name": "social", "apps": ["Instagram", "TikTok", "YouTube"]}]}
+  """#
+
+@Suite("shieldbridge puzzle asks a plain task on the terminal and records the grant")
+struct PuzzleCommandTests {
+  @Test("A right answer on stdin records a grant, and status --json shows it")
+  func solvesAndRecords() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(socialConfiguration)
+    let task = tasks(seed: 42, count: 1)[0]
+    let result = try sandbox.run(
+      ["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n")
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      result.output == """
+        A short task
+
+        Solve this task to unlock 5 more minutes for Instagram.
+
+        What is \(task.text)?
+        Answer: 
+
+        5 more minutes for Instagram are unlocked for today. Go back to it with your app switcher.
+
+        """)
+    #expect(!result.output.contains("!"))
+    #expect(result.error.isEmpty)
+
+    let status = try sandbox.run(["status", "--json"])
+    #expect(status.status == 0)
+    let today = LocalDay.containing(Date()).description
+    #expect(
+      status.output == """
+        {"date":"\(today)","rules":[{"name":"social","apps":["Instagram","TikTok","YouTube"],\
+        "dailyLimitMinutes":5,"grantMinutes":5,"maxGrantsPerDay":5,"grantsToday":1,"limitTodayMinutes":10}]}
+
+        """)
+  }
+
+  @Test("A wrong answer gets a new task without a hint; a blank line asks again")
+  func wrongThenRight() throws {
+    let sandbox = try Sandbox()
+    let (first, second) = { (t: [Puzzle]) in (t[0], t[1]) }(tasks(seed: 7, count: 2))
+    let result = try sandbox.run(
+      ["puzzle", "--seed", "7"], input: "\(first.answer + 1)\n\n \(second.answer) \n")
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      result.output == """
+        A short task
+
+        Solve this task to unlock 5 more minutes.
+
+        What is \(first.text)?
+        Answer: 
+        That is not the answer. Here is a new task.
+
+        What is \(second.text)?
+        Answer: 
+        Answer: 
+
+        5 more minutes are unlocked for today. Go back to it with your app switcher.
+
+        """)
+    #expect(!result.output.contains(String(first.answer)))
+    #expect(try sandbox.store.status(of: Rule.builtIn).value.grantsToday == 1)
+  }
+
+  @Test("The end of input without the answer exits 1 and records nothing")
+  func endOfInput() throws {
+    let sandbox = try Sandbox()
+    let task = tasks(seed: 3, count: 1)[0]
+    let result = try sandbox.run(["puzzle", "--seed", "3"], input: "\(task.answer + 1)\n")
+    #expect(result.status == 1)
+    #expect(result.error.contains("nothing was unlocked"))
+    #expect(!result.output.contains("unlocked for today"))
+    #expect(sandbox.stateFiles().isEmpty)
+  }
+
+  @Test("When today's grants are used up it says so and asks no task")
+  func usedUp() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(
+      #"{"rules":[{"name":"video","apps":["Netflix"],"grantMinutes":1,"maxGrantsPerDay":1}]}"#)
+    let task = tasks(seed: 5, count: 1)[0]
+    let first = try sandbox.run(
+      ["puzzle", "--app", "netflix", "--seed", "5"], input: "\(task.answer)\n")
+    #expect(first.status == 0)
+    #expect(first.output.contains("Solve this task to unlock 1 more minute for netflix."))
+    #expect(first.output.contains("1 more minute for netflix is unlocked for today."))
+
+    let second = try sandbox.run(
+      ["puzzle", "--app", "Netflix", "--seed", "5"], input: "\(task.answer)\n")
+    #expect(second.status == 75)
+    #expect(
+      second.output == "Today's extra time for Netflix is used up. The limit resets at midnight.\n")
+    #expect(try sandbox.store.status(of: Rule(name: "video", apps: [])).value.grantsToday == 1)
+  }
+
+  @Test("An app no rule covers, or a broken configuration, exits 78 with the reason")
+  func configurationProblems() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(socialConfiguration)
+    let uncovered = try sandbox.run(["puzzle", "--app", "Reddit"], input: "1\n")
+    #expect(uncovered.status == 78)
+    #expect(uncovered.error.contains("no rule covers the app 'Reddit'"))
+    #expect(uncovered.output.isEmpty)
+
+    try sandbox.writeConfig(
+      #"{"rules":[{"name":"social","apps":["Instagram"],"grantMinutes":"five"}]}"#)
+    let broken = try sandbox.run(["puzzle", "--app", "Instagram"], input: "1\n")
+    #expect(broken.status == 78)
+    #expect(
+      broken.error
+        == "shieldbridge: \(sandbox.configPath): rules[0].grantMinutes: expected a whole number from 1 to 120, found \"five\"\n"
+    )
+    #expect(try sandbox.run(["status"]).status == 78)
+  }
+
+  @Test("Without --app and with several rules, the app must be named")
+  func appNeeded() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"rules":[{"name":"a","apps":["A"]},{"name":"b","apps":["B"]}]}"#)
+    let result = try sandbox.run(["puzzle"], input: "1\n")
+    #expect(result.status == 64)
+    #expect(result.error.contains("--app"))
+  }
+
+  @Test(
+    "Bad option values are usage errors",
+    arguments: [["--seed", "-1"], ["--seed", "x"], ["--grant", "0"], ["--grant", "121"]])
+  func usage(arguments: [String]) throws {
+    let sandbox = try Sandbox()
+    let result = try sandbox.run(["puzzle"] + arguments, input: "1\n")
+    #expect(result.status == 64)
+    #expect(sandbox.stateFiles().isEmpty)
+  }
+
+  @Test("A --grant that differs from the rule is noted, and the rule's minutes apply")
+  func grantFromLink() throws {
+    let sandbox = try Sandbox()
+    let task = tasks(seed: 9, count: 1)[0]
+    let result = try sandbox.run(
+      ["puzzle", "--grant", "30", "--seed", "9"], input: "\(task.answer)\n")
+    #expect(result.status == 0)
+    #expect(result.error.contains("grants 5 minutes; --grant 30 does not change that"))
+    #expect(result.output.contains("5 more minutes are unlocked"))
+    #expect(try sandbox.store.status(of: Rule.builtIn).value.limitTodayMinutes == 10)
+  }
+
+  @Test("A state directory that cannot be written exits 74 and names it")
+  func stateError() throws {
+    let sandbox = try Sandbox()
+    try "not a directory".write(
+      toFile: sandbox.root.file("state"), atomically: false, encoding: .utf8)
+    let task = tasks(seed: 1, count: 1)[0]
+    let result = try sandbox.run(["puzzle", "--seed", "1"], input: "\(task.answer)\n")
+    #expect(result.status == 74)
+    #expect(result.error.contains("state/shieldbridge"))
+  }
+
+  @Test("Grants from two processes at the same time are both kept")
+  func twoProcesses() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(
+      #"{"rules":[{"name":"social","apps":["Instagram"],"maxGrantsPerDay":10}]}"#)
+    for round in 1...3 {
+      let seeds: [UInt64] = [UInt64(round * 10), UInt64(round * 10 + 1)]
+      // Both start and wait for their answer; then both get it at once.
+      let children = try seeds.map { seed in
+        try Subprocess(
+          [ShieldBridgeTool.path, "puzzle", "--app", "Instagram", "--seed", String(seed)],
+          environment: ShieldBridgeTool.mergedEnvironment(sandbox.environment),
+          standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
+      }
+      for (child, seed) in zip(children, seeds) {
+        let answer = Array("\(tasks(seed: seed, count: 1)[0].answer)\n".utf8)
+        let written = answer.withUnsafeBytes {
+          write(child.standardInput!, $0.baseAddress, $0.count)
+        }
+        #expect(written == answer.count)
+      }
+      for child in children { child.closeStandardInput() }
+      for child in children {
+        let ended = child.wait(timeout: .seconds(30))
+        if ended == nil { child.terminate() }
+        #expect(ended == .exited(0))
+      }
+      #expect(
+        try sandbox.store.status(of: Rule(name: "social", apps: [])).value.grantsToday == 2 * round)
+    }
+  }
+
+  @Test("A write that fails halfway (a full disk) leaves the old ledger and no temporary file")
+  func failedWrite() throws {
+    let sandbox = try Sandbox()
+    // Enough rules with grants that the ledger is larger than the 1 KiB the writer may write.
+    let rules = (0..<80).map { Rule(name: "rule-number-\($0)-of-this-test", apps: ["App\($0)"]) }
+    let json = rules.map { #"{"name":"\#($0.name)","apps":["\#($0.apps[0])"]}"# }.joined(
+      separator: ",")
+    try sandbox.writeConfig(#"{"rules":[\#(json)]}"#)
+    for rule in rules { _ = try sandbox.store.recordGrant(for: rule) }
+    let before = try String(contentsOfFile: sandbox.ledgerPath, encoding: .utf8)
+    #expect(before.utf8.count > 2048)
+
+    // `ulimit -f 1` makes every write past the first 512 or 1024 bytes fail
+    // with EFBIG, as a full disk fails with ENOSPC.
+    let task = tasks(seed: 11, count: 1)[0]
+    let limited = try Subprocess.run(
+      [
+        "/bin/sh", "-c", "ulimit -f 1 && exec \"$0\" \"$@\"", ShieldBridgeTool.path, "puzzle",
+        "--app", "App0",
+        "--seed", "11",
+      ],
+      input: Array("\(task.answer)\n".utf8),
+      environment: ShieldBridgeTool.mergedEnvironment(sandbox.environment))
+    #expect(limited.status == 74)
+    #expect(limited.error.contains("write failed: File too large"))
+    #expect(!limited.output.contains("unlocked for today"))
+    #expect(try String(contentsOfFile: sandbox.ledgerPath, encoding: .utf8) == before)
+    #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])
+
+    let retried = try sandbox.run(
+      ["puzzle", "--app", "App0", "--seed", "11"], input: "\(task.answer)\n")
+    #expect(retried.status == 0)
+    #expect(try sandbox.store.status(of: rules[0]).value.grantsToday == 2)
+    #expect(try sandbox.store.status(of: rules[79]).value.grantsToday == 1)
+  }
+
+  @Test("A half-written temporary file left by a writer that died is ignored and cleared")
+  func leftoverFromDeadWriter() throws {
+    let sandbox = try Sandbox()
+    _ = try sandbox.store.recordGrant(for: Rule.builtIn)
+    let leftover = sandbox.ledgerPath + ".tmp-4242-dead"
+    try #"{"version":1,"days":[{"date":"2026-11-29","gra"#.write(
+      toFile: leftover, atomically: false, encoding: .utf8)
+    let status = try sandbox.run(["status", "--json"])
+    #expect(status.output.contains(#""grantsToday":1"#))
+    #expect(status.error.isEmpty)
+    let task = tasks(seed: 12, count: 1)[0]
+    #expect(try sandbox.run(["puzzle", "--seed", "12"], input: "\(task.answer)\n").status == 0)
+    #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])
+    #expect(try sandbox.store.status(of: Rule.builtIn).value.grantsToday == 2)
+  }
+}
+
+@Suite("shieldbridge status shows the rules and today's limits")
+struct StatusCommandTests {
+  @Test("Without a configuration the built-in rule is shown")
+  func builtInRule() throws {
+    let sandbox = try Sandbox()
+    let result = try sandbox.run(["status", "--json"])
+    #expect(result.status == 0)
+    let json = try JSONValue(parsing: result.output)
+    #expect(json["rules"]?.arrayValue?.first?["name"] == "default")
+    #expect(json["rules"]?.arrayValue?.first?["apps"] == [])
+    #expect(json["rules"]?.arrayValue?.first?["limitTodayMinutes"] == 5)
+    #expect(sandbox.stateFiles().isEmpty)
+
+    let text = try sandbox.run(["status"])
+    #expect(text.output.contains("default: every app\n  limit today: 5 minutes\n"))
+  }
+
+  @Test("A damaged ledger is reported on stderr and kept aside")
+  func damagedLedger() throws {
+    let sandbox = try Sandbox()
+    try FileManager.default.createDirectory(
+      atPath: sandbox.stateDirectory, withIntermediateDirectories: true)
+    try "{not json".write(toFile: sandbox.ledgerPath, atomically: false, encoding: .utf8)
+    let result = try sandbox.run(["status", "--json"])
+    #expect(result.status == 0)
+    #expect(result.error.contains("shieldbridge: warning: \(sandbox.ledgerPath) could not be read"))
+    let kept = sandbox.stateFiles().filter { $0.hasPrefix("ledger.json.corrupt-") }
+    #expect(kept.count == 1)
+    #expect(
+      try String(contentsOfFile: sandbox.stateDirectory + "/" + kept[0], encoding: .utf8)
+        == "{not json")
+    #expect(try sandbox.run(["status"]).error.isEmpty)
+  }
+
+  @Test("Unknown keys in the configuration are warnings, and the command goes on")
+  func configurationWarnings() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(
+      #"{"rules":[{"name":"social","apps":["Instagram"],"grantMinutes":5,"colour":"red"}]}"#)
+    let result = try sandbox.run(["status", "--json"])
+    #expect(result.status == 0)
+    #expect(
+      result.error
+        == "shieldbridge: warning: \(sandbox.configPath): rules[0].colour: unknown key, ignored\n")
+  }
+}
