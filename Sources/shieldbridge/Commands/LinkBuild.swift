@@ -15,9 +15,8 @@ extension Command {
     options: [
       .value("--app", "NAME", "The app's display name; left out when empty."),
       .value("--grant", "N", "Minutes a solved puzzle unlocks, 1 to 120 (default 5)."),
-      .value(
-        "--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open)."),
-      .value("--scheme", "S", "The link scheme (default shieldbridge)."),
+      .linkIdentifier,
+      .linkScheme,
     ],
     body: { invocation in
       let configuration = try linkConfiguration(invocation)
@@ -37,9 +36,8 @@ extension Command {
     options: [
       .value("--app", "NAME", "The app's display name (required)."),
       .value("--view", "VIEW", "The view, [a-z0-9-]{1,32} (default home)."),
-      .value(
-        "--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open)."),
-      .value("--scheme", "S", "The link scheme (default shieldbridge)."),
+      .linkIdentifier,
+      .linkScheme,
     ],
     body: { invocation in
       let configuration = try linkConfiguration(invocation)

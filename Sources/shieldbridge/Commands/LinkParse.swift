@@ -9,7 +9,7 @@ extension Command {
     argumentCount: 0...Int.max,
     options: [
       .flag("--json", "One JSON object per input on stdout, errors included."),
-      .value("--scheme", "S", "The scheme links must have (default shieldbridge)."),
+      .linkScheme,
     ],
     discussion: """
       Without --json, an action is printed as 'puzzle app="Instagram" grant=5
