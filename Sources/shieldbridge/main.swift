@@ -21,6 +21,7 @@ extension Command {
       .notify,
       .notificationServer,
       .doctor,
+      .link,
     ]
   )
 }

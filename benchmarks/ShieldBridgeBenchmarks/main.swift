@@ -8,6 +8,7 @@ let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
   ("ledger", LedgerBenchmark.run),
   ("localization", LocalizationBenchmarks.run),
   ("notifications", NotificationsBenchmarks.run),
+  ("deeplink", DeepLinkBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

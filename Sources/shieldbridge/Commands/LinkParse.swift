@@ -1,0 +1,121 @@
+import DeepLink
+
+extension Command {
+  /// `shieldbridge link parse [URL…] [--json] [--scheme S]`.
+  static let linkParse = Command(
+    name: "parse",
+    abstract: "Parse links strictly and resolve them to their actions.",
+    arguments: "[URL…]",
+    argumentCount: 0...Int.max,
+    options: [
+      .flag("--json", "One JSON object per input on stdout, errors included."),
+      .linkScheme,
+    ],
+    discussion: """
+      Without --json, an action is printed as 'puzzle app="Instagram" grant=5
+      id="shield-open"' and an error goes to stderr. With --json every input gets
+      one line, in order:
+        {"ok":true,"action":"puzzle","scheme":"shieldbridge","app":"Instagram","grant":5,"id":"shield-open","ignored":[]}
+        {"ok":false,"error":"bad-percent-escape","offset":31,"message":"…"}
+      """,
+    body: { invocation in
+      let router = Router(configuration: try linkConfiguration(invocation))
+      let json = invocation.flag("--json")
+      // A longer line is cut: the parser needs no more to call it too long.
+      let input = LinkInput(maximumLineLength: DeepLink.maximumLength + 1)
+      return input.run(invocation) { link, source, output in
+        do throws(DeepLinkError) {
+          let resolution = try router.resolve(utf8: link)
+          if json {
+            LinkParseOutput.appendJSON(resolution, to: &output)
+          } else {
+            LinkParseOutput.appendText(resolution, to: &output)
+          }
+          return true
+        } catch {
+          if json {
+            LinkParseOutput.appendJSON(error, to: &output)
+          } else {
+            LinkInput.report(error, source, output: &output)
+          }
+          return false
+        }
+      }
+    }
+  )
+}
+
+/// The lines `link parse` prints, written straight into the output buffer.
+enum LinkParseOutput {
+  /// `{"ok":true,"action":…,"ignored":[…]}` and a newline.
+  static func appendJSON(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
+    // Route, scheme, tokens and keys cannot hold a character JSON escapes;
+    // only the app's name and a message can.
+    output.append(literal: #"{"ok":true,"action":"#)
+    output.appendQuoted(resolution.route)
+    output.append(literal: #","scheme":"#)
+    output.appendQuoted(resolution.scheme)
+    switch resolution.action {
+    case .puzzle(let app, let grant, let id):
+      output.append(literal: #","app":"#)
+      if let app { output.appendJSONString(app) } else { output.append(literal: "null") }
+      output.append(literal: #","grant":"#)
+      output.append(decimal: grant)
+      output.append(literal: #","id":"#)
+      output.appendQuoted(id)
+    case .view(let app, let view, let id):
+      output.append(literal: #","app":"#)
+      output.appendJSONString(app)
+      output.append(literal: #","view":"#)
+      output.appendQuoted(view)
+      output.append(literal: #","id":"#)
+      output.appendQuoted(id)
+    }
+    output.append(literal: #","ignored":["#)
+    for (index, key) in resolution.ignored.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      output.appendQuoted(key)
+    }
+    output.append(literal: "]}\n")
+  }
+
+  /// `{"ok":false,"error":…,"offset":…,"message":…}` and a newline.
+  static func appendJSON(_ error: DeepLinkError, to output: inout LinkOutput) {
+    output.append(literal: #"{"ok":false,"error":"#)
+    output.appendQuoted(error.code.rawValue)
+    output.append(literal: #","offset":"#)
+    output.append(decimal: error.offset)
+    output.append(literal: #","message":"#)
+    output.appendJSONString(error.message)
+    output.append(literal: "}\n")
+  }
+
+  /// `puzzle app="Instagram" grant=5 id="shield-open"`, then ` ignored=a,b` when
+  /// keys were ignored, and a newline; text values are quoted as in JSON.
+  static func appendText(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
+    output.append(resolution.route)
+    switch resolution.action {
+    case .puzzle(let app, let grant, let id):
+      if let app {
+        output.append(literal: " app=")
+        output.appendJSONString(app)
+      }
+      output.append(literal: " grant=")
+      output.append(decimal: grant)
+      output.append(literal: " id=")
+      output.appendJSONString(id)
+    case .view(let app, let view, let id):
+      output.append(literal: " app=")
+      output.appendJSONString(app)
+      output.append(literal: " view=")
+      output.appendJSONString(view)
+      output.append(literal: " id=")
+      output.appendJSONString(id)
+    }
+    if !resolution.ignored.isEmpty {
+      output.append(literal: " ignored=")
+      output.append(resolution.ignored.joined(separator: ","))
+    }
+    output.append(0x0A)
+  }
+}
