@@ -39,6 +39,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["DBus", "Spawn"], path: "Tests/TestSupport"),
     .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
     .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "TestSupport"]),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),

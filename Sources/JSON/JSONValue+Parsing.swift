@@ -81,8 +81,11 @@ private struct Parser {
   }
 
   mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+    let start = index
     for byte in word.utf8 {
-      guard index < bytes.count, bytes[index] == byte else { throw error("invalid literal") }
+      guard index < bytes.count, bytes[index] == byte else {
+        throw error("invalid literal, expected \(word)", at: start)
+      }
       index += 1
     }
     return value
@@ -196,6 +199,7 @@ private struct Parser {
         }
         return string
       case UInt8(ascii: "\\"):
+        let escapeStart = index
         index += 1
         guard index < bytes.count else { throw error("unterminated escape") }
         let escape = bytes[index]
@@ -220,11 +224,11 @@ private struct Parser {
             guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate") }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           } else if (0xDC00...0xDFFF).contains(scalar) {
-            throw error("a lone low surrogate")
+            throw error("a lone low surrogate", at: escapeStart)
           }
           guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid Unicode escape") }
           output.append(contentsOf: String(Character(unicode)).utf8)
-        default: throw error("invalid escape", at: index - 1)
+        default: throw error("invalid escape", at: escapeStart)
         }
       case 0x00..<0x20: throw error("a control character must be escaped in a string")
       default:

@@ -27,7 +27,9 @@ extension Subprocess {
   ///
   /// The streams are served together by `poll`, so a child that writes a lot
   /// to one while we wait on the other never blocks. When `timeout` passes the
-  /// child is killed (with its process group) and the result says so.
+  /// child is killed (with its process group) and the result says so. A child
+  /// that exits before reading all of `input` raises SIGPIPE in this process
+  /// unless it is ignored, as the `shieldbridge` executable and the tests do.
   ///
   /// - Throws: ``SpawnError`` when the command cannot be started.
   public static func run(
@@ -44,6 +46,9 @@ extension Subprocess {
     var errorOutput: [UInt8] = []
     var pending = input[...]
     var inputOpen = true
+    // Never block on stdin: a child that writes much before it reads would
+    // otherwise wait for us while we wait for it.
+    if let stdin = child.standardInput { _ = fcntl(stdin, F_SETFL, fcntl(stdin, F_GETFL) | O_NONBLOCK) }
     if pending.isEmpty, let stdin = child.standardInput {
       shutdownWriting(stdin)
       inputOpen = false

@@ -26,6 +26,9 @@ extension Command {
   )
 }
 
+// A reader that goes away (a closed pipe, a child that exits early) is an
+// error from write(2) for us to report, not a signal that ends the process.
+signal(SIGPIPE, SIG_IGN)
 let status = await Command.root.main(Array(CommandLine.arguments.dropFirst()))
 Output.flush()
 exit(status.rawValue)

@@ -19,13 +19,17 @@ public enum ShieldBridgeTool {
   ///   - environment: Variables set on top of this process's environment
   ///     (an empty value removes the variable).
   ///   - timeout: After this the process is killed and `termination` is `nil`.
+  /// Children that exit before reading all their input must not end the test process.
+  private static let pipeSignalIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
   public static func run(
     _ arguments: [String],
     input: String = "",
     environment: [String: String] = [:],
     timeout: Duration = .seconds(30)
   ) throws -> Subprocess.Result {
-    try Subprocess.run(
+    _ = pipeSignalIgnored
+    return try Subprocess.run(
       [path] + arguments, input: Array(input.utf8),
       environment: mergedEnvironment(environment), timeout: timeout)
   }
