@@ -3,6 +3,8 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 DESTDIR ?=
 CONFIGURATION ?= debug
+# How long `make fuzz` runs the deep-link fuzzer.
+FUZZ_SECONDS ?= 60
 
 # Debian packages: to build (libdbus through pkg-config), to run the demo (a bus
 # daemon), and for the tests (gettext's msgfmt for the catalogs; a real
@@ -30,10 +32,14 @@ test: deps-build deps-run deps-test
 	$(MAKE) lint
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests benchmarks fuzz
 
 bench: deps-build deps-run deps-test deps-bench
 	benchmarks/run
+
+# Not part of `make test`: it runs for FUZZ_SECONDS and may find new inputs.
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run
 
 # The binary, the catalogs, and the integration files with their paths filled in.
 install: build

@@ -18,6 +18,7 @@ extension Command {
       .puzzle,
       .status,
       .locales,
+      .link,
     ]
   )
 }

@@ -7,6 +7,7 @@ let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
   ("dbus", DBusBenchmarks.run),
   ("ledger", LedgerBenchmark.run),
   ("localization", LocalizationBenchmarks.run),
+  ("deeplink", DeepLinkBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

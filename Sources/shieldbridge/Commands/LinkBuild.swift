@@ -1,0 +1,78 @@
+import DeepLink
+
+extension Command {
+  /// `shieldbridge link build puzzle|view`.
+  static let linkBuild = Command(
+    name: "build",
+    abstract: "Build a puzzle or view link.",
+    subcommands: [.linkBuildPuzzle, .linkBuildView]
+  )
+
+  /// `shieldbridge link build puzzle [--app NAME] [--grant N] [--id ID] [--scheme S]`.
+  static let linkBuildPuzzle = Command(
+    name: "puzzle",
+    abstract: "Build a link that opens the math puzzle.",
+    options: [
+      .value("--app", "NAME", "The app's display name; left out when empty."),
+      .value("--grant", "N", "Minutes a solved puzzle unlocks, 1 to 120 (default 5)."),
+      .value(
+        "--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open)."),
+      .value("--scheme", "S", "The link scheme (default shieldbridge)."),
+    ],
+    body: { invocation in
+      let configuration = try linkConfiguration(invocation)
+      let grant =
+        try invocation.integer("--grant", in: LinkConfiguration.grantRange) ?? configuration.grant
+      let action = ShieldAction.puzzle(
+        app: invocation.value("--app"), grant: grant,
+        id: invocation.value("--id") ?? configuration.identifier)
+      return try printLink(for: action, configuration)
+    }
+  )
+
+  /// `shieldbridge link build view --app NAME [--view VIEW] [--id ID] [--scheme S]`.
+  static let linkBuildView = Command(
+    name: "view",
+    abstract: "Build a link that opens an app view.",
+    options: [
+      .value("--app", "NAME", "The app's display name (required)."),
+      .value("--view", "VIEW", "The view, [a-z0-9-]{1,32} (default home)."),
+      .value(
+        "--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open)."),
+      .value("--scheme", "S", "The link scheme (default shieldbridge)."),
+    ],
+    body: { invocation in
+      let configuration = try linkConfiguration(invocation)
+      guard let app = invocation.value("--app") else {
+        throw CommandFailure.usage("--app is required")
+      }
+      let action = ShieldAction.view(
+        app: app, view: invocation.value("--view") ?? configuration.view,
+        id: invocation.value("--id") ?? configuration.identifier)
+      return try printLink(for: action, configuration)
+    }
+  )
+
+  /// The standard configuration with the scheme of `--scheme`, if given.
+  static func linkConfiguration(_ invocation: Invocation) throws(CommandFailure)
+    -> LinkConfiguration
+  {
+    guard let scheme = invocation.value("--scheme") else { return .standard }
+    do {
+      return try LinkConfiguration(scheme: scheme)
+    } catch {
+      throw .usage("--scheme: \(error.message)")
+    }
+  }
+
+  private static func printLink(
+    for action: ShieldAction, _ configuration: LinkConfiguration
+  ) throws(CommandFailure) -> ExitCode {
+    do {
+      Output.out(try Router(configuration: configuration).link(for: action).description)
+      return .success
+    } catch {
+      throw .usage("\(error.code): \(error.message)")
+    }
+  }
+}
