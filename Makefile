@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 # for the scheme handler; tmux for the terminal puzzle; tzdata for the DST tests).
 BUILD_PACKAGES := pkg-config libdbus-1-dev
 RUN_PACKAGES := dbus-daemon
-TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils
+TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 gcc
 
 SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)

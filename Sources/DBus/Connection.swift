@@ -125,6 +125,21 @@ public final class Connection: Sendable {
     return try result.get()
   }
 
+  /// Sends a method call and hands its reply to `completion`, without waiting.
+  ///
+  /// For many calls in flight at once (pipelining) without a task per call.
+  /// `completion` runs once, on the connection's dispatch thread, and must not
+  /// block: with the reply, the peer's error, `NoReply` after `timeout`, or
+  /// `Disconnected` when the connection closes first.
+  ///
+  /// - Throws: `Disconnected` when the connection is already closed (then `completion` never runs).
+  public func call(
+    _ message: Message, timeout: Duration = .seconds(25),
+    completion: @escaping @Sendable (Result<Message, DBusError>) -> Void
+  ) throws(DBusError) {
+    try core.sendWithReply(message, timeout: timeout, complete: completion)
+  }
+
   /// Sends a method call and blocks the calling thread until its reply arrives.
   ///
   /// For code outside Swift concurrency. The calling thread drives the

@@ -19,6 +19,9 @@ extension Command {
       .status,
       .locales,
       .link,
+      .notify,
+      .notificationServer,
+      .doctor,
     ]
   )
 }

@@ -1,0 +1,135 @@
+import DBus
+import JSON
+
+/// What `shieldbridge doctor` reports: the bus, the notification server, and
+/// the presentation ShieldBridge will use with it.
+public struct NotificationDiagnosis: Sendable {
+  /// The bus address, or `nil` when there is no bus.
+  public var busAddress: String?
+  /// The unique name of the server that owns `org.freedesktop.Notifications`, if one runs.
+  public var serverOwner: String?
+  /// Whether the bus can start a server on demand (a `.service` file names it).
+  public var activatable: Bool
+  public var information: ServerInformation?
+  public var capabilities: [String]?
+  public var presentation: Presentation?
+  /// What went wrong, when something did (no bus, no server, no answer).
+  public var problem: NotificationError?
+
+  /// Whether a server answered.
+  public var isHealthy: Bool { problem == nil && information != nil && capabilities != nil }
+
+  /// Looks at `bus`: connects, finds the server (starting it the way a post would), and asks it.
+  public static func run(bus: Connection.Bus = .session, timeout: Duration = .seconds(2)) async
+    -> NotificationDiagnosis
+  {
+    var diagnosis = NotificationDiagnosis(activatable: false)
+    do {
+      diagnosis.busAddress = try Connection.address(of: bus)
+    } catch {
+      diagnosis.problem = NotificationError(
+        .noBus, "no message bus: \(error.message)", underlying: error)
+      return diagnosis
+    }
+    let client: NotificationClient
+    do {
+      client = try await NotificationClient.connect(to: bus, timeout: timeout)
+    } catch {
+      diagnosis.problem = error
+      return diagnosis
+    }
+    defer { client.disconnect() }
+    if let reply = try? await client.connection.call(
+      .bus, .bus, .bus, MemberName("ListActivatableNames"), timeout: timeout),
+      let names = try? reply.decode([String].self)
+    {
+      diagnosis.activatable = names.contains(NotificationsNames.busName.rawValue)
+    }
+    do {
+      diagnosis.capabilities = try await client.capabilities()
+      diagnosis.information = try await client.serverInformation()
+      diagnosis.presentation = try await client.presentation()
+    } catch {
+      diagnosis.problem = error
+    }
+    diagnosis.serverOwner = client.serverOwner
+    return diagnosis
+  }
+
+  /// The report for people, one fact per line.
+  public var text: String {
+    var lines = ["bus: \(busAddress ?? "none")"]
+    if let information {
+      lines.append(
+        "server: \(information.name) \(information.version) by \(information.vendor), "
+          + "specification \(information.specVersion)" + (serverOwner.map { " (\($0))" } ?? ""))
+    } else {
+      lines.append("server: none" + (activatable ? " running (the bus can start one)" : ""))
+    }
+    if let capabilities {
+      lines.append(
+        "capabilities: " + (capabilities.isEmpty ? "none" : capabilities.joined(separator: ", ")))
+    }
+    if let presentation {
+      lines.append("presentation: \(presentation)")
+      lines.append("clicks: " + clickAdvice(presentation))
+    }
+    if let problem { lines.append("problem: \(problem.message)") }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The report as one JSON object.
+  public var json: JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("bus", .string(busAddress)),
+      ("server", information.map { _ in .bool(true) } ?? .bool(false)),
+      ("owner", .string(serverOwner)),
+      ("activatable", .bool(activatable)),
+    ]
+    if let information {
+      members.append(
+        (
+          "information",
+          .object([
+            ("name", .string(information.name)), ("vendor", .string(information.vendor)),
+            ("version", .string(information.version)),
+            ("spec_version", .string(information.specVersion)),
+          ])
+        ))
+    } else {
+      members.append(("information", .null))
+    }
+    members.append(("capabilities", capabilities.map { .array($0.map(JSONValue.string)) } ?? .null))
+    if let presentation {
+      members.append(
+        (
+          "presentation",
+          .object([
+            ("style", .string(presentation.style.rawValue)),
+            ("body_markup", .bool(presentation.bodyMarkup)),
+            ("inline_reply", .bool(presentation.inlineReply)),
+            ("stack_tag_hints", .array(presentation.stackTagHints.map(JSONValue.string))),
+          ])
+        ))
+    } else {
+      members.append(("presentation", .null))
+    }
+    members.append(
+      (
+        "problem",
+        problem.map {
+          .object([("code", .string($0.code.rawValue)), ("message", .string($0.message))])
+        } ?? .null
+      ))
+    return .object(members)
+  }
+
+  private func clickAdvice(_ presentation: Presentation) -> String {
+    switch presentation.style {
+    case .actions: "routed to the program that posted (the service, or notify --wait)"
+    case .bodyHyperlink:
+      "the server opens the link in the body itself; notify --wait cannot report them"
+    case .closeOnly: "not possible with this server; the notification says how to go on"
+    }
+  }
+}

@@ -1,0 +1,423 @@
+import DBus
+import Dispatch
+import JSON
+import Synchronization
+
+/// ShieldBridge's embedded, headless notification server (`org.freedesktop.Notifications`, spec 1.3).
+///
+/// It speaks real D-Bus: it owns the well-known name on a bus, answers
+/// `Notify`, `CloseNotification`, `GetCapabilities` and `GetServerInformation`
+/// with the specification's semantics, and sends `NotificationClosed`,
+/// `ActionInvoked`, `ActivationToken` and KDE's `NotificationReplied` to the
+/// connection that posted the notification, as dunst does. It shows nothing:
+/// it records every notification and every close as one JSON line, and is told
+/// to click, close or reply by ``click(_:action:)``, ``close(_:reason:)`` and
+/// ``reply(_:text:)``, or by the same commands over D-Bus on its control
+/// interface `org.shieldbridge.NotificationServer1`.
+///
+/// Memory stays bounded however many notifications arrive: only the most
+/// recent ``Configuration/retainedLimit`` are kept (older ones can no longer
+/// be replaced, clicked or closed); the record file keeps them all.
+public final class NotificationServer: Sendable {
+  /// What the server advertises and where it records.
+  public struct Configuration: Sendable {
+    /// The capabilities `GetCapabilities` returns, in this order.
+    public var capabilities: [String]
+    /// What `GetServerInformation` returns.
+    public var information: ServerInformation
+    /// A file that receives one JSON object per line for every notification,
+    /// close, action and reply; appended to, never truncated.
+    public var recordPath: String?
+    /// How many notifications are kept in memory.
+    public var retainedLimit: Int
+
+    /// The capabilities of a full-featured server without inline replies.
+    public static let defaultCapabilities = [
+      Capability.actions, Capability.body, Capability.bodyHyperlinks, Capability.bodyMarkup,
+      Capability.iconStatic, Capability.persistence,
+    ]
+
+    public init(
+      capabilities: [String] = Configuration.defaultCapabilities,
+      information: ServerInformation = ServerInformation(
+        name: "shieldbridge", vendor: "ShieldBridge", version: "0.1.0", specVersion: "1.3"),
+      recordPath: String? = nil, retainedLimit: Int = 1000
+    ) {
+      self.capabilities = capabilities
+      self.information = information
+      self.recordPath = recordPath
+      self.retainedLimit = retainedLimit
+    }
+  }
+
+  /// Something that happened to a notification, for a program that embeds the server.
+  public enum Activity: Sendable {
+    /// A `Notify` call was answered with this notification's id.
+    case notified(ReceivedNotification)
+    case closed(id: UInt32, reason: CloseReason)
+    case action(id: UInt32, key: String, activationToken: String)
+    case replied(id: UInt32, text: String)
+  }
+
+  public let connection: Connection
+  public let configuration: Configuration
+  private let recorder: AppendOnlyFile?
+  private let state: Mutex<State>
+  private let timers = DispatchQueue(label: "shieldbridge.notification-server.expiry")
+
+  private struct State {
+    var notifications: RecentTable<Stored>
+    var nextID: UInt32 = 1
+    var nextToken: UInt64 = 1
+    var nextGeneration: UInt64 = 1
+    var watchers: [Int: AsyncStream<Activity>.Continuation] = [:]
+    var nextWatcher = 1
+    var recordError: NotificationError?
+  }
+
+  private struct Stored {
+    var notification: ReceivedNotification
+    /// Changes with every replacement, so that an old expiry timer does nothing.
+    var generation: UInt64
+  }
+
+  /// Prepares a server on `connection`; ``start()`` puts it on the bus.
+  ///
+  /// - Throws: ``NotificationError`` `file` when the record file cannot be opened.
+  public init(connection: Connection, configuration: Configuration = Configuration())
+    throws(NotificationError)
+  {
+    self.connection = connection
+    self.configuration = configuration
+    recorder = try configuration.recordPath.map { path throws(NotificationError) in
+      try AppendOnlyFile(path: path)
+    }
+    state = Mutex(State(notifications: RecentTable(limit: configuration.retainedLimit)))
+  }
+
+  /// Exports the interfaces and takes the name `org.freedesktop.Notifications`.
+  ///
+  /// - Throws: ``NotificationError`` `name-taken` when another server owns the
+  ///   name, `disconnected` or `server-error` when the bus refuses.
+  public func start() async throws(NotificationError) {
+    do {
+      try connection.export(try interfaces(), at: NotificationsNames.path)
+    } catch {
+      throw NotificationError(
+        .serverError, "cannot export the notification interfaces: \(error.message)",
+        underlying: error)
+    }
+    let reply: Connection.RequestNameReply
+    do {
+      reply = try await connection.requestName(NotificationsNames.busName, flags: [.doNotQueue])
+    } catch {
+      connection.unexport(NotificationsNames.path)
+      throw NotificationError.from(error, doing: "RequestName", timeout: .seconds(25))
+    }
+    guard reply == .primaryOwner || reply == .alreadyOwner else {
+      connection.unexport(NotificationsNames.path)
+      let owner = (try? await connection.nameOwner(NotificationsNames.busName)) ?? nil
+      throw NotificationError(
+        .nameTaken,
+        "another notification server owns org.freedesktop.Notifications on this bus\(owner.map { " (\($0))" } ?? "")"
+      )
+    }
+  }
+
+  /// Gives the name back and stops answering; the connection stays open.
+  public func stop() async {
+    _ = try? await connection.releaseName(NotificationsNames.busName)
+    connection.unexport(NotificationsNames.path)
+    let watchers = state.withLock { state in
+      defer { state.watchers = [:] }
+      return Array(state.watchers.values)
+    }
+    for watcher in watchers { watcher.finish() }
+  }
+
+  /// The notifications kept in memory, least recently posted first.
+  public var notifications: [ReceivedNotification] {
+    state.withLock { state in
+      state.notifications.ids.compactMap { state.notifications[$0]?.notification }
+    }
+  }
+
+  /// The notification with this id, if it is open and still in memory.
+  public func notification(_ id: UInt32) -> ReceivedNotification? {
+    state.withLock { $0.notifications[id]?.notification }
+  }
+
+  /// The first failure to write the record file, if there was one.
+  public var recordError: NotificationError? { state.withLock { $0.recordError } }
+
+  /// A stream of everything that happens from now on.
+  public func activity() -> AsyncStream<Activity> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Activity.self, bufferingPolicy: .bufferingNewest(4096))
+    let id = state.withLock { state in
+      let id = state.nextWatcher
+      state.nextWatcher += 1
+      state.watchers[id] = continuation
+      return id
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  // MARK: What a user does
+
+  /// Clicks an action: sends `ActivationToken`, then `ActionInvoked`, to the
+  /// connection that posted the notification; then closes it (reason 2,
+  /// dismissed) unless it is resident.
+  ///
+  /// - Returns: the activation token sent.
+  /// - Throws: ``NotificationError`` `actions-unsupported` when the server
+  ///   does not advertise actions, `unknown-notification`, or
+  ///   `invalid-argument` when the notification has no such action.
+  @discardableResult
+  public func click(_ id: UInt32, action key: String = Notification.Action.defaultKey)
+    throws(NotificationError)
+    -> String
+  {
+    guard configuration.capabilities.contains(Capability.actions) else {
+      throw NotificationError(
+        .actionsUnsupported, "this server does not advertise 'actions'; nothing can be clicked")
+    }
+    let (notification, token) = try state.withLock { state throws(NotificationError) in
+      let notification = try Self.open(id, in: state)
+      guard notification.actions.contains(where: { $0.key == key }) else {
+        let keys = notification.actions.map(\.key)
+        throw NotificationError(
+          .invalidArgument,
+          "notification \(id) has no action '\(key)'"
+            + (keys.isEmpty
+              ? " (it has no actions)" : " (its actions: \(keys.joined(separator: ", ")))"))
+      }
+      let token = "shieldbridge-notification-server-\(id)-\(state.nextToken)"
+      state.nextToken += 1
+      return (notification, token)
+    }
+    emit(NotificationsNames.activationToken, to: notification.sender, id, token)
+    emit(NotificationsNames.actionInvoked, to: notification.sender, id, key)
+    record([
+      ("event", "action"), ("time", .string(utcTimestamp())), ("id", .int(id)),
+      ("key", .string(key)),
+      ("activation_token", .string(token)),
+    ])
+    announce(.action(id: id, key: key, activationToken: token))
+    if !notification.isResident { closeOpen(id, reason: .dismissed) }
+    return token
+  }
+
+  /// Closes a notification as the user or the server would: `NotificationClosed` with `reason`.
+  ///
+  /// - Throws: ``NotificationError`` `unknown-notification`.
+  public func close(_ id: UInt32, reason: CloseReason) throws(NotificationError) {
+    _ = try state.withLock { state throws(NotificationError) in try Self.open(id, in: state) }
+    closeOpen(id, reason: reason)
+  }
+
+  /// Answers a notification with text typed into KDE's inline reply field:
+  /// `NotificationReplied`, then a close (reason 2) unless it is resident.
+  ///
+  /// - Throws: ``NotificationError`` `inline-reply-unsupported` without the
+  ///   `inline-reply` capability, `unknown-notification`, or `invalid-argument`
+  ///   when the notification did not ask for a reply (no `inline-reply` action).
+  public func reply(_ id: UInt32, text: String) throws(NotificationError) {
+    guard configuration.capabilities.contains(Capability.inlineReply) else {
+      throw NotificationError(
+        .inlineReplyUnsupported, "this server does not advertise 'inline-reply'")
+    }
+    let notification = try state.withLock { state throws(NotificationError) in
+      try Self.open(id, in: state)
+    }
+    guard notification.actions.contains(where: { $0.key == Notification.Action.inlineReplyKey })
+    else {
+      throw NotificationError(
+        .invalidArgument, "notification \(id) has no 'inline-reply' action to answer")
+    }
+    emit(NotificationsNames.notificationReplied, to: notification.sender, id, text)
+    record([
+      ("event", "reply"), ("time", .string(utcTimestamp())), ("id", .int(id)),
+      ("text", .string(text)),
+    ])
+    announce(.replied(id: id, text: text))
+    if !notification.isResident { closeOpen(id, reason: .dismissed) }
+  }
+
+  // MARK: The D-Bus side
+
+  private func interfaces() throws(DBusError) -> [Interface] {
+    let standard = try Interface(
+      NotificationsNames.interface.rawValue,
+      methods: [
+        try Method(
+          "Notify", inputs: "susssasa{sv}i", outputs: "u",
+          inputNames: [
+            "app_name", "replaces_id", "app_icon", "summary", "body", "actions", "hints",
+            "expire_timeout",
+          ],
+          outputNames: ["id"]
+        ) { [weak self] call in
+          guard let self else { throw DBusError(.failed, "the server has stopped") }
+          return [.uint32(try self.notify(call))]
+        },
+        try Method("CloseNotification", inputs: "u", inputNames: ["id"]) { [weak self] call in
+          let id = try call.decode(UInt32.self)
+          do throws(NotificationError) {
+            try self?.close(id, reason: .closed)
+          } catch {
+            throw error.dbusError
+          }
+          return []
+        },
+        try Method("GetCapabilities", outputs: "as", outputNames: ["capabilities"]) {
+          [configuration] _ in
+          [.array(element: .string, configuration.capabilities.map(DBusValue.string))]
+        },
+        try Method(
+          "GetServerInformation", outputs: "ssss",
+          outputNames: ["name", "vendor", "version", "spec_version"]
+        ) { [configuration] _ in
+          let information = configuration.information
+          return [
+            .string(information.name), .string(information.vendor), .string(information.version),
+            .string(information.specVersion),
+          ]
+        },
+      ],
+      signals: [
+        try SignalDeclaration(
+          "NotificationClosed", signature: "uu", argumentNames: ["id", "reason"]),
+        try SignalDeclaration(
+          "ActionInvoked", signature: "us", argumentNames: ["id", "action_key"]),
+        try SignalDeclaration(
+          "ActivationToken", signature: "us", argumentNames: ["id", "activation_token"]),
+        try SignalDeclaration(
+          "NotificationReplied", signature: "us", argumentNames: ["id", "text"]),
+      ])
+    return [standard, try controlInterface()]
+  }
+
+  /// Answers `Notify`: stores (or replaces) the notification, records it, and returns its id.
+  private func notify(_ call: MethodCall) throws(DBusError) -> UInt32 {
+    var reader = call.message.reader()
+    let appName = try reader.read(String.self)
+    let replacesID = try reader.read(UInt32.self)
+    let icon = try reader.read(String.self)
+    let summary = try reader.read(String.self)
+    let body = try reader.read(String.self)
+    let actionStrings = try reader.read([String].self)
+    let hintValue = try reader.readValue()
+    let expireTimeout = try reader.read(Int32.self)
+    var actions: [Notification.Action] = []
+    actions.reserveCapacity(actionStrings.count / 2)
+    var index = 0
+    while index + 1 < actionStrings.count {
+      actions.append(
+        Notification.Action(key: actionStrings[index], label: actionStrings[index + 1]))
+      index += 2
+    }
+    var hints: [(name: String, value: DBusValue)] = []
+    if case .dictionary(_, _, let entries) = hintValue {
+      hints = entries.map { ($0.key.stringValue ?? "", $0.value) }
+    }
+    var notification = ReceivedNotification(
+      id: 0, replacesID: replacesID, sender: call.sender, appName: appName, icon: icon,
+      summary: summary, body: body,
+      actions: actions, hints: hints, expireTimeout: expireTimeout, time: utcTimestamp())
+    let generation: UInt64 = state.withLock { state in
+      if replacesID != 0, state.notifications.contains(replacesID) {
+        notification.id = replacesID
+      } else {
+        notification.id = Self.allocateID(in: &state)
+      }
+      let generation = state.nextGeneration
+      state.nextGeneration += 1
+      state.notifications.store(
+        Stored(notification: notification, generation: generation), for: notification.id)
+      return generation
+    }
+    record([("event", "notify")] + notification.jsonMembers)
+    announce(.notified(notification))
+    if expireTimeout > 0 {
+      let id = notification.id
+      timers.asyncAfter(deadline: .now() + .milliseconds(Int(expireTimeout))) { [weak self] in
+        self?.expire(id, generation: generation)
+      }
+    }
+    return notification.id
+  }
+
+  /// A fresh id: never 0, never one that is open.
+  private static func allocateID(in state: inout State) -> UInt32 {
+    while true {
+      let id = state.nextID
+      state.nextID = state.nextID == .max ? 1 : state.nextID + 1
+      if id != 0, !state.notifications.contains(id) { return id }
+    }
+  }
+
+  private func expire(_ id: UInt32, generation: UInt64) {
+    let current = state.withLock { $0.notifications[id]?.generation == generation }
+    if current { closeOpen(id, reason: .expired) }
+  }
+
+  /// The open notification `id`, or the error for a close, click or reply of an unknown one.
+  private static func open(_ id: UInt32, in state: State) throws(NotificationError)
+    -> ReceivedNotification
+  {
+    guard let stored = state.notifications[id] else {
+      throw NotificationError(.unknownNotification, "no open notification with id \(id)")
+    }
+    return stored.notification
+  }
+
+  /// Removes an open notification and tells its sender why; does nothing if it is already gone.
+  private func closeOpen(_ id: UInt32, reason: CloseReason) {
+    guard let removed = state.withLock({ $0.notifications.remove(id) }) else { return }
+    emit(
+      NotificationsNames.notificationClosed, to: removed.notification.sender, id, reason.rawValue)
+    record([
+      ("event", "closed"), ("time", .string(utcTimestamp())), ("id", .int(id)),
+      ("reason", .string(reason.name)),
+      ("reason_code", .int(reason.rawValue)),
+    ])
+    announce(.closed(id: id, reason: reason))
+  }
+
+  /// Sends one of the four signals to `destination` alone.
+  private func emit<A: DBusArgument>(
+    _ member: MemberName, to destination: String, _ id: UInt32, _ argument: A
+  ) {
+    try? connection.emit(
+      path: NotificationsNames.path, interface: NotificationsNames.interface, member: member,
+      destination: BusName(rawValue: destination), id, argument)
+  }
+
+  /// Appends one line to the record file; the first failure is kept.
+  private func record(_ members: [(String, JSONValue)]) {
+    guard let recorder else { return }
+    var line: [UInt8] = []
+    line.reserveCapacity(256)
+    JSONValue.object(members).write(to: &line)
+    line.append(0x0A)
+    let failure = recorder.append(line)
+    if failure != 0 {
+      state.withLock { state in
+        if state.recordError == nil {
+          state.recordError = NotificationError(
+            .file, "cannot write to \(recorder.path): \(errnoText(failure))")
+        }
+      }
+    }
+  }
+
+  private func announce(_ activity: Activity) {
+    state.withLock { state in
+      for watcher in state.watchers.values { watcher.yield(activity) }
+    }
+  }
+}

@@ -1,2 +1,0 @@
-/// The Notifications module; see README.md, "Architecture".
-public enum NotificationsModule {}

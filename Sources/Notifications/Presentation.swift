@@ -1,0 +1,142 @@
+/// How ShieldBridge presents notifications to one server, decided once from its capabilities.
+///
+/// The same decision shapes what is posted (actions, a link in the body, or a
+/// close-only notification; escaped markup or plain text) and what is read
+/// back (an `ActionInvoked` is expected only where actions were offered, a
+/// `NotificationReplied` only where inline replies are).
+public struct Presentation: Sendable, Hashable, CustomStringConvertible {
+  /// Where a click can go.
+  public enum Style: String, Sendable, Hashable {
+    /// The server shows actions and reports `ActionInvoked`: a default action and secondary ones.
+    case actions
+    /// No actions, but the server opens hyperlinks in the body: the links go there.
+    case bodyHyperlink = "body-hyperlink"
+    /// Neither: the notification can only be closed; its text says how to go on.
+    case closeOnly = "close-only"
+  }
+
+  public let style: Style
+  /// Whether the server reads body markup, so that every inserted value is escaped.
+  public let bodyMarkup: Bool
+  /// Whether the server offers KDE's inline reply field (`inline-reply`).
+  public let inlineReply: Bool
+  /// The stack-tag hints the server advertises, set to the notification's identifier.
+  public let stackTagHints: [String]
+
+  /// The stack-tag hints ShieldBridge knows, in the order they are set.
+  public static let knownStackTagHints = [
+    HintName.dunstStackTag, HintName.canonicalPrivateSynchronous,
+  ]
+
+  /// Decides the presentation for a server with these capabilities.
+  public init(capabilities: [String]) {
+    let set = Set(capabilities)
+    if set.contains(Capability.actions) {
+      style = .actions
+    } else if set.contains(Capability.bodyHyperlinks) {
+      style = .bodyHyperlink
+    } else {
+      style = .closeOnly
+    }
+    bodyMarkup = set.contains(Capability.bodyMarkup)
+    inlineReply = set.contains(Capability.inlineReply)
+    stackTagHints = Presentation.knownStackTagHints.filter(set.contains)
+  }
+
+  /// Whether clicks come back to the program that posted (only with actions).
+  public var routesClicks: Bool { style == .actions }
+
+  /// `text` as it must be inserted into a body: escaped where the server reads markup.
+  public func text(_ text: String) -> String {
+    bodyMarkup ? Markup.escape(text) : text
+  }
+
+  /// The notification as it goes on the wire to this server.
+  ///
+  /// The body is escaped (or, when it is markup, stripped to plain text for a
+  /// server without markup); actions stay only where the server has them, and
+  /// become links in the body or the close-only text otherwise; the inline
+  /// reply action stays only where inline replies exist; the identifier is set
+  /// as every stack-tag hint the server advertises.
+  public func prepare(_ notification: Notification) -> Notification {
+    var result = notification
+    var body: String
+    if notification.bodyIsMarkup {
+      body = bodyMarkup ? notification.body : Markup.plainText(notification.body)
+    } else {
+      body = text(notification.body)
+    }
+    var extra: [String] = []
+    switch style {
+    case .actions:
+      if !inlineReply {
+        result.actions.removeAll { $0.key == Notification.Action.inlineReplyKey }
+      }
+    case .bodyHyperlink:
+      for action in notification.actions {
+        guard let link = action.link else { continue }
+        extra.append(
+          bodyMarkup
+            ? "<a href=\"\(Markup.escape(link))\">\(Markup.escape(action.label))</a>"
+            : "\(action.label): \(link)")
+      }
+      result.actions = []
+    case .closeOnly:
+      if let closeOnlyText = notification.closeOnlyText, !closeOnlyText.isEmpty {
+        extra.append(text(closeOnlyText))
+      }
+      result.actions = []
+    }
+    if !extra.isEmpty {
+      body = ([body].filter { !$0.isEmpty } + extra).joined(separator: "\n")
+    }
+    result.body = body
+    result.bodyIsMarkup = bodyMarkup
+    result.closeOnlyText = nil
+    if let identifier = notification.identifier {
+      for hint in stackTagHints where result.hints.custom[hint] == nil {
+        result.hints.custom[hint] = .string(identifier)
+      }
+    }
+    return result
+  }
+
+  /// Whether an event from the server makes sense under this presentation.
+  ///
+  /// Actions are read only where they were offered, replies only where the
+  /// server has inline replies; closes and activation tokens always.
+  public func accepts(_ event: NotificationEvent) -> Bool {
+    switch event {
+    case .action: style == .actions
+    case .replied: inlineReply
+    case .closed, .activationToken: true
+    }
+  }
+
+  /// One line for people: `actions, body markup (escaped), stack tags: x-dunst-stack-tag`.
+  public var description: String {
+    var parts = [style.rawValue]
+    parts.append(bodyMarkup ? "body markup (values escaped)" : "plain text")
+    if inlineReply { parts.append("inline reply") }
+    if !stackTagHints.isEmpty {
+      parts.append("stack tags: " + stackTagHints.joined(separator: ", "))
+    }
+    return parts.joined(separator: ", ")
+  }
+}
+
+/// The capability names of the specification that ShieldBridge reads.
+public enum Capability {
+  public static let actions = "actions"
+  public static let actionIcons = "action-icons"
+  public static let body = "body"
+  public static let bodyHyperlinks = "body-hyperlinks"
+  public static let bodyImages = "body-images"
+  public static let bodyMarkup = "body-markup"
+  public static let iconMulti = "icon-multi"
+  public static let iconStatic = "icon-static"
+  public static let persistence = "persistence"
+  public static let sound = "sound"
+  /// KDE's inline reply field; replies come back as `NotificationReplied`.
+  public static let inlineReply = "inline-reply"
+}

@@ -1,0 +1,239 @@
+import DBus
+import JSON
+import Notifications
+import Spawn
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension Command {
+  /// `shieldbridge notification-server [click|close|reply|list …]`: the embedded server, and how to drive it.
+  ///
+  /// The command tree has no command that both runs and has subcommands, so
+  /// the forms are read from the first positional argument here.
+  static let notificationServer = Command(
+    name: "notification-server",
+    abstract:
+      "Run the embedded headless notification server, or click, close, reply to and list its notifications.",
+    arguments: "[click ID [ACTION] | close ID [REASON] | reply ID TEXT | list]",
+    argumentCount: 0...3,
+    options: [
+      addressOption,
+      .value(
+        "--capabilities", "LIST",
+        "Comma-separated capabilities to advertise (default: "
+          + NotificationServer.Configuration.defaultCapabilities.joined(separator: ",") + ")."),
+      .value(
+        "--record", "FILE",
+        "Append every notification, close, action and reply to FILE as JSON lines."),
+      .flag("--json", "With list: print the notifications as a JSON array."),
+    ],
+    discussion: """
+      Without a command it owns org.freedesktop.Notifications on the session bus
+      (or ADDR) until SIGTERM or SIGINT, and exits 0. The commands talk to a
+      running server: click sends ActivationToken and ActionInvoked for ACTION
+      (default 'default') and prints the token; close sends NotificationClosed
+      with REASON (expired, dismissed, closed, undefined or 1-4; default
+      dismissed); reply sends NotificationReplied (needs inline-reply); list
+      shows the open notifications.
+      """,
+    body: { invocation in
+      switch invocation.positional(0) {
+      case nil: return try await serveNotifications(invocation)
+      case "click": return try await clickNotification(invocation)
+      case "close": return try await closeNotification(invocation)
+      case "reply": return try await replyToNotification(invocation)
+      case "list": return try await listNotifications(invocation)
+      case let other?:
+        throw CommandFailure.usage("unknown command '\(other)'; use click, close, reply or list")
+      }
+    }
+  )
+}
+
+/// Runs the server until SIGTERM or SIGINT.
+private func serveNotifications(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions(["--address", "--capabilities", "--record"], in: invocation, for: "the server")
+  var configuration = NotificationServer.Configuration(recordPath: invocation.value("--record"))
+  if let list = invocation.value("--capabilities") {
+    let capabilities = list.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+    if let bad = capabilities.first(where: { $0.contains(where: \.isWhitespace) }) {
+      throw .usage("--capabilities takes names separated by commas, not '\(bad)'")
+    }
+    configuration.capabilities = capabilities
+  }
+  configuration.information.version = shieldBridgeVersion
+  let stop = SignalWaiter([SIGTERM, SIGINT])
+  let connection: Connection
+  let server: NotificationServer
+  do {
+    connection = try Connection(bus(invocation))
+  } catch {
+    throw CommandFailure(
+      "cannot connect to the message bus: \(error.message)", exitCode: .unavailable)
+  }
+  do {
+    server = try NotificationServer(connection: connection, configuration: configuration)
+    try await server.start()
+  } catch {
+    throw CommandFailure(error)
+  }
+  let address = (try? Connection.address(of: bus(invocation))) ?? "the session bus"
+  Output.out("serving org.freedesktop.Notifications on \(address) as \(connection.uniqueName)")
+  Output.flush()
+  guard await stop.wait(orUntilLost: connection) != nil else {
+    throw CommandFailure("lost the connection to the message bus", exitCode: .unavailable)
+  }
+  await server.stop()
+  connection.close()
+  if let failure = server.recordError {
+    throw CommandFailure(failure)
+  }
+  return .success
+}
+
+private func clickNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions(["--address"], in: invocation, for: "click")
+  let id = try notificationID(invocation)
+  guard invocation.positionals.count <= 3 else { throw .usage("click takes ID [ACTION]") }
+  let token = try await withControl(invocation) { control throws(NotificationError) in
+    try await control.click(id, action: invocation.positional(2) ?? Notification.Action.defaultKey)
+  }
+  Output.out(token)
+  return .success
+}
+
+private func closeNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions(["--address"], in: invocation, for: "close")
+  let id = try notificationID(invocation)
+  var reason = CloseReason.dismissed
+  if let text = invocation.positional(2) {
+    guard let named = CloseReason(name: text) ?? UInt32(text).flatMap(CloseReason.init(rawValue:))
+    else {
+      throw .usage(
+        "a close reason is expired, dismissed, closed, undefined or 1 to 4, not '\(text)'")
+    }
+    reason = named
+  }
+  try await withControl(invocation) { control throws(NotificationError) in
+    try await control.close(id, reason: reason)
+  }
+  return .success
+}
+
+private func replyToNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode
+{
+  try onlyOptions(["--address"], in: invocation, for: "reply")
+  let id = try notificationID(invocation)
+  guard let text = invocation.positional(2) else { throw .usage("reply takes ID TEXT") }
+  try await withControl(invocation) { control throws(NotificationError) in
+    try await control.reply(id, text: text)
+  }
+  return .success
+}
+
+private func listNotifications(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions(["--address", "--json"], in: invocation, for: "list")
+  guard invocation.positionals.count == 1 else { throw .usage("list takes no arguments") }
+  let list = try await withControl(invocation) { control throws(NotificationError) in
+    try await control.list()
+  }
+  if invocation.flag("--json") {
+    Output.out(list.serialized)
+    return .success
+  }
+  let notifications = list.arrayValue ?? []
+  if notifications.isEmpty { Output.out("no open notifications") }
+  for notification in notifications {
+    let id = notification["id"]?.integerValue.map(String.init) ?? "?"
+    var line =
+      "\(id)\t\(notification["app_name"]?.stringValue ?? "")\t\(notification["summary"]?.stringValue ?? "")"
+    let keys = (notification["actions"]?.arrayValue ?? []).compactMap { $0["key"]?.stringValue }
+    if !keys.isEmpty { line += "\t[" + keys.joined(separator: ", ") + "]" }
+    Output.out(line)
+  }
+  return .success
+}
+
+/// The ID argument of click, close and reply.
+private func notificationID(_ invocation: Invocation) throws(CommandFailure) -> UInt32 {
+  guard let text = invocation.positional(1) else { throw .usage("missing the notification ID") }
+  guard let id = UInt32(text), id != 0 else {
+    throw .usage("a notification ID is a number from 1, not '\(text)'")
+  }
+  return id
+}
+
+/// Refuses options that do not apply to this form of the command.
+private func onlyOptions(_ allowed: Set<String>, in invocation: Invocation, for form: String)
+  throws(CommandFailure)
+{
+  if let other = invocation.values.keys.sorted().first(where: { !allowed.contains($0) }) {
+    throw .usage("\(other) does not apply to \(form)")
+  }
+}
+
+/// Connects to the bus and runs `body` with a control client of the running server.
+private func withControl<T>(
+  _ invocation: Invocation, _ body: (NotificationServerControl) async throws(NotificationError) -> T
+) async throws(CommandFailure) -> T {
+  let connection: Connection
+  do {
+    connection = try Connection(bus(invocation))
+  } catch {
+    throw CommandFailure(
+      "cannot connect to the message bus: \(error.message)", exitCode: .unavailable)
+  }
+  defer { connection.close() }
+  do {
+    return try await body(NotificationServerControl(connection: connection))
+  } catch {
+    throw CommandFailure(error)
+  }
+}
+
+/// The writing end of the pipe that the signal handler writes the signal number to.
+nonisolated(unsafe) private var signalPipe: Int32 = -1
+
+/// Waits for SIGTERM or SIGINT, whichever thread the kernel hands it to.
+///
+/// A handler that only writes one byte to a pipe (async-signal-safe) and a
+/// thread that reads the pipe: neither Dispatch's signal sources nor `sigwait`
+/// see a signal reliably once other threads (the bus connections', the
+/// concurrency pool's) exist with the signal unblocked.
+private final class SignalWaiter {
+  private let readEnd: Int32
+
+  init(_ signals: [Int32]) {
+    var ends: [Int32] = [-1, -1]
+    if pipe(&ends) == 0 {
+      for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+      _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+      signalPipe = ends[1]
+    }
+    readEnd = ends[0]
+    for number in signals {
+      _ = signal(number) { received in
+        var byte = UInt8(truncatingIfNeeded: received)
+        _ = write(signalPipe, &byte, 1)
+      }
+    }
+  }
+
+  /// The first signal that arrives, or `nil` when `connection` is lost first.
+  func wait(orUntilLost connection: Connection) async -> Int32? {
+    let readEnd = self.readEnd
+    let (stream, continuation) = AsyncStream.makeStream(of: Int32?.self)
+    detachThread {
+      var byte: UInt8 = 0
+      while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+      continuation.yield(Int32(byte))
+    }
+    connection.onDisconnect { _ in continuation.yield(nil) }
+    for await first in stream { return first }
+    return nil
+  }
+}

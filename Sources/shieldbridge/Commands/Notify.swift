@@ -1,0 +1,192 @@
+import JSON
+import Notifications
+
+extension Command {
+  /// `shieldbridge notify SUMMARY [BODY]`: posts a notification, and with `--wait` reports what became of it.
+  static let notify = Command(
+    name: "notify",
+    abstract:
+      "Post a desktop notification; with --wait, report the action chosen or why it closed.",
+    arguments: "SUMMARY [BODY]",
+    argumentCount: 1...2,
+    options: [
+      .value("--app-name", "NAME", "The application name shown with it (default shieldbridge)."),
+      .value("--icon", "ICON", "An icon name or a file:// URI."),
+      .repeated(
+        "--action", "KEY=LABEL", "An action; the key 'default' is a click on the notification."),
+      .repeated(
+        "--hint", "TYPE:NAME:VALUE",
+        "A hint as notify-send writes it (int, double, string, byte, boolean, variant)."),
+      .value("--urgency", "LEVEL", "low, normal or critical."),
+      .value(
+        "--expire-time", "MS",
+        "Close after MS milliseconds; 0 never, -1 the server's default (default)."),
+      .value(
+        "--id", "IDENTIFIER",
+        "Replace the notification posted before with this identifier, [A-Za-z0-9._-]{1,64}."),
+      .value("--replace-id", "N", "Replace the notification with this server id."),
+      .flag("--print-id", "Print the server's id once posted."),
+      .flag("--markup", "Send the body as markup, unescaped, on purpose."),
+      .flag(
+        "--wait", "Stay until the notification is acted on or closed, and print what happened."),
+      .flag("--json", "Print JSON objects instead of plain words."),
+      addressOption,
+    ],
+    discussion: """
+      With --wait it prints the key of the action chosen and exits 0, or the
+      reason it closed (expired, dismissed, closed, undefined) and exits 1; with
+      --json as {"event":"action","id":N,"key":…,"activation_token":…} or
+      {"event":"closed","id":N,"reason":…}. Without --wait, clicks on actions
+      reach nobody, and a warning says so. No notification server, or actions
+      asked of a server that has none: a message naming the cause, exit 69.
+      """,
+    body: { invocation in try await NotifyCommand(invocation).run() }
+  )
+}
+
+/// One run of `shieldbridge notify`.
+private struct NotifyCommand {
+  let invocation: Invocation
+  let notification: Notification
+  let json: Bool
+
+  init(_ invocation: Invocation) throws(CommandFailure) {
+    self.invocation = invocation
+    json = invocation.flag("--json")
+    notification = try NotifyCommand.notification(from: invocation)
+  }
+
+  func run() async throws(CommandFailure) -> ExitCode {
+    let wait = invocation.flag("--wait")
+    var store: any NotificationIDStore = MemoryIDStore()
+    var fileStore: FileIDStore?
+    if notification.identifier != nil {
+      do {
+        let standard = try FileIDStore.standard()
+        store = standard
+        fileStore = standard
+      } catch {
+        Output.err(
+          "shieldbridge notify: warning: \(error.message); --id cannot replace across runs")
+      }
+    }
+    let client: NotificationClient
+    let presentation: Presentation
+    do {
+      client = try await NotificationClient.connect(to: bus(invocation), store: store)
+      presentation = try await client.presentation()
+    } catch {
+      throw CommandFailure(error)
+    }
+    defer { client.disconnect() }
+    if !notification.actions.isEmpty && !presentation.routesClicks {
+      let name = (try? await client.serverInformation().name) ?? "the notification server"
+      throw CommandFailure(
+        "\(name) does not support actions (no 'actions' capability), so the actions cannot be offered or clicked",
+        exitCode: .unavailable)
+    }
+    if !notification.actions.isEmpty && !wait {
+      Output.err(
+        "shieldbridge notify: warning: clicks on the actions will not be routed: nothing waits for them (use --wait)"
+      )
+    }
+    let events = wait ? client.events() : nil
+    let id: UInt32
+    do {
+      id = try await client.post(notification)
+    } catch {
+      throw CommandFailure(error)
+    }
+    if let failure = fileStore?.lastError {
+      Output.err(
+        "shieldbridge notify: warning: the identifier was not remembered: \(failure.message)")
+    }
+    if invocation.flag("--print-id") || (json && !wait) {
+      Output.out(
+        json ? JSONValue.object([("event", "posted"), ("id", .int(id))]).serialized : String(id))
+      Output.flush()
+    }
+    guard let events else { return .success }
+    return try await report(events, for: id)
+  }
+
+  /// Waits for the action or the close of notification `id` and prints it.
+  private func report(_ events: AsyncStream<NotificationEvent>, for id: UInt32)
+    async throws(CommandFailure)
+    -> ExitCode
+  {
+    var token: String?
+    for await event in events where event.id == id {
+      switch event {
+      case .activationToken(_, let value):
+        token = value
+      case .action(_, let key):
+        print(
+          key,
+          [
+            ("event", "action"), ("id", .int(id)), ("key", .string(key)),
+            ("activation_token", .string(token)),
+          ])
+        return .success
+      case .replied(_, let text):
+        print(text, [("event", "reply"), ("id", .int(id)), ("text", .string(text))])
+        return .success
+      case .closed(_, let reason):
+        print(
+          reason.name, [("event", "closed"), ("id", .int(id)), ("reason", .string(reason.name))])
+        return .failure
+      }
+    }
+    throw CommandFailure(
+      "lost the connection to the message bus while waiting", exitCode: .unavailable)
+  }
+
+  private func print(_ plain: String, _ members: [(String, JSONValue)]) {
+    Output.out(json ? JSONValue.object(members).serialized : plain)
+  }
+
+  /// The notification the command line describes.
+  private static func notification(from invocation: Invocation) throws(CommandFailure)
+    -> Notification
+  {
+    var notification = Notification(
+      summary: invocation.positional(0) ?? "", body: invocation.positional(1) ?? "",
+      appName: invocation.value("--app-name") ?? "shieldbridge",
+      icon: invocation.value("--icon") ?? "")
+    notification.bodyIsMarkup = invocation.flag("--markup")
+    for text in invocation.all("--action") {
+      guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+        throw .usage("--action takes KEY=LABEL with a non-empty key, not '\(text)'")
+      }
+      notification.actions.append(
+        .init(key: String(text[..<equals]), label: String(text[text.index(after: equals)...])))
+    }
+    for text in invocation.all("--hint") {
+      do {
+        let (name, value) = try HintSyntax.parse(text)
+        notification.hints.custom[name] = value
+      } catch {
+        throw .usage(error.message)
+      }
+    }
+    if let name = invocation.value("--urgency") {
+      guard let urgency = Notification.Urgency(name: name) else {
+        throw .usage("--urgency is low, normal or critical, not '\(name)'")
+      }
+      notification.hints.urgency = urgency
+    }
+    if let milliseconds = try invocation.integer("--expire-time", in: -1...Int(Int32.max)) {
+      notification.expiry = Notification.Expiry(wireValue: Int32(milliseconds))
+    }
+    if let identifier = invocation.value("--id") {
+      guard Notification.isValidIdentifier(identifier) else {
+        throw .usage("--id takes 1 to 64 of A-Z a-z 0-9 . _ -, not '\(identifier)'")
+      }
+      notification.identifier = identifier
+    }
+    if let replacesID = try invocation.integer("--replace-id", in: 1...Int(UInt32.max)) {
+      notification.replacesID = UInt32(replacesID)
+    }
+    return notification
+  }
+}

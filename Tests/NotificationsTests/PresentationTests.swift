@@ -1,0 +1,114 @@
+import Notifications
+import Testing
+
+@Suite("A presentation is decided once from the capabilities")
+struct PresentationDecisionTests {
+  @Test(arguments: [
+    (["actions", "body"], Presentation.Style.actions),
+    (["actions", "body-hyperlinks"], .actions),
+    (["body", "body-hyperlinks"], .bodyHyperlink),
+    (["body", "body-markup"], .closeOnly),
+    ([], .closeOnly),
+  ])
+  func theStyleFollowsActionsThenHyperlinks(capabilities: [String], style: Presentation.Style) {
+    #expect(Presentation(capabilities: capabilities).style == style)
+  }
+
+  @Test func markupRepliesAndStackTagsAreReadFromTheList() {
+    let dunst = Presentation(capabilities: [
+      "actions", "body", "body-hyperlinks", "icon-static", "x-canonical-private-synchronous",
+      "x-dunst-stack-tag",
+    ])
+    #expect(!dunst.bodyMarkup)
+    #expect(!dunst.inlineReply)
+    #expect(dunst.stackTagHints == ["x-dunst-stack-tag", "x-canonical-private-synchronous"])
+    let plasma = Presentation(capabilities: ["actions", "body", "body-markup", "inline-reply"])
+    #expect(plasma.bodyMarkup)
+    #expect(plasma.inlineReply)
+    #expect(plasma.stackTagHints.isEmpty)
+  }
+
+  @Test func eventsAreReadAsThePresentationExpectsThem() {
+    let closeOnly = Presentation(capabilities: ["body"])
+    #expect(!closeOnly.accepts(.action(id: 1, key: "default")))
+    #expect(!closeOnly.accepts(.replied(id: 1, text: "x")))
+    #expect(closeOnly.accepts(.closed(id: 1, reason: .dismissed)))
+    let actions = Presentation(capabilities: ["actions"])
+    #expect(actions.accepts(.action(id: 1, key: "default")))
+    #expect(actions.accepts(.activationToken(id: 1, token: "t")))
+    #expect(!actions.accepts(.replied(id: 1, text: "x")))
+    #expect(
+      Presentation(capabilities: ["actions", "inline-reply"]).accepts(.replied(id: 1, text: "x")))
+  }
+
+  @Test func preparingTwiceChangesNothingMore() {
+    for capabilities in [
+      ["actions", "body-markup"], ["body-hyperlinks"], ["body"],
+      ["body-hyperlinks", "body-markup"],
+    ] {
+      let presentation = Presentation(capabilities: capabilities)
+      var notification = Notification(
+        summary: "S", body: "<Tom & \"Jerry\">",
+        actions: [.init(key: "default", label: "Go & see", link: "x://a?b=1&c=2")])
+      notification.closeOnlyText = "Run it."
+      let once = presentation.prepare(notification)
+      #expect(presentation.prepare(once) == once, "for \(capabilities)")
+    }
+  }
+
+  @Test func plainHyperlinksAreWrittenAsLabelAndAddress() {
+    let prepared = Presentation(capabilities: ["body-hyperlinks"]).prepare(
+      Notification(
+        summary: "S",
+        actions: [.init(key: "default", label: "Solve", link: "shieldbridge://puzzle")]))
+    #expect(prepared.body == "Solve: shieldbridge://puzzle")
+    #expect(prepared.actions.isEmpty)
+  }
+}
+
+@Suite("Markup escaping")
+struct MarkupTests {
+  @Test func theFiveSpecialCharactersAreEscaped() {
+    #expect(
+      Markup.escape(#"<b>"Tom" & 'Jerry'</b>"#)
+        == "&lt;b&gt;&quot;Tom&quot; &amp; &apos;Jerry&apos;&lt;/b&gt;")
+    #expect(Markup.escape("plain") == "plain")
+  }
+
+  @Test func plainTextDropsTagsAndDecodesEntities() {
+    #expect(
+      Markup.plainText("<b>Tom</b> &amp; <i>Jerry</i> &#65;&#x42; &unknown; a < b")
+        == "Tom & Jerry AB &unknown; a < b")
+  }
+
+  @Test func escapedTextReadsBackAsTheOriginal() {
+    var generator = SeededGenerator(seed: 0x5EED_0001)
+    let alphabet = Array("ab <>&\"';#x1é漢\u{1F600}\n".unicodeScalars)
+    for _ in 0..<2000 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...24, using: &generator) {
+        text.unicodeScalars.append(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)])
+      }
+      let escaped = Markup.escape(text)
+      #expect(Markup.plainText(escaped) == text)
+      #expect(
+        !escaped.contains("<") && !escaped.contains(">") && !escaped.contains("\"")
+          && !escaped.contains("'"))
+    }
+  }
+}
+
+/// A small, fast, seeded generator (SplitMix64), so that property tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
