@@ -108,8 +108,3 @@ enum DBusBenchmarks {
     }
   }
 }
-
-struct BenchmarkFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}

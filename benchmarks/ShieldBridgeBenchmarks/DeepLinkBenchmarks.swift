@@ -270,11 +270,6 @@ enum DeepLinkBenchmarks {
 }
 
 /// A failure that stops the suite with a message.
-struct BenchmarkFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
-
 /// SplitMix64, so that every run measures the same inputs.
 struct SplitMix: RandomNumberGenerator {
   var state: UInt64

@@ -45,3 +45,9 @@ extension Duration {
     Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
   }
 }
+
+/// A suite that cannot run or whose peer disagrees: the message, and exit 1.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
