@@ -15,6 +15,9 @@ extension Command {
     discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
     subcommands: [
       .demo,
+      .serve,
+      .shield,
+      .open,
       .puzzle,
       .status,
       .locales,
