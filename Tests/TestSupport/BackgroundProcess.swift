@@ -128,6 +128,7 @@ public final class BackgroundProcess: Sendable {
 /// Why a bounded wait ended without what it waited for.
 public struct PollTimedOut: Error, CustomStringConvertible {
   public var what: String
+  public init(what: String) { self.what = what }
   public var description: String { "timed out waiting for \(what)" }
 }
 
