@@ -12,16 +12,10 @@ import TestSupport
 /// in this process, plus a third connection that watches `Dispatched`.
 final class ServiceHarness: Sendable {
   let sandbox: Sandbox
-  let bus: BusDaemon
-  let server: NotificationServer
+  let notifications: EmbeddedNotifications
   let serviceConnection: Connection
   let service: ShieldService
-  let watcher: Connection
-  /// Every notification and event the server saw.
-  let activity = EventLog<NotificationServer.Activity>()
-  /// Every `Dispatched` record, parsed.
-  let dispatched = EventLog<JSONValue>()
-  private let tasks: [Task<Void, Never>]
+  let outside: ServiceWatcher
 
   static let allCapabilities = [
     Capability.actions, Capability.body, Capability.bodyMarkup, Capability.bodyHyperlinks,
@@ -34,27 +28,9 @@ final class ServiceHarness: Sendable {
   ) async throws {
     let sandbox = try sandbox ?? Sandbox()
     self.sandbox = sandbox
-    bus = try BusDaemon()
-    server = try NotificationServer(
-      connection: try Connection(.address(bus.address)),
-      configuration: NotificationServer.Configuration(capabilities: capabilities))
-    try await server.start()
-    let activity = self.activity
-    let dispatched = self.dispatched
-    var tasks = [activity.collect(server.activity())]
-    watcher = try Connection(.address(bus.address))
-    let records = try await watcher.signals(
-      matching: MatchRule(interface: ServiceNames.interface, member: ServiceNames.dispatched))
-    tasks.append(
-      Task {
-        for await message in records {
-          if let text = try? message.decode(String.self), let record = try? JSONValue(parsing: text) {
-            dispatched.append(record)
-          }
-        }
-      })
-    self.tasks = tasks
-    serviceConnection = try Connection(.address(bus.address))
+    notifications = try await EmbeddedNotifications(capabilities: capabilities)
+    outside = try await ServiceWatcher(address: notifications.bus.address)
+    serviceConnection = try Connection(.address(notifications.bus.address))
     service = try await ShieldService.start(
       on: serviceConnection,
       options: ShieldService.Options(
@@ -63,9 +39,14 @@ final class ServiceHarness: Sendable {
         log: { _ in }))
   }
 
-  deinit {
-    for task in tasks { task.cancel() }
-  }
+  var bus: BusDaemon { notifications.bus }
+  var server: NotificationServer { notifications.server }
+  /// Every notification and event the server saw.
+  var activity: EventLog<NotificationServer.Activity> { notifications.activity }
+  /// The connection the tests call the service from, as a client would.
+  var watcher: Connection { outside.connection }
+  /// Every `Dispatched` record, parsed.
+  var dispatched: EventLog<JSONValue> { outside.dispatched }
 
   /// The rules and views the tests use unless they say otherwise.
   static func configuration(
@@ -85,57 +66,28 @@ final class ServiceHarness: Sendable {
   /// The next notification the server receives after position `after`.
   func notification(
     after: Int, _ what: String = "a notification",
-    where matches: @escaping @Sendable (ReceivedNotification) -> Bool =
-      { _ in true }
+    where matches: @escaping @Sendable (ReceivedNotification) -> Bool = { _ in true }
   ) async throws -> ReceivedNotification {
-    let event = try await activity.first(what, after: after) { event in
-      if case .notified(let notification) = event { return matches(notification) }
-      return false
-    }
-    guard case .notified(let notification) = event else { throw PollTimedOut(what: what) }
-    return notification
+    try await notifications.notification(after: after, what, where: matches)
   }
 
   /// The next `Dispatched` record after position `after`.
   func record(after: Int, _ what: String = "a dispatch") async throws -> JSONValue {
-    try await dispatched.first(what, after: after)
+    try await outside.record(after: after, what)
   }
 
   /// Calls one of the service's methods from the watcher connection, as a client would.
   func call(_ member: MemberName, _ argument: String? = nil) async throws -> Message {
-    let message = try Message.methodCall(
-      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface, member: member)
-    if let argument { try message.append(argument) }
-    return try await watcher.call(message, timeout: .seconds(10))
+    try await outside.call(member, argument)
   }
 
-  /// A handler script that writes its arguments and activation token to `name` in the sandbox.
+  /// A handler script that records its arguments and token: ``Sandbox/recordingHandler(_:)``.
   func recordingHandler(_ name: String) throws -> String {
-    let script = sandbox.root.file("\(name).sh")
-    let output = sandbox.root.file(name)
-    try writeExecutable(
-      script,
-      """
-      #!/bin/sh
-      { for argument in "$@"; do echo "arg=$argument"; done
-        echo "token=${XDG_ACTIVATION_TOKEN:-}"
-        echo "startup=${DESKTOP_STARTUP_ID:-}"; } > "\(output).tmp"
-      mv "\(output).tmp" "\(output)"
-
-      """)
-    return script
+    try sandbox.recordingHandler(name)
   }
 
   /// The lines the recording handler `name` wrote, once it has run.
   func handlerOutput(_ name: String, timeout: Duration = .seconds(10)) async throws -> [String] {
-    let path = sandbox.root.file(name)
-    return try await poll("the handler's output in \(name)", timeout: timeout) {
-      (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").map(String.init)
-    }
+    try await sandbox.handlerOutput(name, timeout: timeout)
   }
-}
-
-extension JSONValue {
-  /// The `outcome` of a dispatch record.
-  var outcome: String? { self["outcome"]?.stringValue }
 }

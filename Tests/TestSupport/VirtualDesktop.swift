@@ -32,10 +32,7 @@ public final class VirtualDesktop: Sendable {
     for (tool, package) in [
       ("Xvfb", "xvfb"), ("dunst", "dunst"), ("dunstctl", "dunst"), ("xdotool", "xdotool"),
     ] {
-      guard VirtualDesktop.isInstalled(tool) else {
-        throw DesktopError(
-          "\(tool) is not installed: install the Debian package \(package) ('make test' does)")
-      }
+      _ = try requiredTool(tool, package: package)
     }
     home = try TemporaryDirectory(prefix: "shieldbridge-desktop")
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
@@ -156,20 +153,18 @@ public final class VirtualDesktop: Sendable {
   }
 
   /// Clicks the (top) notification with `button`: 1 left, 2 middle (dunst: the default action), 3 right.
-  public func clickNotification(button: Int = 2) async throws {
+  ///
+  /// - Parameter times: Clicks in quick succession (30 ms apart), as a double click is.
+  public func clickNotification(button: Int = 2, times: Int = 1) async throws {
     let window = try await notificationWindow()
     let result = try Subprocess.run(
-      ["xdotool", "mousemove", "--window", window, "20", "10", "click", String(button)],
+      [
+        "xdotool", "mousemove", "--window", window, "20", "10", "click", "--repeat", String(times), "--delay",
+        "30", String(button),
+      ],
       environment: ShieldBridgeTool.mergedEnvironment(environment), timeout: .seconds(5))
     guard result.status == 0 else {
       throw DesktopError("xdotool could not click window \(window): \(result.error)")
-    }
-  }
-
-  private static func isInstalled(_ tool: String) -> Bool {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").contains {
-      FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
     }
   }
 }

@@ -1,0 +1,93 @@
+import DBus
+import DeepLink
+import Foundation
+import JSON
+import Spawn
+import TestSupport
+import Testing
+
+/// A sandbox and a private bus on which no service runs.
+private final class NoService: Sendable {
+  let sandbox: Sandbox
+  let bus: BusDaemon
+
+  init() throws {
+    sandbox = try Sandbox()
+    bus = try BusDaemon()
+  }
+
+  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Subprocess.Result {
+    try ShieldBridgeTool.run(
+      arguments, environment: sandbox.serviceEnvironment(address: bus.address).merging(environment) { $1 },
+      timeout: .seconds(15))
+  }
+}
+
+@Suite("shield and open when no service runs")
+struct WithoutServiceTests {
+  @Test func shieldExits69AtOnceAndSaysHowToStartTheService() throws {
+    let none = try NoService()
+    let clock = ContinuousClock()
+    let started = clock.now
+    let result = try none.run(["shield", "--app", "Instagram"])
+    #expect(clock.now - started < .seconds(5))
+    #expect(result.status == 69)
+    #expect(result.output.isEmpty)
+    #expect(result.error.contains("no ShieldBridge service is running"))
+    #expect(result.error.contains("start it with 'shieldbridge serve'"))
+  }
+
+  @Test func shieldWithoutAnyBusExits69() throws {
+    let none = try NoService()
+    let result = try none.run(["shield", "--app", "Instagram"], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+    #expect(result.status == 69)
+    #expect(result.error.contains("no message bus"))
+  }
+
+  @Test func openRunsTheConfiguredPuzzleHandlerWithEachValueAsOneWholeArgument() async throws {
+    let none = try NoService()
+    let trap = none.sandbox.root.file("injected")
+    let app = "Candy Crush; touch \(trap)"
+    let handler = try none.sandbox.recordingHandler("puzzle")
+    try none.sandbox.writeServiceConfig(apps: [app], puzzleHandler: [handler, "{app}", "--minutes={grant}", "{link}"])
+    let link = "shieldbridge://puzzle?app=\(PercentEncoding.encode(app))&grant=5"
+    #expect(link.hasPrefix("shieldbridge://puzzle?app=Candy%20Crush%3B%20touch%20%2F"))
+    let result = try none.run(["open", link])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(try JSONValue(parsing: result.output).outcome == "handler")
+    #expect(
+      try await none.sandbox.handlerOutput("puzzle") == [
+        "arg=\(app)", "arg=--minutes=5", "arg=\(link)", "token=", "startup=",
+      ])
+    #expect(!FileManager.default.fileExists(atPath: trap))
+  }
+
+  @Test func aBadLinkExits65WithTheErrorCodeAndOffset() throws {
+    let none = try NoService()
+    try none.sandbox.writeServiceConfig(puzzleHandler: [try none.sandbox.recordingHandler("puzzle")])
+    let badEscape = try none.run(["open", "shieldbridge://puzzle?app=%G1"])
+    #expect(badEscape.status == 65)
+    #expect(
+      badEscape.error == "shieldbridge: bad-percent-escape at byte 26: '%' must be followed by two hexadecimal digits\n"
+    )
+    let badRoute = try none.run(["open", "shieldbridge://feed?app=Instagram"])
+    #expect(badRoute.status == 65)
+    #expect(badRoute.error.hasPrefix("shieldbridge: unknown-route at byte 15: "))
+    #expect(none.sandbox.handlerRuns("puzzle") == 0)
+  }
+
+  @Test func aViewThatIsNotConfiguredExits65AndOpensNothing() async throws {
+    let none = try NoService()
+    try none.sandbox.writeServiceConfig(viewHandler: [try none.sandbox.recordingHandler("view"), "{target}"])
+    let refused = try none.run(["open", "shieldbridge://view?app=Instagram&view=feed"])
+    #expect(refused.status == 65)
+    #expect(refused.error == "shieldbridge: the view 'feed' is not configured for Instagram\n")
+    #expect(try JSONValue(parsing: refused.output).outcome == "refused")
+    // The configured view opens, and it is the only thing the handler ever opened.
+    let opened = try none.run(["open", "shieldbridge://view?app=Instagram&view=direct"])
+    #expect(opened.status == 0, "\(opened.error)")
+    #expect(try await none.sandbox.handlerOutput("view").first == "arg=https://www.instagram.com/direct/inbox/")
+    _ = try await poll("the view handler to finish") { none.sandbox.handlerRuns("view") > 0 ? true : nil }
+    #expect(none.sandbox.handlerRuns("view") == 1)
+  }
+}
