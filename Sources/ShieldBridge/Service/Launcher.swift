@@ -29,15 +29,22 @@ public struct Launcher: Sendable {
     return environment
   }
 
-  /// Starts `argv` with stdin from `/dev/null`, and calls `exited` (on a thread of
-  /// its own) when it has ended.
+  /// Starts `argv` with stdin and stdout on `/dev/null` and this process's
+  /// stderr, and calls `exited` (on a thread of its own) when it has ended.
+  ///
+  /// The program may outlive the caller (`shieldbridge open` returns as soon
+  /// as it has started it), so it must not hold the caller's stdout: that is
+  /// where the caller's one line of JSON goes, and whoever reads it would wait
+  /// for the end of the file until the program ended. Its messages still go
+  /// where the caller's own do: the terminal, or the journal for `serve`.
   ///
   /// - Throws: ``SpawnError`` when the program cannot be started.
   public func launch(
     _ argv: [String], activationToken: String?, exited: @escaping @Sendable (Termination) -> Void
   ) throws(SpawnError) {
     let child = try Subprocess(
-      argv, environment: childEnvironment(activationToken: activationToken), standardInput: .null)
+      argv, environment: childEnvironment(activationToken: activationToken), standardInput: .null,
+      standardOutput: .null)
     detachThread { exited(child.wait()) }
   }
 }
