@@ -62,6 +62,38 @@ struct WithoutServiceTests {
     #expect(!FileManager.default.fileExists(atPath: trap))
   }
 
+  @Test func openReturnsItsLineWhileTheProgramItStartedStillRuns() async throws {
+    let none = try NoService()
+    let (started, release, ended) = (
+      none.sandbox.root.file("started"), none.sandbox.root.file("release"), none.sandbox.root.file("ended")
+    )
+    let handler = none.sandbox.root.file("slow.sh")
+    try writeExecutable(
+      handler,
+      """
+      #!/bin/sh
+      # Stays open, as a puzzle window would, until the test releases it; gives up after 10 s.
+      touch "\(started)"
+      i=0
+      while [ ! -e "\(release)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+      touch "\(ended)"
+
+      """)
+    try none.sandbox.writeServiceConfig(puzzleHandler: [handler])
+    let open = try Subprocess(
+      [ShieldBridgeTool.path, "open", "shieldbridge://puzzle?app=Instagram"],
+      environment: ShieldBridgeTool.mergedEnvironment(none.sandbox.serviceEnvironment(address: none.bus.address)),
+      standardInput: .null, standardOutput: .pipe, standardError: .null)
+    // Whoever reads the line reads to the end of the file: it comes when `open` ends, not the handler.
+    let output = await Task.detached { readToEnd(open.standardOutput) }.value
+    #expect(open.wait(timeout: .seconds(10)) == .exited(0))
+    #expect(try JSONValue(parsing: output).outcome == "handler")
+    _ = try await poll("the handler to start") { FileManager.default.fileExists(atPath: started) ? true : nil }
+    #expect(!FileManager.default.fileExists(atPath: ended))
+    #expect(FileManager.default.createFile(atPath: release, contents: nil))
+    _ = try await poll("the handler to end") { FileManager.default.fileExists(atPath: ended) ? true : nil }
+  }
+
   @Test func aBadLinkExits65WithTheErrorCodeAndOffset() throws {
     let none = try NoService()
     try none.sandbox.writeServiceConfig(puzzleHandler: [try none.sandbox.recordingHandler("puzzle")])
@@ -90,4 +122,18 @@ struct WithoutServiceTests {
     _ = try await poll("the view handler to finish") { none.sandbox.handlerRuns("view") > 0 ? true : nil }
     #expect(none.sandbox.handlerRuns("view") == 1)
   }
+}
+
+/// Everything readable from `descriptor` until the end of the file.
+private func readToEnd(_ descriptor: Int32?) -> String {
+  guard let descriptor else { return "" }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    guard count > 0 else { break }
+    bytes.append(contentsOf: buffer[..<count])
+  }
+  return String(decoding: bytes, as: UTF8.self)
 }
