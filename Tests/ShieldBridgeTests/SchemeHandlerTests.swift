@@ -41,13 +41,16 @@ private final class SchemeHandlerSetup: Sendable {
   }
 
   /// Runs `xdg-open link` with exactly the environment described above, and the bus at `address`.
-  func open(_ link: String, busAddress address: String) throws -> Subprocess.Result {
+  func open(_ link: String, busAddress address: String) async throws -> Subprocess.Result {
     var environment = sandbox.serviceEnvironment(address: address).filter { !$0.value.isEmpty }
     environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     environment["XDG_DATA_HOME"] = sandbox.root.file("data")
     environment["XDG_CURRENT_DESKTOP"] = "X-Generic"
     environment["WAYLAND_DISPLAY"] = "no-compositor-needed"
-    return try Subprocess.run([xdgOpen, link], environment: environment, timeout: .seconds(15))
+    let (xdgOpen, fixed) = (self.xdgOpen, environment)
+    return try await onOwnThread {
+      try Subprocess.run([xdgOpen, link], environment: fixed, timeout: .seconds(15))
+    }
   }
 }
 
@@ -60,7 +63,7 @@ struct SchemeHandlerTests {
       apps: ["Candy Crush"], puzzleHandler: [try sandbox.recordingHandler("puzzle"), "{app}", "{link}"])
     let bus = try BusDaemon()
     let link = "shieldbridge://puzzle?app=Candy%20Crush&grant=5"
-    let result = try setup.open(link, busAddress: bus.address)
+    let result = try await setup.open(link, busAddress: bus.address)
     #expect(result.status == 0, "\(result.error)")
     #expect(try JSONValue(parsing: result.output).outcome == "handler")
     #expect(try await sandbox.handlerOutput("puzzle").prefix(2) == ["arg=Candy Crush", "arg=\(link)"])
@@ -69,7 +72,8 @@ struct SchemeHandlerTests {
   @Test func withTheServiceRunningTheLinkIsDispatchedByIt() async throws {
     let running = try await RunningService()
     let setup = try SchemeHandlerSetup(sandbox: running.sandbox)
-    let result = try setup.open("shieldbridge://view?app=Instagram&view=direct", busAddress: running.desk.bus.address)
+    let result = try await setup.open(
+      "shieldbridge://view?app=Instagram&view=direct", busAddress: running.desk.bus.address)
     #expect(result.status == 0, "\(result.error)")
     let record = try await running.watcher.record(after: 0)
     #expect(record.outcome == "opened")

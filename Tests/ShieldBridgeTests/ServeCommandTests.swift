@@ -11,7 +11,7 @@ import Testing
 struct ServeCommandTests {
   @Test func shieldPrintsTheIDOfTheNotificationTheServerReceived() async throws {
     let running = try await RunningService()
-    let result = try running.run(["shield", "--app", "Instagram"])
+    let result = try await running.run(["shield", "--app", "Instagram"])
     #expect(result.status == 0, "\(result.error)")
     let shield = try await running.desk.notification(after: 0, "the shield")
     #expect(result.output == "\(shield.id)\n")
@@ -22,7 +22,7 @@ struct ServeCommandTests {
 
   @Test func sigtermClosesItsNotificationsReleasesTheNameAndExitsZero() async throws {
     let running = try await RunningService()
-    let id = try running.shield("Instagram")
+    let id = try await running.shield("Instagram")
     let ended = await running.serve.terminate()
     #expect(ended.status == 0, "\(ended.error)")
     #expect(try await running.desk.closeReason(of: id) == .closed)
@@ -33,11 +33,11 @@ struct ServeCommandTests {
 
   @Test func aSecondServeOnTheSameBusExits75AndLeavesTheFirstServing() async throws {
     let running = try await RunningService()
-    let second = try running.run(["serve", "--address", running.desk.bus.address])
+    let second = try await running.run(["serve", "--address", running.desk.bus.address])
     #expect(second.status == 75)
     #expect(second.error == "shieldbridge: another ShieldBridge service already owns org.shieldbridge.ShieldBridge\n")
     #expect(try await running.watcher.connection.nameOwner(ServiceNames.busName) == running.serve.uniqueName)
-    _ = try running.shield("YouTube")
+    _ = try await running.shield("YouTube")
   }
 
   @Test func losingTheBusEndsServeWith69AndSaysSo() async throws {
@@ -58,7 +58,7 @@ struct ServeCommandTests {
     await #expect(throws: DBusError.self) {
       try await running.watcher.call(ServiceNames.open, "shieldbridge://puzzle?app=%G1")
     }
-    let id = try running.shield("Instagram")
+    let id = try await running.shield("Instagram")
     try running.desk.server.click(id, action: "shieldbridge://view?app=Instagram&view=direct&id=shield-open")
     _ = try await running.watcher.record(after: 2, "the click's dispatch")
 
@@ -81,18 +81,18 @@ struct ServeCommandTests {
 
   @Test func shieldForAnAppNoRuleCoversExits78AndPostsNothing() async throws {
     let running = try await RunningService()
-    let refused = try running.run(["shield", "--app", "Facebook"])
+    let refused = try await running.run(["shield", "--app", "Facebook"])
     #expect(refused.status == 78)
     #expect(refused.error.contains("no rule covers the app 'Facebook'"))
     #expect(refused.output.isEmpty)
     // The next shield is the first notification the server sees.
-    _ = try running.shield("YouTube")
+    _ = try await running.shield("YouTube")
     #expect(try await running.desk.notification(after: 0, "the shield").summary == "YouTube is paused")
   }
 
   @Test func openHandsTheLinkToTheRunningService() async throws {
     let running = try await RunningService()
-    let result = try running.run(["open", "shieldbridge://puzzle?app=YouTube&grant=5"])
+    let result = try await running.run(["open", "shieldbridge://puzzle?app=YouTube&grant=5"])
     #expect(result.status == 0, "\(result.error)")
     let printed = try JSONValue(parsing: result.output)
     #expect(printed.outcome == "handler")

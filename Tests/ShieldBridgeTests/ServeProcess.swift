@@ -67,14 +67,16 @@ final class RunningService: Sendable {
   }
 
   /// Runs `shieldbridge` with the service's environment, on the same bus.
-  func run(_ arguments: [String]) throws -> Subprocess.Result {
-    try ShieldBridgeTool.run(
-      arguments, environment: sandbox.serviceEnvironment(address: desk.bus.address), timeout: .seconds(15))
+  func run(_ arguments: [String]) async throws -> Subprocess.Result {
+    let environment = sandbox.serviceEnvironment(address: desk.bus.address)
+    return try await onOwnThread {
+      try ShieldBridgeTool.run(arguments, environment: environment, timeout: .seconds(15))
+    }
   }
 
   /// `shieldbridge shield --app APP`; the id it printed.
-  func shield(_ app: String) throws -> UInt32 {
-    let result = try run(["shield", "--app", app])
+  func shield(_ app: String) async throws -> UInt32 {
+    let result = try await run(["shield", "--app", app])
     guard result.status == 0, let id = UInt32(result.output.trimmingCharacters(in: .newlines)) else {
       throw PollTimedOut(what: "an id from shield (status \(String(describing: result.status)): \(result.error))")
     }

@@ -30,9 +30,10 @@ private final class DunstService: Sendable {
   /// `shieldbridge shield --app APP`, once the notification is on screen; its id.
   @discardableResult
   func shield(_ app: String) async throws -> UInt32 {
-    let result = try ShieldBridgeTool.run(
-      ["shield", "--app", app], environment: sandbox.serviceEnvironment(address: desktop.bus.address),
-      timeout: .seconds(15))
+    let environment = sandbox.serviceEnvironment(address: desktop.bus.address)
+    let result = try await onOwnThread {
+      try ShieldBridgeTool.run(["shield", "--app", app], environment: environment, timeout: .seconds(15))
+    }
     guard result.status == 0, let id = UInt32(result.output.trimmingCharacters(in: .newlines)) else {
       throw PollTimedOut(what: "an id from shield (status \(String(describing: result.status)): \(result.error))")
     }

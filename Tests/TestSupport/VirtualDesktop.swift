@@ -138,16 +138,18 @@ public final class VirtualDesktop: Sendable {
   /// Waits until exactly `count` notifications are on screen and none waits.
   public func waitUntilDisplayed(_ count: Int, timeout: Duration = .seconds(10)) async throws {
     _ = try await poll("\(count) notification(s) on screen", timeout: timeout) {
-      try self.displayedCount() == count && self.waitingCount() == 0 ? true : nil
+      try await onOwnThread { try self.displayedCount() == count && self.waitingCount() == 0 } ? true : nil
     }
   }
 
   /// The X window dunst shows its notifications in, once it is on screen.
   public func notificationWindow(timeout: Duration = .seconds(10)) async throws -> String {
     try await poll("dunst's window on \(display)", timeout: timeout) {
-      let result = try Subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "Dunst"],
-        environment: ShieldBridgeTool.mergedEnvironment(environment), timeout: .seconds(5))
+      let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
+      let result = try await onOwnThread {
+        try Subprocess.run(
+          ["xdotool", "search", "--onlyvisible", "--class", "Dunst"], environment: environment, timeout: .seconds(5))
+      }
       return result.output.split(separator: "\n").first.map(String.init)
     }
   }
@@ -157,12 +159,15 @@ public final class VirtualDesktop: Sendable {
   /// - Parameter times: Clicks in quick succession (30 ms apart), as a double click is.
   public func clickNotification(button: Int = 2, times: Int = 1) async throws {
     let window = try await notificationWindow()
-    let result = try Subprocess.run(
-      [
-        "xdotool", "mousemove", "--window", window, "20", "10", "click", "--repeat", String(times), "--delay",
-        "30", String(button),
-      ],
-      environment: ShieldBridgeTool.mergedEnvironment(environment), timeout: .seconds(5))
+    let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
+    let result = try await onOwnThread {
+      try Subprocess.run(
+        [
+          "xdotool", "mousemove", "--window", window, "20", "10", "click", "--repeat", String(times), "--delay",
+          "30", String(button),
+        ],
+        environment: environment, timeout: .seconds(5))
+    }
     guard result.status == 0 else {
       throw DesktopError("xdotool could not click window \(window): \(result.error)")
     }
