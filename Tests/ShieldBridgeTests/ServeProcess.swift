@@ -68,20 +68,18 @@ final class RunningService: Sendable {
 
   /// Runs `shieldbridge` with the service's environment, on the same bus.
   func run(_ arguments: [String]) async throws -> Subprocess.Result {
-    let environment = sandbox.serviceEnvironment(address: desk.bus.address)
-    return try await onOwnThread {
-      try ShieldBridgeTool.run(arguments, environment: environment, timeout: .seconds(15))
-    }
+    try await sandbox.run(arguments, address: desk.bus.address)
   }
 
   /// `shieldbridge shield --app APP`; the id it printed.
   func shield(_ app: String) async throws -> UInt32 {
-    let result = try await run(["shield", "--app", app])
-    guard result.status == 0, let id = UInt32(result.output.trimmingCharacters(in: .newlines)) else {
-      throw PollTimedOut(what: "an id from shield (status \(String(describing: result.status)): \(result.error))")
-    }
-    return id
+    try await sandbox.shield(app, address: desk.bus.address)
   }
+}
+
+/// A command that was to succeed did not.
+struct CommandFailed: Error, CustomStringConvertible {
+  var description: String
 }
 
 extension Sandbox {
@@ -98,6 +96,26 @@ extension Sandbox {
   /// with the bus at `address` as the session bus.
   func serviceEnvironment(address: String) -> [String: String] {
     isolatedEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
+  }
+
+  /// Runs `shieldbridge` with ``serviceEnvironment(address:)`` and `changes`
+  /// on top, on a thread of its own; after `timeout` it is killed and the result has no status.
+  func run(
+    _ arguments: [String], address: String, changes: [String: String] = [:], timeout: Duration = .seconds(15)
+  ) async throws -> Subprocess.Result {
+    let environment = serviceEnvironment(address: address).merging(changes) { $1 }
+    return try await onOwnThread { try ShieldBridgeTool.run(arguments, environment: environment, timeout: timeout) }
+  }
+
+  /// `shieldbridge shield --app APP` against the service on the bus at `address`; the id it printed.
+  ///
+  /// - Throws: ``CommandFailed`` when it did not print an id and exit 0.
+  func shield(_ app: String, address: String) async throws -> UInt32 {
+    let result = try await run(["shield", "--app", app], address: address)
+    guard result.status == 0, let id = UInt32(result.output.trimmingCharacters(in: .newlines)) else {
+      throw CommandFailed(description: "shield --app \(app): \(String(describing: result.termination)) \(result.error)")
+    }
+    return id
   }
 
   /// Writes a config.json with the rule `social` for `apps`, Instagram's

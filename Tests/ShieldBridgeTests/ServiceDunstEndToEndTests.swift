@@ -30,13 +30,7 @@ private final class DunstService: Sendable {
   /// `shieldbridge shield --app APP`, once the notification is on screen; its id.
   @discardableResult
   func shield(_ app: String) async throws -> UInt32 {
-    let environment = sandbox.serviceEnvironment(address: desktop.bus.address)
-    let result = try await onOwnThread {
-      try ShieldBridgeTool.run(["shield", "--app", app], environment: environment, timeout: .seconds(15))
-    }
-    guard result.status == 0, let id = UInt32(result.output.trimmingCharacters(in: .newlines)) else {
-      throw PollTimedOut(what: "an id from shield (status \(String(describing: result.status)): \(result.error))")
-    }
+    let id = try await sandbox.shield(app, address: desktop.bus.address)
     try await desktop.waitUntilDisplayed(1)
     return id
   }

@@ -16,12 +16,11 @@ private final class NoService: Sendable {
     bus = try BusDaemon()
   }
 
-  /// Runs `shieldbridge`; after `timeout` it is killed and the result has no status.
+  /// Runs `shieldbridge` on this bus: ``Sandbox/run(_:address:changes:timeout:)``.
   func run(
     _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(15)
   ) async throws -> Subprocess.Result {
-    let environment = sandbox.serviceEnvironment(address: bus.address).merging(environment) { $1 }
-    return try await onOwnThread { try ShieldBridgeTool.run(arguments, environment: environment, timeout: timeout) }
+    try await sandbox.run(arguments, address: bus.address, changes: environment, timeout: timeout)
   }
 }
 
