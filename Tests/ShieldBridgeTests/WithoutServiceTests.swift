@@ -79,6 +79,8 @@ struct WithoutServiceTests {
 
       """)
     try none.sandbox.writeServiceConfig(puzzleHandler: [handler])
+    // Whatever happens here, the handler does not outlive the test by a minute.
+    defer { _ = FileManager.default.createFile(atPath: release, contents: nil) }
     let open = try Subprocess(
       [ShieldBridgeTool.path, "open", "shieldbridge://puzzle?app=Instagram"],
       environment: ShieldBridgeTool.mergedEnvironment(none.sandbox.serviceEnvironment(address: none.bus.address)),
