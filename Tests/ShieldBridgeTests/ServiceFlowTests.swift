@@ -150,7 +150,12 @@ struct ServiceFlowTests {
   }
 
   @Test func noLinkGrantsTime() async throws {
-    let harness = try await ServiceHarness(capabilities: [Capability.actions, Capability.body])
+    let sandbox = try Sandbox()
+    // The view opens through a handler of the test's own, not the machine's browser.
+    let harness = try await ServiceHarness(
+      capabilities: [Capability.actions, Capability.body],
+      configuration: ServiceHarness.configuration(viewHandler: [try sandbox.recordingHandler("view"), "{target}"]),
+      sandbox: sandbox)
     let rule = try #require(harness.service.options.configuration.rules.rules.first)
     for link in [
       "shieldbridge://puzzle?app=Instagram&grant=120", "shieldbridge://puzzle?app=Instagram&grant=5&granted=1",
