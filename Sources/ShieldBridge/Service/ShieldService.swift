@@ -52,6 +52,11 @@ public actor ShieldService {
   /// A shield notification this service posted: the links its actions lead to.
   private struct Shown {
     var links: [String: String]
+    /// Counts the shields this service posted. A server may give a new
+    /// notification the id of one that was closed (dunst does, for the
+    /// `replaces_id` of a notification it no longer shows); a click on the new
+    /// one is no repeat of a click on the old one.
+    var posting: UInt64
   }
 
   /// A task asked in a notification, waiting for its inline reply.
@@ -70,6 +75,7 @@ public actor ShieldService {
   nonisolated let texts: ShieldTexts
   nonisolated let deduplicator: ActionDeduplicator<ContinuousClock>
   private var shown: [UInt32: Shown] = [:]
+  private var postings: UInt64 = 0
   private var tokens: [UInt32: String] = [:]
   private var puzzles: [UInt32: InlinePuzzle] = [:]
   private var random: SeededRandom
@@ -167,7 +173,8 @@ public actor ShieldService {
     let id = try await post(notification)
     var offered: [String: String] = [:]
     for action in notification.actions { offered[action.key] = action.link }
-    shown[id] = Shown(links: offered)
+    postings += 1
+    shown[id] = Shown(links: offered, posting: postings)
     options.log("shielded \(app ?? "an unnamed app"): notification \(id)")
     return id
   }
@@ -267,9 +274,10 @@ public actor ShieldService {
   private func click(_ id: UInt32, key: String) async {
     let token = tokens.removeValue(forKey: id)
     // Only the links this service offered on this notification are followed.
-    guard let link = shown[id]?.links[key] else { return }
+    guard let offered = shown[id], let link = offered.links[key] else { return }
     guard let resolution = try? router.resolve(link) else { return }
-    guard deduplicator.admitInvocation(notification: id, actionKey: key) else {
+    // A repeat is the same key on the same posting, whatever id the server reused.
+    guard deduplicator.admitInvocation(notification: id, actionKey: "\(offered.posting) \(key)") else {
       report(DispatchRecord(action: resolution.action, scheme: links.scheme, outcome: .duplicate))
       return
     }
