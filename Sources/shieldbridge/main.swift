@@ -14,14 +14,9 @@ extension Command {
     abstract: "Post a shield notification and route its deep link to a puzzle or an app view.",
     discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
     subcommands: [
-      .demo,
-      .puzzle,
-      .status,
-      .locales,
-      .notify,
-      .notificationServer,
-      .doctor,
-      .link,
+      .serve, .shield, .open, .puzzle, .status,
+      .notify, .notificationServer, .doctor,
+      .link, .locales, .demo,
     ]
   )
 }

@@ -96,7 +96,7 @@ public final class BackgroundProcess: Sendable {
   /// - Returns: how it ended (`nil` when it had to be killed), with everything it printed.
   public func finish(timeout: Duration = .seconds(10)) async -> Finished {
     let process = self.process
-    let termination = await Task.detached { process.wait(timeout: timeout) }.value
+    let termination = (try? await onOwnThread { process.wait(timeout: timeout) }) ?? nil
     if termination == nil {
       process.signalGroup(SIGKILL)
       process.wait()
@@ -128,6 +128,7 @@ public final class BackgroundProcess: Sendable {
 /// Why a bounded wait ended without what it waited for.
 public struct PollTimedOut: Error, CustomStringConvertible {
   public var what: String
+  public init(what: String) { self.what = what }
   public var description: String { "timed out waiting for \(what)" }
 }
 

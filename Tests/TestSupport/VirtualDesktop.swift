@@ -32,10 +32,7 @@ public final class VirtualDesktop: Sendable {
     for (tool, package) in [
       ("Xvfb", "xvfb"), ("dunst", "dunst"), ("dunstctl", "dunst"), ("xdotool", "xdotool"),
     ] {
-      guard VirtualDesktop.isInstalled(tool) else {
-        throw DesktopError(
-          "\(tool) is not installed: install the Debian package \(package) ('make test' does)")
-      }
+      _ = try requiredTool(tool, package: package)
     }
     home = try TemporaryDirectory(prefix: "shieldbridge-desktop")
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
@@ -141,35 +138,38 @@ public final class VirtualDesktop: Sendable {
   /// Waits until exactly `count` notifications are on screen and none waits.
   public func waitUntilDisplayed(_ count: Int, timeout: Duration = .seconds(10)) async throws {
     _ = try await poll("\(count) notification(s) on screen", timeout: timeout) {
-      try self.displayedCount() == count && self.waitingCount() == 0 ? true : nil
+      try await onOwnThread { try self.displayedCount() == count && self.waitingCount() == 0 } ? true : nil
     }
   }
 
   /// The X window dunst shows its notifications in, once it is on screen.
   public func notificationWindow(timeout: Duration = .seconds(10)) async throws -> String {
     try await poll("dunst's window on \(display)", timeout: timeout) {
-      let result = try Subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "Dunst"],
-        environment: ShieldBridgeTool.mergedEnvironment(environment), timeout: .seconds(5))
+      let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
+      let result = try await onOwnThread {
+        try Subprocess.run(
+          ["xdotool", "search", "--onlyvisible", "--class", "Dunst"], environment: environment, timeout: .seconds(5))
+      }
       return result.output.split(separator: "\n").first.map(String.init)
     }
   }
 
   /// Clicks the (top) notification with `button`: 1 left, 2 middle (dunst: the default action), 3 right.
-  public func clickNotification(button: Int = 2) async throws {
+  ///
+  /// - Parameter times: Clicks in quick succession (30 ms apart), as a double click is.
+  public func clickNotification(button: Int = 2, times: Int = 1) async throws {
     let window = try await notificationWindow()
-    let result = try Subprocess.run(
-      ["xdotool", "mousemove", "--window", window, "20", "10", "click", String(button)],
-      environment: ShieldBridgeTool.mergedEnvironment(environment), timeout: .seconds(5))
+    let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
+    let result = try await onOwnThread {
+      try Subprocess.run(
+        [
+          "xdotool", "mousemove", "--window", window, "20", "10", "click", "--repeat", String(times), "--delay",
+          "30", String(button),
+        ],
+        environment: environment, timeout: .seconds(5))
+    }
     guard result.status == 0 else {
       throw DesktopError("xdotool could not click window \(window): \(result.error)")
-    }
-  }
-
-  private static func isInstalled(_ tool: String) -> Bool {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").contains {
-      FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
     }
   }
 }

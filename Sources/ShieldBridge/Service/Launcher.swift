@@ -1,0 +1,50 @@
+import Spawn
+
+/// Starts the programs actions open: handlers, terminals, `xdg-open`.
+///
+/// Every value is one whole argv element and nothing goes through a shell.
+/// The activation token the notification server sent with the click is
+/// passed on as `XDG_ACTIVATION_TOKEN` (Wayland) and `DESKTOP_STARTUP_ID`
+/// (X11 startup notification), so that the window that opens may take focus.
+public struct Launcher: Sendable {
+  /// The environment children start with (before the token is added).
+  public var environment: [String: String]
+
+  public init(environment: [String: String]) {
+    self.environment = environment
+  }
+
+  /// Whether a graphical session is there to show a window on.
+  public var hasDisplay: Bool {
+    !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
+  }
+
+  /// The environment for a child started by a click with `token`.
+  public func childEnvironment(activationToken token: String?) -> [String: String] {
+    var environment = self.environment
+    if let token, !token.isEmpty {
+      environment["XDG_ACTIVATION_TOKEN"] = token
+      environment["DESKTOP_STARTUP_ID"] = token
+    }
+    return environment
+  }
+
+  /// Starts `argv` with stdin and stdout on `/dev/null` and this process's
+  /// stderr, and calls `exited` (on a thread of its own) when it has ended.
+  ///
+  /// The program may outlive the caller (`shieldbridge open` returns as soon
+  /// as it has started it), so it must not hold the caller's stdout: that is
+  /// where the caller's one line of JSON goes, and whoever reads it would wait
+  /// for the end of the file until the program ended. Its messages still go
+  /// where the caller's own do: the terminal, or the journal for `serve`.
+  ///
+  /// - Throws: ``SpawnError`` when the program cannot be started.
+  public func launch(
+    _ argv: [String], activationToken: String?, exited: @escaping @Sendable (Termination) -> Void
+  ) throws(SpawnError) {
+    let child = try Subprocess(
+      argv, environment: childEnvironment(activationToken: activationToken), standardInput: .null,
+      standardOutput: .null)
+    detachThread { exited(child.wait()) }
+  }
+}

@@ -1,0 +1,30 @@
+import DBus
+
+/// The names under which the ShieldBridge service is reached on the session bus.
+///
+/// They are fixed strings checked once here; the force unwraps cannot fail for
+/// these literals and no input reaches them.
+public enum ServiceNames {
+  /// `org.shieldbridge.ShieldBridge`: the well-known name `serve` owns.
+  public static let busName = BusName(rawValue: "org.shieldbridge.ShieldBridge")!
+  /// `/org/shieldbridge/ShieldBridge1`.
+  public static let path = ObjectPath(rawValue: "/org/shieldbridge/ShieldBridge1")!
+  /// `org.shieldbridge.ShieldBridge1`: `Shield`, `Open`, `Status` and the `Dispatched` signal.
+  public static let interface = InterfaceName(rawValue: "org.shieldbridge.ShieldBridge1")!
+  public static let shield = MemberName(rawValue: "Shield")!
+  public static let open = MemberName(rawValue: "Open")!
+  public static let status = MemberName(rawValue: "Status")!
+  public static let dispatched = MemberName(rawValue: "Dispatched")!
+
+  /// The service's own D-Bus error names.
+  public enum Error {
+    /// A link that does not parse or resolve; the message carries the code and the offset.
+    public static let badLink = "org.shieldbridge.ShieldBridge1.Error.BadLink"
+    /// No rule covers the app (or no app was named and several rules exist).
+    public static let notCovered = "org.shieldbridge.ShieldBridge1.Error.NotCovered"
+    /// The ledger could not be read or written.
+    public static let state = "org.shieldbridge.ShieldBridge1.Error.State"
+    /// No notification server, or it failed.
+    public static let notifications = "org.shieldbridge.ShieldBridge1.Error.Notifications"
+  }
+}

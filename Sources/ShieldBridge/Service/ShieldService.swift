@@ -1,0 +1,457 @@
+import Brake
+import DBus
+import DeepLink
+import JSON
+import Localization
+import Notifications
+
+/// The service: shield → notification → click → route → puzzle or app view.
+///
+/// It owns `org.shieldbridge.ShieldBridge` on its bus and exports
+/// `org.shieldbridge.ShieldBridge1` (`Shield(s app) → u`, `Open(s link) → s`,
+/// `Status() → s`, and the signal `Dispatched(s record)`). Notifications go
+/// through one ``NotificationClient`` on the same connection, so that clicks
+/// come back to it, and only from the verified notification server. Each
+/// dispatch is logged as one line and emitted as `Dispatched`.
+public actor ShieldService {
+  /// What the service works with; everything outside the bus is here, so tests can set it.
+  public struct Options: Sendable {
+    public var configuration: Configuration
+    public var ledger: LedgerStore
+    public var localizer: Localizer
+    /// Starts handlers, terminals and `xdg-open`, with this environment.
+    public var launcher: Launcher
+    /// The `shieldbridge` executable a terminal runs for the puzzle.
+    public var executable: String
+    /// Makes the inline puzzles repeatable (tests, the demo); random when `nil`.
+    public var puzzleSeed: UInt64?
+    /// Repeats of the same click within this time are dropped.
+    public var doubleClickWindow: Duration
+    /// How long each call to the notification server may take.
+    public var notificationTimeout: Duration
+    /// Where log lines go (stderr for `serve`).
+    public var log: @Sendable (String) -> Void
+
+    public init(
+      configuration: Configuration, ledger: LedgerStore, localizer: Localizer, launcher: Launcher,
+      executable: String, puzzleSeed: UInt64? = nil, doubleClickWindow: Duration = .seconds(1),
+      notificationTimeout: Duration = .seconds(2), log: @escaping @Sendable (String) -> Void
+    ) {
+      self.configuration = configuration
+      self.ledger = ledger
+      self.localizer = localizer
+      self.launcher = launcher
+      self.executable = executable
+      self.puzzleSeed = puzzleSeed
+      self.doubleClickWindow = doubleClickWindow
+      self.notificationTimeout = notificationTimeout
+      self.log = log
+    }
+  }
+
+  /// A shield notification this service posted: the links its actions lead to.
+  private struct Shown {
+    var links: [String: String]
+    /// Counts the shields this service posted. A server may give a new
+    /// notification the id of one that was closed (dunst does, for the
+    /// `replaces_id` of a notification it no longer shows); a click on the new
+    /// one is no repeat of a click on the old one.
+    var posting: UInt64
+  }
+
+  /// A task asked in a notification, waiting for its inline reply.
+  private struct InlinePuzzle {
+    var app: String?
+    var rule: Rule
+    var identifier: String
+    var session: PuzzleSession<SeededRandom>
+  }
+
+  public nonisolated let connection: Connection
+  public nonisolated let client: NotificationClient
+  nonisolated let options: Options
+  nonisolated let router: Router<ShieldAction>
+  nonisolated let links: LinkConfiguration
+  nonisolated let texts: ShieldTexts
+  nonisolated let deduplicator: ActionDeduplicator<ContinuousClock>
+  private var shown: [UInt32: Shown] = [:]
+  private var postings: UInt64 = 0
+  private var tokens: [UInt32: String] = [:]
+  private var puzzles: [UInt32: InlinePuzzle] = [:]
+  private var random: SeededRandom
+  private var listener: Task<Void, Never>?
+
+  /// Starts the service on `connection`: follows the notification server,
+  /// exports the interface, listens for clicks, and then takes the well-known name.
+  ///
+  /// - Throws: ``ServiceError`` `already-running` when another process owns
+  ///   the name, `bad-link` for a scheme the router refuses, `bus` when the bus fails.
+  public static func start(on connection: Connection, options: Options) async throws(ServiceError) -> ShieldService {
+    let links: LinkConfiguration
+    do {
+      links = try LinkConfiguration(scheme: options.configuration.scheme)
+    } catch {
+      throw ServiceError(.badLink, "the scheme in config.json cannot be used: \(error.message)")
+    }
+    let client: NotificationClient
+    do {
+      client = try await NotificationClient(connection: connection, timeout: options.notificationTimeout)
+    } catch {
+      throw ServiceError(.bus, "cannot follow the notification server: \(error.message)")
+    }
+    let service = ShieldService(connection: connection, client: client, options: options, links: links)
+    do {
+      try connection.export([try service.interface()], at: ServiceNames.path)
+    } catch {
+      throw ServiceError(.bus, "cannot export the service interface: \(error.message)")
+    }
+    await service.listen()
+    let reply: Connection.RequestNameReply
+    do {
+      reply = try await connection.requestName(ServiceNames.busName, flags: [.doNotQueue])
+    } catch {
+      throw ServiceError(.bus, "cannot ask for \(ServiceNames.busName): \(error.message)")
+    }
+    guard reply == .primaryOwner || reply == .alreadyOwner else {
+      await service.stopListening()
+      connection.unexport(ServiceNames.path)
+      throw ServiceError(.alreadyRunning, "another ShieldBridge service already owns \(ServiceNames.busName)")
+    }
+    return service
+  }
+
+  private init(connection: Connection, client: NotificationClient, options: Options, links: LinkConfiguration) {
+    self.connection = connection
+    self.client = client
+    self.options = options
+    self.links = links
+    router = Router(configuration: links)
+    texts = ShieldTexts(localizer: options.localizer)
+    deduplicator = ActionDeduplicator(window: options.doubleClickWindow, clock: ContinuousClock())
+    random = SeededRandom(seed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
+  }
+
+  /// Closes the notifications the service still shows, gives back the name and stops listening.
+  public func stop() async {
+    for id in Array(shown.keys) + Array(puzzles.keys) {
+      try? await client.close(id)
+    }
+    shown = [:]
+    puzzles = [:]
+    _ = try? await connection.releaseName(ServiceNames.busName)
+    connection.unexport(ServiceNames.path)
+    stopListening()
+  }
+
+  // MARK: The interface
+
+  /// Shields `app`: posts the localized shield notification and returns its id.
+  ///
+  /// With today's grants used up the notification says so and offers nothing
+  /// to click. Posting again replaces the notification (fixed identifier).
+  ///
+  /// - Throws: ``ServiceError`` `not-covered`, `state`, `notifications`.
+  public func shield(app rawApp: String?) async throws(ServiceError) -> UInt32 {
+    let app = rawApp.flatMap { $0.isEmpty ? nil : $0 }
+    let rule = try rule(for: app)
+    let status = try ruleStatus(rule)
+    let identifier = links.identifier
+    let notification: Notification
+    if status.isUsedUp {
+      notification = texts.usedUp(app: app, identifier: identifier)
+    } else {
+      let puzzleLink = try link(for: .puzzle(app: app, grant: rule.grantMinutes, id: identifier))
+      var views: [(name: String, link: String)] = []
+      if let app {
+        for view in options.configuration.views.views(for: app) {
+          views.append((view.name, try link(for: .view(app: app, view: view.name, id: identifier))))
+        }
+      }
+      notification = texts.shield(
+        app: app, minutes: rule.grantMinutes, puzzleLink: puzzleLink, views: views, identifier: identifier)
+    }
+    let id = try await post(notification)
+    var offered: [String: String] = [:]
+    for action in notification.actions { offered[action.key] = action.link }
+    postings += 1
+    shown[id] = Shown(links: offered, posting: postings)
+    options.log("shielded \(app ?? "an unnamed app"): notification \(id)")
+    return id
+  }
+
+  /// Resolves `link` and dispatches its action, as a click on it would.
+  ///
+  /// - Throws: ``ServiceError`` `bad-link` with the parser's code and offset.
+  @discardableResult
+  public func open(_ link: String) async throws(ServiceError) -> DispatchRecord {
+    let resolution: Resolution<ShieldAction>
+    do {
+      resolution = try router.resolve(link)
+    } catch {
+      throw ServiceError(.badLink, "\(error.code) at byte \(error.offset): \(error.message)")
+    }
+    return await dispatch(resolution.action, link: link, token: nil)
+  }
+
+  /// Today's rules and grants, as `status --json` prints them.
+  ///
+  /// - Throws: ``ServiceError`` `state` when the ledger cannot be read.
+  public nonisolated func status() throws(ServiceError) -> DayStatus {
+    do {
+      return try options.ledger.status(of: options.configuration.rules).value
+    } catch {
+      throw ServiceError(.state, "\(error)")
+    }
+  }
+
+  nonisolated func interface() throws(DBusError) -> Interface {
+    try Interface(
+      ServiceNames.interface.rawValue,
+      methods: [
+        try Method(
+          ServiceNames.shield.rawValue, inputs: "s", outputs: "u", inputNames: ["app"], outputNames: ["id"],
+          async: { [weak self] call in
+            guard let self else { throw DBusError(.failed, "the service is stopping") }
+            let app = try call.decode(String.self)
+            do throws(ServiceError) { return [.uint32(try await self.shield(app: app))] } catch {
+              throw error.dbusError
+            }
+          }),
+        try Method(
+          ServiceNames.open.rawValue, inputs: "s", outputs: "s", inputNames: ["link"], outputNames: ["record"],
+          async: { [weak self] call in
+            guard let self else { throw DBusError(.failed, "the service is stopping") }
+            let link = try call.decode(String.self)
+            do throws(ServiceError) {
+              return [.string(try await self.open(link).json.serialized)]
+            } catch { throw error.dbusError }
+          }),
+        try Method(ServiceNames.status.rawValue, outputs: "s", outputNames: ["status"]) { [weak self] _ in
+          guard let self else { throw DBusError(.failed, "the service is stopping") }
+          do throws(ServiceError) { return [.string(try self.status().json.serialized)] } catch {
+            throw error.dbusError
+          }
+        },
+      ],
+      signals: [try SignalDeclaration(ServiceNames.dispatched.rawValue, signature: "s", argumentNames: ["record"])])
+  }
+
+  // MARK: Clicks
+
+  private func listen() {
+    let events = client.events()
+    listener = Task { [weak self] in
+      for await event in events {
+        guard let self else { return }
+        await self.handle(event)
+      }
+    }
+  }
+
+  private func stopListening() {
+    listener?.cancel()
+    listener = nil
+  }
+
+  private func handle(_ event: NotificationEvent) async {
+    switch event {
+    case .activationToken(let id, let token):
+      tokens[id] = token
+    case .action(let id, let key):
+      await click(id, key: key)
+    case .replied(let id, let text):
+      await answer(id, text: text)
+    case .closed(let id, _):
+      tokens[id] = nil
+      shown[id] = nil
+      if let puzzle = puzzles.removeValue(forKey: id) {
+        deduplicator.endActivation(of: puzzle.identifier)
+        options.log("puzzle notification \(id) was closed unanswered")
+      }
+    }
+  }
+
+  private func click(_ id: UInt32, key: String) async {
+    let token = tokens.removeValue(forKey: id)
+    // Only the links this service offered on this notification are followed.
+    guard let offered = shown[id], let link = offered.links[key] else { return }
+    guard let resolution = try? router.resolve(link) else { return }
+    // A repeat is the same key on the same posting, whatever id the server reused.
+    guard deduplicator.admitInvocation(notification: id, actionKey: "\(offered.posting) \(key)") else {
+      report(DispatchRecord(action: resolution.action, scheme: links.scheme, outcome: .duplicate))
+      return
+    }
+    await dispatch(resolution.action, link: link, token: token)
+  }
+
+  // MARK: Dispatch
+
+  @discardableResult
+  private func dispatch(_ action: ShieldAction, link: String, token: String?) async -> DispatchRecord {
+    let record: DispatchRecord
+    switch action {
+    case .puzzle(let app, _, let id):
+      record = await dispatchPuzzle(action, app: app, identifier: id, link: link, token: token)
+    case .view(let app, let view, let id):
+      record = dispatchView(action, app: app, view: view, identifier: id, link: link, token: token)
+    }
+    report(record)
+    return record
+  }
+
+  private func dispatchPuzzle(
+    _ action: ShieldAction, app: String?, identifier: String, link: String, token: String?
+  ) async -> DispatchRecord {
+    func outcome(_ outcome: DispatchRecord.Outcome, _ detail: String = "") -> DispatchRecord {
+      DispatchRecord(action: action, scheme: links.scheme, outcome: outcome, detail: detail)
+    }
+    guard deduplicator.beginActivation(of: identifier) else {
+      return outcome(.coalesced, "a puzzle for \(identifier) is already open")
+    }
+    let inlineReply = (try? await client.presentation())?.inlineReply ?? false
+    let plan = DispatchPlanner(options: options).puzzle(
+      app: app, identifier: identifier, link: link, inlineReply: inlineReply, interactive: false)
+    switch plan {
+    case .handler(let argv, _), .terminal(let argv, _), .here(let argv, _):
+      let kind: DispatchRecord.Outcome = if case .handler = plan { .handler } else { .terminal }
+      return launch(argv, token: token, activation: identifier, action: action, outcome: kind)
+    case .inline(let rule):
+      if await askInline(app: app, rule: rule, identifier: identifier) { return outcome(.inlineReply) }
+      deduplicator.endActivation(of: identifier)
+      return outcome(.failed, "the task could not be posted")
+    case .refused(let reason):
+      deduplicator.endActivation(of: identifier)
+      return outcome(.refused, reason)
+    case .failed(let reason):
+      deduplicator.endActivation(of: identifier)
+      return outcome(.failed, reason)
+    case .usedUp(let status):
+      deduplicator.endActivation(of: identifier)
+      _ = try? await post(texts.usedUp(app: app, identifier: identifier))
+      return outcome(.usedUp, "\(status.grantsToday) of \(status.rule.maxGrantsPerDay) grants used today")
+    case .unavailable:
+      deduplicator.endActivation(of: identifier)
+      _ = try? await post(texts.closeOnly(app: app, identifier: identifier))
+      return outcome(.unavailable, "no puzzle handler, no inline reply and no display to open a terminal on")
+    }
+  }
+
+  private func dispatchView(
+    _ action: ShieldAction, app: String, view: String, identifier: String, link: String, token: String?
+  ) -> DispatchRecord {
+    switch DispatchPlanner(options: options).view(app: app, view: view, identifier: identifier, link: link) {
+    case .failure(let refusal):
+      return DispatchRecord(action: action, scheme: links.scheme, outcome: .refused, detail: refusal.reason)
+    case .success(let argv):
+      // Views have activations of their own: a puzzle in flight must not hold them back.
+      let activation = "view:" + identifier
+      guard deduplicator.beginActivation(of: activation) else {
+        return DispatchRecord(action: action, scheme: links.scheme, outcome: .coalesced, detail: "already opening")
+      }
+      return launch(argv, token: token, activation: activation, action: action, outcome: .opened)
+    }
+  }
+
+  private func launch(
+    _ argv: [String], token: String?, activation: String, action: ShieldAction, outcome: DispatchRecord.Outcome
+  ) -> DispatchRecord {
+    let deduplicator = self.deduplicator
+    do {
+      try options.launcher.launch(argv, activationToken: token) { _ in deduplicator.endActivation(of: activation) }
+      return DispatchRecord(action: action, scheme: links.scheme, outcome: outcome, detail: argv[0])
+    } catch {
+      deduplicator.endActivation(of: activation)
+      return DispatchRecord(action: action, scheme: links.scheme, outcome: .failed, detail: "\(error)")
+    }
+  }
+
+  private nonisolated func report(_ record: DispatchRecord) {
+    options.log(record.logLine)
+    try? connection.emit(
+      path: ServiceNames.path, interface: ServiceNames.interface, member: ServiceNames.dispatched,
+      record.json.serialized)
+  }
+
+  // MARK: The inline puzzle
+
+  /// Asks a task in a notification; returns whether it could be posted.
+  private func askInline(app: String?, rule: Rule, identifier: String) async -> Bool {
+    let session = PuzzleSession(random: nextRandom())
+    let notification = texts.puzzle(
+      app: app, minutes: rule.grantMinutes, task: session.puzzle, afterWrongAnswer: false, replacing: 0)
+    guard let id = try? await post(notification) else { return false }
+    puzzles[id] = InlinePuzzle(app: app, rule: rule, identifier: identifier, session: session)
+    return true
+  }
+
+  private func answer(_ id: UInt32, text: String) async {
+    guard var puzzle = puzzles.removeValue(forKey: id) else { return }
+    let attempt = puzzle.session.answer(text)
+    guard attempt == .solved else {
+      let again = texts.puzzle(
+        app: puzzle.app, minutes: puzzle.rule.grantMinutes, task: puzzle.session.puzzle,
+        afterWrongAnswer: attempt == .wrong, replacing: id)
+      if let newID = try? await post(again) {
+        puzzles[newID] = puzzle
+      } else {
+        deduplicator.endActivation(of: puzzle.identifier)
+      }
+      options.log("puzzle notification \(id): \(attempt == .wrong ? "wrong answer, new task" : "blank answer")")
+      return
+    }
+    deduplicator.endActivation(of: puzzle.identifier)
+    do {
+      let grant = try options.ledger.recordGrant(for: puzzle.rule)
+      for warning in grant.warnings { options.log("\(warning)") }
+      _ = try? await post(texts.solved(app: puzzle.app, minutes: puzzle.rule.grantMinutes, replacing: id))
+      options.log(
+        "puzzle solved: \(puzzle.rule.grantMinutes) more minutes for \(puzzle.app ?? "the app") "
+          + "(grant \(grant.value.status.grantsToday) of \(puzzle.rule.maxGrantsPerDay) today)")
+    } catch {
+      if case .grantsUsedUp = error {
+        _ = try? await post(texts.usedUp(app: puzzle.app, identifier: puzzle.identifier))
+      }
+      options.log("puzzle solved, but the grant could not be recorded: \(error)")
+    }
+  }
+
+  private func nextRandom() -> SeededRandom {
+    SeededRandom(seed: random.next())
+  }
+
+  // MARK: Helpers
+
+  private func post(_ notification: Notification) async throws(ServiceError) -> UInt32 {
+    do {
+      return try await client.post(notification)
+    } catch {
+      throw ServiceError(.notifications, error.message)
+    }
+  }
+
+  private nonisolated func rule(for app: String?) throws(ServiceError) -> Rule {
+    do {
+      return try options.configuration.rules.rule(for: app)
+    } catch {
+      throw ServiceError(.notCovered, error.description)
+    }
+  }
+
+  private nonisolated func ruleStatus(_ rule: Rule) throws(ServiceError) -> RuleStatus {
+    do {
+      let result = try options.ledger.status(of: rule)
+      for warning in result.warnings { options.log("\(warning)") }
+      return result.value
+    } catch {
+      throw ServiceError(.state, "\(error)")
+    }
+  }
+
+  private nonisolated func link(for action: ShieldAction) throws(ServiceError) -> String {
+    do {
+      return try router.link(for: action).description
+    } catch {
+      throw ServiceError(.badLink, "cannot build the link: \(error.message)")
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import DBus
+import Localization
+import ShieldBridge
+import Spawn
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension Command {
+  /// `shieldbridge serve [--address ADDR]`: the service.
+  static let serve = Command(
+    name: "serve",
+    abstract: "Run the service: shields, clicks, puzzles and app views.",
+    options: [addressOption],
+    discussion: """
+      Owns org.shieldbridge.ShieldBridge on the session bus (or ADDR) and exports
+      org.shieldbridge.ShieldBridge1 at /org/shieldbridge/ShieldBridge1:
+        Shield(s app) -> u        post the shield notification, return its id
+        Open(s link) -> s         resolve a link and dispatch it, return the record as JSON
+        Status() -> s             today's rules and grants as JSON
+        signal Dispatched(s)      one JSON record per dispatched action
+      Each dispatch is also logged as one line on stderr.
+
+      Exit status: 0 after SIGTERM or SIGINT (its notifications are closed and
+      the name released), 69 when the bus is lost or missing, 75 when another
+      service already runs, 78 when the configuration is wrong.
+      """,
+    body: { invocation in try await runService(invocation) }
+  )
+}
+
+private func runService(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
+  let stop = SignalWaiter([SIGTERM, SIGINT])
+  let options = try serviceOptions()
+  let connection: Connection
+  do {
+    connection = try Connection(bus(invocation))
+  } catch {
+    throw CommandFailure("cannot connect to the message bus: \(error.message)", exitCode: .unavailable)
+  }
+  let service: ShieldService
+  do {
+    service = try await ShieldService.start(on: connection, options: options)
+  } catch {
+    throw CommandFailure(error.message, exitCode: error.code == .alreadyRunning ? .tryAgain : .unavailable)
+  }
+  options.log("serving \(ServiceNames.busName) as \(connection.uniqueName)")
+  guard await stop.wait(orUntilLost: connection) != nil else {
+    let reason = await connection.disconnection()
+    throw CommandFailure("lost the message bus (\(reason.message)); stopping", exitCode: .unavailable)
+  }
+  await service.stop()
+  connection.close()
+  options.log("stopped")
+  return .success
+}
+
+/// The service's options from this process: config.json, the ledger, the
+/// user's language, this environment and this executable.
+func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
+  let environment = Subprocess.currentEnvironment()
+  return ShieldService.Options(
+    configuration: try loadConfiguration(), ledger: try standardLedgerStore(),
+    localizer: Localizer.current(environment: environment), launcher: Launcher(environment: environment),
+    executable: currentExecutable(), log: { Output.err("shieldbridge: \($0)") })
+}
+
+/// The path of this executable, for the terminal that runs `shieldbridge puzzle`.
+func currentExecutable() -> String {
+  var buffer = [CChar](repeating: 0, count: 4096)
+  let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+  guard length > 0 else { return CommandLine.arguments.first ?? "shieldbridge" }
+  return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

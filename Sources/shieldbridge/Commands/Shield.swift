@@ -1,0 +1,63 @@
+import DBus
+import ShieldBridge
+
+extension Command {
+  /// `shieldbridge shield --app NAME`: asks the running service to shield an app.
+  static let shield = Command(
+    name: "shield",
+    abstract: "Ask the running service to shield an app.",
+    options: [.value("--app", "NAME", "The app that was just blocked."), addressOption],
+    discussion: """
+      Prints the id of the notification the service posted. A blocker calls this
+      when it has stopped an app; the user clicks the notification to continue.
+
+      Exit status: 0; 69 when no service runs (start 'shieldbridge serve', or
+      enable the systemd user unit); 78 when no rule covers the app.
+      """,
+    body: { invocation in
+      let reply = try await callService(
+        ServiceNames.shield, invocation.value("--app") ?? "", bus: bus(invocation))
+      guard let id = try? reply.decode(UInt32.self) else {
+        throw CommandFailure("the service answered Shield with '\(reply.signature)'", exitCode: .software)
+      }
+      Output.out(String(id))
+      return .success
+    }
+  )
+}
+
+/// Calls a method of the running service with one string argument.
+///
+/// - Throws: exit 69 when no service runs on the bus (or no bus), the mapped
+///   status for the service's own errors.
+func callService(_ member: MemberName, _ argument: String, bus: Connection.Bus) async throws(CommandFailure)
+  -> Message
+{
+  let connection: Connection
+  do {
+    connection = try Connection(bus)
+  } catch {
+    throw CommandFailure("no message bus to find the service on: \(error.message)", exitCode: .unavailable)
+  }
+  defer { connection.close() }
+  do {
+    return try await connection.call(
+      ServiceNames.busName, ServiceNames.path, ServiceNames.interface, member, argument, timeout: .seconds(10))
+  } catch  where error.is(.serviceUnknown) || error.is(.nameHasNoOwner) {
+    throw CommandFailure(
+      "no ShieldBridge service is running on the bus; start it with 'shieldbridge serve' "
+        + "(or 'systemctl --user start shieldbridge')", exitCode: .unavailable)
+  } catch  where error.name.hasPrefix("org.shieldbridge.") {
+    let failure = ServiceError(error)
+    let exitCode: ExitCode =
+      switch failure.code {
+      case .badLink: .dataError
+      case .notCovered: .configError
+      case .state: .ioError
+      default: .unavailable
+      }
+    throw CommandFailure(failure.message, exitCode: exitCode)
+  } catch {
+    throw CommandFailure("the service did not answer: \(error.message)", exitCode: .unavailable)
+  }
+}
