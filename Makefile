@@ -44,10 +44,10 @@ fuzz:
 # The binary, the catalogs, and the integration files with their paths filled in.
 install: build
 	install -D -m 0755 $(BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
+	install -d $(DESTDIR)$(PREFIX)/share/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
 		$(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/systemd/shieldbridge.service \
-		> $(DESTDIR)$(PREFIX)/lib/systemd/user/shieldbridge.service
+		> $(DESTDIR)$(PREFIX)/share/systemd/user/shieldbridge.service
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/dbus/org.shieldbridge.ShieldBridge.service \
 		> $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.shieldbridge.ShieldBridge.service
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/applications/shieldbridge.desktop \
