@@ -129,7 +129,7 @@ struct DunstEndToEndTests {
     let result = try ShieldBridgeTool.run(
       ["notify", "Nobody listens", "--action", "default=Open", "--wait"],
       environment: desktop.environment)
-    #expect(clock.now - started < .seconds(5))
+    #expect(clock.now - started < .seconds(15))
     #expect(result.status == 69)
     #expect(result.error.contains("no notification server"))
   }
