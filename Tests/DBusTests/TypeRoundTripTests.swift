@@ -132,3 +132,36 @@ struct TypeRoundTripTests {
     #expect(error?.message.contains("'su'") == true)
   }
 }
+
+@Suite("Blocking calls and the loop share the connection")
+struct BlockingAndLoopTests {
+  @Test func signalsKeepArrivingWhileAnotherThreadMakesBlockingCalls() async throws {
+    let pair = try EchoPair(signatures: ["s"])
+    let emitter = try Connection(.address(pair.bus.address))
+    let stream = try await pair.client.signals(Ping.self)
+    let message = try Message.methodCall(
+      destination: try BusName(pair.server.uniqueName), path: pair.path, interface: pair.interface,
+      member: try MemberName("Echo0"))
+    try message.append("payload")
+    let client = pair.client
+    let calls = Task.detached {
+      for _ in 0..<300 { _ = try client.callBlocking(try message.copy()).decode(String.self) }
+    }
+    for index in 0..<50 {
+      try emitter.emit(
+        path: try ObjectPath("/org/example/Signals"), interface: Ping.interface, member: Ping.member, "\(index)")
+    }
+    var received: [String] = []
+    for await ping in stream {
+      received.append(ping.text)
+      if received.count == 50 { break }
+    }
+    try await calls.value
+    #expect(received == (0..<50).map(String.init))
+    // After the blocking calls, the loop alone serves the connection again.
+    try emitter.emit(
+      path: try ObjectPath("/org/example/Signals"), interface: Ping.interface, member: Ping.member, "last")
+    var iterator = stream.makeAsyncIterator()
+    #expect(await iterator.next()?.text == "last")
+  }
+}

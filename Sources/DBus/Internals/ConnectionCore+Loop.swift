@@ -99,7 +99,7 @@ extension ConnectionCore {
   /// Takes the driver lock, runs `body`, and lets go; wakes the loop when a
   /// driver other than the loop left it something to look at.
   func drive<R>(_ body: () -> R) -> R {
-    driver.lock()
+    if isLoopThread { acquireFromLoop() } else { driver.lock() }
     let version = watchVersion
     let result = body()
     release(since: version)
@@ -168,6 +168,29 @@ extension ConnectionCore {
   }
 
   // MARK: The loop thread
+
+  /// Takes the driver lock on the loop thread without getting in the way of a blocking call.
+  ///
+  /// A thread in ``callBlocking(_:timeout:)`` drives for a whole round trip and
+  /// reads its own reply; the loop, woken by the same bytes, would otherwise
+  /// queue on the lock and hold it just when the caller wants it back for its
+  /// next call. So while a blocking call drives, the loop waits on its wake-up
+  /// descriptor in short naps and takes the lock once it is free; a short
+  /// hold (a thread sending a message) it simply waits out.
+  private func acquireFromLoop() {
+    while !driver.tryLock() {
+      guard blockingDrivers.load(ordering: .acquiring) > 0 else {
+        driver.lock()
+        return
+      }
+      var wakeUp = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+      if poll(&wakeUp, 1, 1) > 0 {
+        var value: UInt64 = 0
+        _ = read(wakeDescriptor, &value, 8)
+        wakePending.store(false, ordering: .releasing)
+      }
+    }
+  }
 
   /// The loop: runs on its own thread until the connection closes or `close()` is asked for.
   func run() {
@@ -287,6 +310,8 @@ extension ConnectionCore {
     }
     try ensureOpen()
     let box = ResultBox()
+    blockingDrivers.add(1, ordering: .acquiringAndReleasing)
+    defer { blockingDrivers.subtract(1, ordering: .acquiringAndReleasing) }
     driver.lock()
     let version = watchVersion
     drainSendQueue()

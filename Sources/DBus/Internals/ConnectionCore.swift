@@ -43,6 +43,8 @@ final class ConnectionCore: @unchecked Sendable {
   /// The loop thread's `pthread_self()`, 0 before it starts.
   let loopThread = Atomic<UInt>(0)
   let stopRequested = Atomic<Bool>(false)
+  /// How many threads are in a blocking call on this connection (they drive it meanwhile).
+  let blockingDrivers = Atomic<Int>(0)
   /// Signalled once when the loop has ended and the connection is closed.
   let loopEnded = DispatchSemaphore(value: 0)
 
