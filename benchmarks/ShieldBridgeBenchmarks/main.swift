@@ -8,6 +8,7 @@ let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
   ("ledger", LedgerBenchmark.run),
   ("localization", LocalizationBenchmarks.run),
   ("deeplink", DeepLinkBenchmarks.run),
+  ("service", ServiceBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
