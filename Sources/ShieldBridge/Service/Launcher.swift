@@ -29,15 +29,17 @@ public struct Launcher: Sendable {
     return environment
   }
 
-  /// Starts `argv` with stdin from `/dev/null`, and calls `exited` (on a thread of
-  /// its own) when it has ended.
+  /// Starts `argv` with stdin from `/dev/null`, and calls `exited` when it has ended.
+  ///
+  /// `exited` runs on the thread that waits for the child, before the child
+  /// is reaped: whoever sees the child gone from the service's children
+  /// knows that `exited` has run.
   ///
   /// - Throws: ``SpawnError`` when the program cannot be started.
   public func launch(
     _ argv: [String], activationToken: String?, exited: @escaping @Sendable (Termination) -> Void
   ) throws(SpawnError) {
-    let child = try Subprocess(
-      argv, environment: childEnvironment(activationToken: activationToken), standardInput: .null)
-    detachThread { exited(child.wait()) }
+    _ = try Subprocess(
+      argv, environment: childEnvironment(activationToken: activationToken), standardInput: .null, exited: exited)
   }
 }
