@@ -10,34 +10,40 @@ import Synchronization
 /// `Dispatched` signal; against a minimal Python program doing the same cycle
 /// (`benchmarks/peers/service_peer.py`), each on a private bus in the same run.
 ///
-/// `ShieldBridgeBenchmarks service WORK_DIR SHIELDBRIDGE PYTHON PEER_SCRIPT [CYCLES] [WARMUP]`
+/// `ShieldBridgeBenchmarks service WORK_DIR PYTHON PEER_SCRIPT CYCLES WARMUP NAME=SHIELDBRIDGE…`
 ///
-/// Each program gets a home of its own under WORK_DIR (config, state, runtime
-/// directory, and its stderr in `stderr.log`).
+/// Each `NAME=SHIELDBRIDGE` is a build of `shieldbridge` to measure (such as
+/// `serve=.build/release/shieldbridge`); the peer runs last. Each program gets
+/// a home of its own under WORK_DIR (config, state, runtime directory, and its
+/// stderr in `stderr.log`).
 ///
 /// A cycle: `Shield("Bench")` is called over the bus (the notification is
 /// posted to the embedded server in this process), then the server clicks its
 /// default action, and the cycle ends when `Dispatched` arrives. Before each
 /// click the previous handler (`true`) must have exited and been reaped
-/// (`/proc/PID/task/*/children` is empty), so that the service's coalescing of
-/// an identifier still in flight does not apply; every record's outcome is
-/// counted, and anything but `handler` is reported.
+/// (`/proc/PID/task/*/children` is empty): the service ends a puzzle's
+/// activation before its handler is reaped, so its coalescing of an identifier
+/// still in flight does not apply. Every record's outcome is counted, and
+/// anything but `handler` fails the run.
 enum ServiceBenchmarks {
   static let suite = "service"
   static let app = "Bench"
 
   static func run(_ arguments: [String]) async throws {
-    guard arguments.count >= 4 else {
-      throw BenchmarkFailure(
-        "usage: ShieldBridgeBenchmarks service WORK_DIR SHIELDBRIDGE PYTHON PEER_SCRIPT [CYCLES] [WARMUP]")
+    let usage = "usage: ShieldBridgeBenchmarks service WORK_DIR PYTHON PEER_SCRIPT CYCLES WARMUP NAME=SHIELDBRIDGE…"
+    guard arguments.count >= 6, let cycles = Int(arguments[3]), let warmUp = Int(arguments[4]) else {
+      throw BenchmarkFailure(usage)
     }
     let work = arguments[0]
-    let cycles = arguments.count > 4 ? Int(arguments[4]) ?? 10_000 : 10_000
-    let warmUp = arguments.count > 5 ? Int(arguments[5]) ?? 500 : 500
-    let subjects = [
-      Subject(name: "serve", home: Home(path: work + "/serve"), argv: { [arguments[1], "serve", "--address", $0] }),
-      Subject(name: "peer", home: Home(path: work + "/peer"), argv: { [arguments[2], arguments[3], $0, "true"] }),
-    ]
+    var subjects: [Subject] = []
+    for pair in arguments.dropFirst(5) {
+      let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2 else { throw BenchmarkFailure(usage) }
+      subjects.append(
+        Subject(name: parts[0], home: Home(path: "\(work)/\(parts[0])")) { [parts[1], "serve", "--address", $0] })
+    }
+    subjects.append(
+      Subject(name: "peer", home: Home(path: work + "/peer")) { [arguments[1], arguments[2], $0, "true"] })
     print("\(suite)\tcycles\t\(cycles) after a warm-up of \(warmUp)")
     for subject in subjects {
       try await measure(subject, cycles: cycles, warmUp: warmUp)
@@ -80,25 +86,33 @@ enum ServiceBenchmarks {
       standardError: .descriptor(log))
     close(log)
     defer { if child.exitStatus == nil { child.terminate() } }
+    let process = ProcessUnderTest(pid: child.pid)
     try await waitForName(on: driver, child: child, log: home.file("stderr.log"))
 
-    let idle = try await settledResidentKilobytes(child.pid)
-    Measure.report(suite, "\(subject.name) RSS idle", Double(idle) / 1024, "MiB", "VmRSS after start-up settled")
+    let idle = try await process.settledMemory()
+    report(subject.name, "idle", idle)
 
-    // A cycle that waits more than this for its signal ends the run with an error.
+    // A cycle that waits longer than this for its signal ends the run with an error.
     let watchdog = Watchdog(limit: .seconds(20)) { arrivals.finish() }
     defer { watchdog.stop() }
     var iterator = records.makeAsyncIterator()
     var latencies: [Double] = []
     latencies.reserveCapacity(cycles)
     var outcomes: [String: Int] = [:]
-    var afterWarmUp = 0
+    var afterWarmUp = idle
+    var cpuAfterWarmUp = 0
+    // Anonymous memory every tenth of the cycles: growth that goes on is a leak, growth that stops is a cache.
+    var trace: [Int] = []
     for cycle in 0..<(warmUp + cycles) {
       if cycle == warmUp {
-        afterWarmUp = try await settledResidentKilobytes(child.pid)
+        afterWarmUp = try await process.settledMemory()
+        cpuAfterWarmUp = try process.cpuTicks()
+      }
+      if cycle >= warmUp, (cycle - warmUp) % max(1, cycles / 10) == 0 {
+        trace.append(try process.memory().anonymous)
       }
       let id = try await shield(on: driver)
-      try await waitForNoChildren(of: child.pid)
+      try await process.waitForNoChildren()
       let clicked = ContinuousClock.now
       try server.click(id)
       guard let arrival = await iterator.next() else {
@@ -109,19 +123,25 @@ enum ServiceBenchmarks {
       latencies.append((arrival.instant - clicked).nanoseconds)
       outcomes[outcome(of: arrival.record), default: 0] += 1
     }
-    try await waitForNoChildren(of: child.pid)
-    let after = try await settledResidentKilobytes(child.pid)
-    let status = try statusFields(child.pid)
+    try await process.waitForNoChildren()
+    let cpu = try process.cpuTicks() - cpuAfterWarmUp
+    let after = try await process.settledMemory()
 
-    Measure.report(suite, "\(subject.name) RSS after warm-up", Double(afterWarmUp) / 1024, "MiB")
-    Measure.report(suite, "\(subject.name) RSS after the cycles", Double(after) / 1024, "MiB")
+    report(subject.name, "after warm-up", afterWarmUp)
+    report(subject.name, "after the cycles", after)
     Measure.report(
-      suite, "\(subject.name) RSS growth over the cycles", Double(after - afterWarmUp), "KiB",
-      "peak VmHWM \(status["VmHWM"] ?? 0) KiB, \(status["Threads"] ?? 0) threads")
+      suite, "\(subject.name) RSS growth over the cycles", Double(after.rss - afterWarmUp.rss), "KiB",
+      "anonymous \(after.anonymous - afterWarmUp.anonymous) KiB, file \(after.file - afterWarmUp.file) KiB; "
+        + "peak VmHWM \(after.peak) KiB, \(after.threads) threads")
+    print("\(suite)\t\(subject.name) anonymous KiB every \(max(1, cycles / 10)) cycles\t\(trace + [after.anonymous])")
     latencies.sort()
     for (name, q) in [("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0)] {
       Measure.report(suite, "\(subject.name) click to Dispatched \(name)", Measure.quantile(latencies, q) / 1000, "µs")
     }
+    let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+    Measure.report(
+      suite, "\(subject.name) CPU per cycle", Double(cpu) / ticksPerSecond * 1e6 / Double(cycles), "µs",
+      "user + system time of the process, handlers not counted")
     let counted = outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     print("\(suite)\t\(subject.name) outcomes\t\(counted)")
 
@@ -137,6 +157,12 @@ enum ServiceBenchmarks {
     if outcomes.count != 1 || outcomes["handler"] != cycles {
       throw BenchmarkFailure("\(subject.name): not every cycle dispatched the handler: \(counted)")
     }
+  }
+
+  private static func report(_ name: String, _ when: String, _ memory: ProcessUnderTest.Memory) {
+    Measure.report(
+      suite, "\(name) RSS \(when)", Double(memory.rss) / 1024, "MiB",
+      "anonymous \(memory.anonymous) KiB, file \(memory.file) KiB, PSS \(memory.proportional) KiB")
   }
 
   // MARK: One cycle
@@ -156,8 +182,6 @@ enum ServiceBenchmarks {
     return json["outcome"] as? String ?? "no outcome"
   }
 
-  // MARK: The process under test
-
   /// Waits until the program owns the service's name (or has died).
   private static func waitForName(on driver: Connection, child: Subprocess, log: String) async throws {
     let deadline = ContinuousClock.now + .seconds(20)
@@ -171,17 +195,68 @@ enum ServiceBenchmarks {
     }
     throw BenchmarkFailure("nothing owned \(ServiceNames.busName) within 20 s")
   }
+}
 
-  /// Waits until `pid` has no child processes left (each handler exited and was reaped).
-  private static func waitForNoChildren(of pid: Int32) async throws {
+/// The process under test, as `/proc` shows it.
+private struct ProcessUnderTest {
+  let pid: Int32
+
+  /// Resident memory from `/proc/PID/status` and `smaps_rollup`, in KiB.
+  struct Memory {
+    var rss = 0
+    var anonymous = 0
+    var file = 0
+    var proportional = 0
+    var peak = 0
+    var threads = 0
+  }
+
+  /// The memory once VmRSS has not changed for a second (sampled every 100 ms, for at most 15 s).
+  func settledMemory() async throws -> Memory {
+    var last = -1
+    var unchanged = 0
+    for _ in 0..<150 {
+      let current = try fields("status")["VmRSS"] ?? 0
+      unchanged = current == last ? unchanged + 1 : 0
+      last = current
+      if unchanged >= 10 { break }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    return try memory()
+  }
+
+  /// The memory now.
+  func memory() throws -> Memory {
+    let status = try fields("status")
+    let rollup = try fields("smaps_rollup")
+    return Memory(
+      rss: status["VmRSS"] ?? 0, anonymous: status["RssAnon"] ?? 0, file: status["RssFile"] ?? 0,
+      proportional: rollup["Pss"] ?? 0, peak: status["VmHWM"] ?? 0, threads: status["Threads"] ?? 0)
+  }
+
+  /// User and system time so far, in clock ticks (`/proc/PID/stat` fields 14 and 15).
+  func cpuTicks() throws -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { throw BenchmarkFailure("process \(pid) is gone") }
+    // After the command name in brackets: field 3 (state) is the first.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else {
+      throw BenchmarkFailure("cannot read the CPU times of \(pid)")
+    }
+    return user + system
+  }
+
+  /// Waits until the process has no child left (each handler exited and was reaped).
+  func waitForNoChildren() async throws {
     let deadline = ContinuousClock.now + .seconds(10)
-    while hasChildren(pid) {
+    while hasChildren {
       guard ContinuousClock.now < deadline else { throw BenchmarkFailure("a handler of \(pid) ran for 10 s") }
       try await Task.sleep(for: .microseconds(100))
     }
   }
 
-  private static func hasChildren(_ pid: Int32) -> Bool {
+  private var hasChildren: Bool {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
     return tasks.contains { task in
       let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
@@ -189,23 +264,9 @@ enum ServiceBenchmarks {
     }
   }
 
-  /// VmRSS once it has not changed for a second (sampled every 100 ms, for at most 15 s).
-  private static func settledResidentKilobytes(_ pid: Int32) async throws -> Int {
-    var last = -1
-    var unchanged = 0
-    for _ in 0..<150 {
-      let current = try statusFields(pid)["VmRSS"] ?? 0
-      unchanged = current == last ? unchanged + 1 : 0
-      last = current
-      if unchanged >= 10 { break }
-      try await Task.sleep(for: .milliseconds(100))
-    }
-    return last
-  }
-
-  /// The numeric fields of `/proc/PID/status` (kB figures in KiB).
-  private static func statusFields(_ pid: Int32) throws -> [String: Int] {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+  /// The numeric `Name: value` lines of `/proc/PID/NAME` (kB figures in KiB).
+  private func fields(_ name: String) throws -> [String: Int] {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/\(name)", encoding: .utf8) else {
       throw BenchmarkFailure("process \(pid) is gone")
     }
     var fields: [String: Int] = [:]
@@ -261,10 +322,11 @@ struct Home {
     try FileManager.default.createDirectory(atPath: file("runtime"), withIntermediateDirectories: true)
   }
 
-  /// Its own home, config, state and runtime directory; the source language; no display.
+  /// Its own home, config, state and runtime directory; the source language; no display; a
+  /// system PATH, so that finding `true` costs the same for every program and on every machine.
   var environment: [String: String] {
     [
-      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": path,
+      "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": path,
       "XDG_CONFIG_HOME": file("config"), "XDG_STATE_HOME": file("state"), "XDG_RUNTIME_DIR": file("runtime"),
       "LANG": "C.UTF-8",
     ]
