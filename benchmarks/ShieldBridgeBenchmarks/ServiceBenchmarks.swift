@@ -13,25 +13,26 @@ import Synchronization
 /// `ShieldBridgeBenchmarks service WORK_DIR PYTHON PEER_SCRIPT CYCLES WARMUP NAME=SHIELDBRIDGE…`
 ///
 /// Each `NAME=SHIELDBRIDGE` is a build of `shieldbridge` to measure (such as
-/// `serve=.build/release/shieldbridge`); the peer runs last. Each program gets
-/// a home of its own under WORK_DIR (config, state, runtime directory, and its
-/// stderr in `stderr.log`).
+/// `serve=.build/release/shieldbridge`); the peer comes after them. Each
+/// program gets a home of its own under WORK_DIR (config, state, runtime
+/// directory, and its stderr in `stderr.log`).
 ///
-/// A cycle: `Shield("Bench")` is called over the bus (the notification is
-/// posted to the embedded server in this process), then the server clicks its
-/// default action, and the cycle ends when `Dispatched` arrives. Before each
-/// click the previous handler (`true`) must have exited and been reaped
-/// (`/proc/PID/task/*/children` is empty): the service ends a puzzle's
-/// activation before its handler is reaped, so its coalescing of an identifier
-/// still in flight does not apply. Every record's outcome is counted, and
-/// anything but `handler` fails the run.
+/// All programs run at once, each on a bus of its own, and take turns: one
+/// cycle of each, then the next. A cycle: `Shield("Bench")` is called over the
+/// bus (the notification is posted to the embedded server in this process),
+/// then the server clicks its default action, and the cycle ends when
+/// `Dispatched` arrives. Before each click the previous handler (`true`) must
+/// have exited and been reaped (`/proc/PID/task/*/children` is empty): the
+/// service ends a puzzle's activation before its handler is reaped, so its
+/// coalescing of an identifier still in flight does not apply. Every record's
+/// outcome is counted, and anything but `handler` fails the run.
 enum ServiceBenchmarks {
   static let suite = "service"
   static let app = "Bench"
 
   static func run(_ arguments: [String]) async throws {
     let usage = "usage: ShieldBridgeBenchmarks service WORK_DIR PYTHON PEER_SCRIPT CYCLES WARMUP NAME=SHIELDBRIDGE…"
-    guard arguments.count >= 6, let cycles = Int(arguments[3]), let warmUp = Int(arguments[4]) else {
+    guard arguments.count >= 6, let cycles = Int(arguments[3]), let warmUp = Int(arguments[4]), cycles > 0 else {
       throw BenchmarkFailure(usage)
     }
     let work = arguments[0]
@@ -44,10 +45,44 @@ enum ServiceBenchmarks {
     }
     subjects.append(
       Subject(name: "peer", home: Home(path: work + "/peer")) { [arguments[1], arguments[2], $0, "true"] })
-    print("\(suite)\tcycles\t\(cycles) after a warm-up of \(warmUp)")
-    for subject in subjects {
-      try await measure(subject, cycles: cycles, warmUp: warmUp)
+
+    var rigs: [Rig] = []
+    for subject in subjects { rigs.append(try await Rig.start(subject)) }
+    for rig in rigs { rig.idle = try await rig.process.settledMemory() }
+    // A cycle that waits longer than this for its signal ends the run with an error.
+    let watchdog = Watchdog(limit: .seconds(20)) { [arrivals = rigs.map(\.arrivals)] in
+      for continuation in arrivals { continuation.finish() }
     }
+    defer { watchdog.stop() }
+
+    // One cycle of each program in turn, starting with a different one each
+    // time, so that a change in the machine's load falls on all of them alike.
+    let traceEvery = max(1, cycles / 10)
+    for cycle in 0..<(warmUp + cycles) {
+      if cycle == warmUp {
+        for rig in rigs {
+          try await rig.process.waitForNoChildren()
+          rig.afterWarmUp = try await rig.process.settledMemory()
+          rig.cpu = try rig.process.cpuTicks()
+        }
+      }
+      for turn in 0..<rigs.count {
+        let rig = rigs[(cycle + turn) % rigs.count]
+        if cycle >= warmUp, (cycle - warmUp) % traceEvery == 0 {
+          rig.trace.append(try rig.process.memory().anonymous)
+        }
+        try await rig.cycle(measured: cycle >= warmUp)
+        watchdog.progress()
+      }
+    }
+    for rig in rigs {
+      try await rig.process.waitForNoChildren()
+      rig.cpu = try rig.process.cpuTicks() - rig.cpu
+      rig.after = try await rig.process.settledMemory()
+    }
+
+    print("\(suite)\tcycles\t\(cycles) of each program in turn, after a warm-up of \(warmUp)")
+    for rig in rigs { try rig.finish(cycles: cycles, traceEvery: traceEvery) }
   }
 
   /// A program under test: its argv for a bus address.
@@ -57,143 +92,166 @@ enum ServiceBenchmarks {
     var argv: (String) -> [String]
   }
 
-  private static func measure(_ subject: Subject, cycles: Int, warmUp: Int) async throws {
-    let home = subject.home
-    try home.create()
-    let bus = try BusDaemon()
-    defer { bus.stop() }
-    let server = try NotificationServer(
-      connection: try Connection(.address(bus.address)),
-      configuration: NotificationServer.Configuration(capabilities: [
-        Capability.actions, Capability.body, Capability.bodyMarkup, Capability.bodyHyperlinks,
-      ]))
-    try await server.start()
-    let driver = try Connection(.address(bus.address))
-    let (records, arrivals) = AsyncStream.makeStream(
-      of: (instant: ContinuousClock.Instant, record: String).self, bufferingPolicy: .unbounded)
-    let subscription = try await driver.addSignalHandler(
-      matching: MatchRule(interface: ServiceNames.interface, member: ServiceNames.dispatched)
-    ) { message in
-      let now = ContinuousClock.now
-      arrivals.yield((now, (try? message.decode(String.self)) ?? ""))
-    }
-    defer { subscription.cancel() }
+  /// When a `Dispatched` signal arrived, and its record.
+  typealias Arrival = (instant: ContinuousClock.Instant, record: String)
 
-    let log = open(home.file("stderr.log"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard log >= 0 else { throw BenchmarkFailure("cannot create \(home.file("stderr.log"))") }
-    let child = try Subprocess(
-      subject.argv(bus.address), environment: home.environment, standardInput: .null, standardOutput: .null,
-      standardError: .descriptor(log))
-    close(log)
-    defer { if child.exitStatus == nil { child.terminate() } }
-    let process = ProcessUnderTest(pid: child.pid)
-    try await waitForName(on: driver, child: child, log: home.file("stderr.log"))
+  /// One program under test on a private bus of its own, with its own embedded
+  /// notification server and a connection that drives it; and its figures.
+  private final class Rig {
+    let subject: Subject
+    let bus: BusDaemon
+    let server: NotificationServer
+    let driver: Connection
+    let subscription: SignalSubscription
+    let arrivals: AsyncStream<Arrival>.Continuation
+    var records: AsyncStream<Arrival>.Iterator
+    let child: Subprocess
+    let process: ProcessUnderTest
 
-    let idle = try await process.settledMemory()
-    report(subject.name, "idle", idle)
-
-    // A cycle that waits longer than this for its signal ends the run with an error.
-    let watchdog = Watchdog(limit: .seconds(20)) { arrivals.finish() }
-    defer { watchdog.stop() }
-    var iterator = records.makeAsyncIterator()
+    var idle = ProcessUnderTest.Memory()
+    var afterWarmUp = ProcessUnderTest.Memory()
+    var after = ProcessUnderTest.Memory()
+    /// CPU ticks after the warm-up; then those of the measured cycles.
+    var cpu = 0
     var latencies: [Double] = []
-    latencies.reserveCapacity(cycles)
     var outcomes: [String: Int] = [:]
-    var afterWarmUp = idle
-    var cpuAfterWarmUp = 0
-    // Anonymous memory every tenth of the cycles: growth that goes on is a leak, growth that stops is a cache.
+    /// Anonymous memory every tenth of the cycles: growth that goes on is a leak, growth that stops is a cache.
     var trace: [Int] = []
-    for cycle in 0..<(warmUp + cycles) {
-      if cycle == warmUp {
-        afterWarmUp = try await process.settledMemory()
-        cpuAfterWarmUp = try process.cpuTicks()
+
+    private init(
+      subject: Subject, bus: BusDaemon, server: NotificationServer, driver: Connection,
+      subscription: SignalSubscription, records: AsyncStream<Arrival>, arrivals: AsyncStream<Arrival>.Continuation,
+      child: Subprocess
+    ) {
+      self.subject = subject
+      self.bus = bus
+      self.server = server
+      self.driver = driver
+      self.subscription = subscription
+      self.records = records.makeAsyncIterator()
+      self.arrivals = arrivals
+      self.child = child
+      process = ProcessUnderTest(pid: child.pid)
+    }
+
+    deinit {
+      subscription.cancel()
+      if child.exitStatus == nil { child.terminate() }
+      bus.stop()
+    }
+
+    /// Starts the bus, the server, the driver and the program, and waits until the program owns the service's name.
+    static func start(_ subject: Subject) async throws -> Rig {
+      let home = subject.home
+      try home.create()
+      let bus = try BusDaemon()
+      let server = try NotificationServer(
+        connection: try Connection(.address(bus.address)),
+        configuration: NotificationServer.Configuration(capabilities: [
+          Capability.actions, Capability.body, Capability.bodyMarkup, Capability.bodyHyperlinks,
+        ]))
+      try await server.start()
+      let driver = try Connection(.address(bus.address))
+      let (records, arrivals) = AsyncStream.makeStream(of: Arrival.self, bufferingPolicy: .unbounded)
+      let subscription = try await driver.addSignalHandler(
+        matching: MatchRule(interface: ServiceNames.interface, member: ServiceNames.dispatched)
+      ) { message in
+        let now = ContinuousClock.now
+        arrivals.yield((now, (try? message.decode(String.self)) ?? ""))
       }
-      if cycle >= warmUp, (cycle - warmUp) % max(1, cycles / 10) == 0 {
-        trace.append(try process.memory().anonymous)
-      }
-      let id = try await shield(on: driver)
+      let log = open(home.file("stderr.log"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      guard log >= 0 else { throw BenchmarkFailure("cannot create \(home.file("stderr.log"))") }
+      let child = try Subprocess(
+        subject.argv(bus.address), environment: home.environment, standardInput: .null, standardOutput: .null,
+        standardError: .descriptor(log))
+      close(log)
+      let rig = Rig(
+        subject: subject, bus: bus, server: server, driver: driver, subscription: subscription, records: records,
+        arrivals: arrivals, child: child)
+      try await rig.waitForName()
+      return rig
+    }
+
+    /// Shield, wait until the last handler is gone, click, and wait for `Dispatched`.
+    func cycle(measured: Bool) async throws {
+      let message = try Message.methodCall(
+        destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface,
+        member: ServiceNames.shield)
+      try message.append(ServiceBenchmarks.app)
+      let id = try await driver.call(message, timeout: .seconds(10)).decode(UInt32.self)
       try await process.waitForNoChildren()
       let clicked = ContinuousClock.now
       try server.click(id)
-      guard let arrival = await iterator.next() else {
-        throw BenchmarkFailure("\(subject.name): no Dispatched signal within 20 s in cycle \(cycle)")
+      guard let arrival = await records.next() else {
+        throw BenchmarkFailure("\(subject.name): no Dispatched signal within 20 s")
       }
-      watchdog.progress()
-      guard cycle >= warmUp else { continue }
+      guard measured else { return }
       latencies.append((arrival.instant - clicked).nanoseconds)
-      outcomes[outcome(of: arrival.record), default: 0] += 1
+      outcomes[Self.outcome(of: arrival.record), default: 0] += 1
     }
-    try await process.waitForNoChildren()
-    let cpu = try process.cpuTicks() - cpuAfterWarmUp
-    let after = try await process.settledMemory()
 
-    report(subject.name, "after warm-up", afterWarmUp)
-    report(subject.name, "after the cycles", after)
-    Measure.report(
-      suite, "\(subject.name) RSS growth over the cycles", Double(after.rss - afterWarmUp.rss), "KiB",
-      "anonymous \(after.anonymous - afterWarmUp.anonymous) KiB, file \(after.file - afterWarmUp.file) KiB; "
-        + "peak VmHWM \(after.peak) KiB, \(after.threads) threads")
-    print("\(suite)\t\(subject.name) anonymous KiB every \(max(1, cycles / 10)) cycles\t\(trace + [after.anonymous])")
-    latencies.sort()
-    for (name, q) in [("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0)] {
-      Measure.report(suite, "\(subject.name) click to Dispatched \(name)", Measure.quantile(latencies, q) / 1000, "µs")
-    }
-    let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-    Measure.report(
-      suite, "\(subject.name) CPU per cycle", Double(cpu) / ticksPerSecond * 1e6 / Double(cycles), "µs",
-      "user + system time of the process, handlers not counted")
-    let counted = outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    print("\(suite)\t\(subject.name) outcomes\t\(counted)")
-
-    let ended = child.terminate(grace: .seconds(10))
-    guard ended == .exited(0) else { throw BenchmarkFailure("\(subject.name) \(ended) after SIGTERM") }
-    let unexpected = try String(contentsOfFile: home.file("stderr.log"), encoding: .utf8)
-      .split(separator: "\n")
-      .filter { !($0.contains("dispatched puzzle") && $0.hasSuffix(": handler (true)")) && !$0.contains("shielded") }
-      .filter { !$0.contains("serving ") && !$0.hasSuffix("stopped") }
-    if !unexpected.isEmpty {
-      print("\(suite)\t\(subject.name) other log lines\t\(unexpected.count), first: \(unexpected[0])")
-    }
-    if outcomes.count != 1 || outcomes["handler"] != cycles {
-      throw BenchmarkFailure("\(subject.name): not every cycle dispatched the handler: \(counted)")
-    }
-  }
-
-  private static func report(_ name: String, _ when: String, _ memory: ProcessUnderTest.Memory) {
-    Measure.report(
-      suite, "\(name) RSS \(when)", Double(memory.rss) / 1024, "MiB",
-      "anonymous \(memory.anonymous) KiB, file \(memory.file) KiB, PSS \(memory.proportional) KiB")
-  }
-
-  // MARK: One cycle
-
-  private static func shield(on driver: Connection) async throws -> UInt32 {
-    let message = try Message.methodCall(
-      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface,
-      member: ServiceNames.shield)
-    try message.append(app)
-    return try await driver.call(message, timeout: .seconds(10)).decode(UInt32.self)
-  }
-
-  private static func outcome(of record: String) -> String {
-    guard let json = try? JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any] else {
-      return "unreadable record"
-    }
-    return json["outcome"] as? String ?? "no outcome"
-  }
-
-  /// Waits until the program owns the service's name (or has died).
-  private static func waitForName(on driver: Connection, child: Subprocess, log: String) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while ContinuousClock.now < deadline {
-      if let ended = child.exitStatus {
-        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        throw BenchmarkFailure("\(child.pid) \(ended) before it owned \(ServiceNames.busName): \(text)")
+    /// Prints the figures, stops the program and checks how it ended and what it logged.
+    func finish(cycles: Int, traceEvery: Int) throws {
+      let name = subject.name
+      report("idle", idle)
+      report("after warm-up", afterWarmUp)
+      report("after the cycles", after)
+      Measure.report(
+        suite, "\(name) RSS growth over the cycles", Double(after.rss - afterWarmUp.rss), "KiB",
+        "anonymous \(after.anonymous - afterWarmUp.anonymous) KiB, file \(after.file - afterWarmUp.file) KiB; "
+          + "peak VmHWM \(after.peak) KiB, \(after.threads) threads")
+      print("\(suite)\t\(name) anonymous KiB every \(traceEvery) cycles\t\(trace + [after.anonymous])")
+      latencies.sort()
+      for (figure, q) in [("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0)] {
+        Measure.report(suite, "\(name) click to Dispatched \(figure)", Measure.quantile(latencies, q) / 1000, "µs")
       }
-      if try await driver.nameOwner(ServiceNames.busName) != nil { return }
-      try await Task.sleep(for: .milliseconds(10))
+      let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+      Measure.report(
+        suite, "\(name) CPU per cycle", Double(cpu) / ticksPerSecond * 1e6 / Double(cycles), "µs",
+        "user + system time of the process, handlers not counted")
+      let counted = outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+      print("\(suite)\t\(name) outcomes\t\(counted)")
+
+      let ended = child.terminate(grace: .seconds(10))
+      guard ended == .exited(0) else { throw BenchmarkFailure("\(name) \(ended) after SIGTERM") }
+      let unexpected = try String(contentsOfFile: subject.home.file("stderr.log"), encoding: .utf8)
+        .split(separator: "\n")
+        .filter { !($0.contains("dispatched puzzle") && $0.hasSuffix(": handler (true)")) && !$0.contains("shielded") }
+        .filter { !$0.contains("serving ") && !$0.hasSuffix("stopped") }
+      if !unexpected.isEmpty {
+        print("\(suite)\t\(name) other log lines\t\(unexpected.count), first: \(unexpected[0])")
+      }
+      if outcomes.count != 1 || outcomes["handler"] != cycles {
+        throw BenchmarkFailure("\(name): not every cycle dispatched the handler: \(counted)")
+      }
     }
-    throw BenchmarkFailure("nothing owned \(ServiceNames.busName) within 20 s")
+
+    private func report(_ when: String, _ memory: ProcessUnderTest.Memory) {
+      Measure.report(
+        suite, "\(subject.name) RSS \(when)", Double(memory.rss) / 1024, "MiB",
+        "anonymous \(memory.anonymous) KiB, file \(memory.file) KiB, PSS \(memory.proportional) KiB")
+    }
+
+    private static func outcome(of record: String) -> String {
+      guard let json = try? JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any] else {
+        return "unreadable record"
+      }
+      return json["outcome"] as? String ?? "no outcome"
+    }
+
+    /// Waits until the program owns the service's name (or has died).
+    private func waitForName() async throws {
+      let deadline = ContinuousClock.now + .seconds(20)
+      while ContinuousClock.now < deadline {
+        if let ended = child.exitStatus {
+          let text = (try? String(contentsOfFile: subject.home.file("stderr.log"), encoding: .utf8)) ?? ""
+          throw BenchmarkFailure("\(subject.name) \(ended) before it owned \(ServiceNames.busName): \(text)")
+        }
+        if try await driver.nameOwner(ServiceNames.busName) != nil { return }
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      throw BenchmarkFailure("\(subject.name) did not own \(ServiceNames.busName) within 20 s")
+    }
   }
 }
 
