@@ -74,6 +74,7 @@ public final class Subprocess: Sendable {
   ///   - exited: Called once on the thread that waits for the child, when it
   ///     has ended and before it is reaped: until `exited` returns, the child
   ///     stays in the parent's list of children (as a zombie) and its pid is not reused.
+  ///     It must not wait for this child (``wait()`` returns only after it).
   /// - Throws: ``SpawnError`` when the program cannot be started.
   public init(
     _ arguments: [String],
