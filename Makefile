@@ -13,7 +13,7 @@ FUZZ_SECONDS ?= 60
 BUILD_PACKAGES := pkg-config libdbus-1-dev
 RUN_PACKAGES := dbus-daemon
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin
-BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 gcc xvfb dunst
+BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi gcc xvfb dunst
 
 SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)
 BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)

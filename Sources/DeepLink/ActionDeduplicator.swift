@@ -22,6 +22,9 @@ where C.Duration == Duration, C: Sendable {
   private struct State: ~Copyable {
     var inFlight: Set<String> = []
     var recent: [Invocation: C.Instant] = [:]
+    /// `recent` is pruned when it reaches this size; twice what a prune kept, so
+    /// that a flood of clicks inside one window costs amortized constant time.
+    var pruneAt = 64
   }
 
   private struct Invocation: Hashable {
@@ -48,8 +51,9 @@ where C.Duration == Duration, C: Sendable {
       if let last = state.recent[invocation], last.duration(to: now) < window {
         return false
       }
-      if state.recent.count >= 64 {
+      if state.recent.count >= state.pruneAt {
         state.recent = state.recent.filter { $0.value.duration(to: now) < window }
+        state.pruneAt = max(64, 2 * state.recent.count)
       }
       state.recent[invocation] = now
       return true

@@ -71,6 +71,10 @@ public final class Subprocess: Sendable {
   ///   - standardInput, standardOutput, standardError: Where the streams go.
   ///   - newProcessGroup: Whether the child leads a process group of its own,
   ///     so that ``signalGroup(_:)`` reaches everything it starts.
+  ///   - exited: Called once on the thread that waits for the child, when it
+  ///     has ended and before it is reaped: until `exited` returns, the child
+  ///     stays in the parent's list of children (as a zombie) and its pid is not reused.
+  ///     It must not wait for this child (``wait()`` returns only after it).
   /// - Throws: ``SpawnError`` when the program cannot be started.
   public init(
     _ arguments: [String],
@@ -78,7 +82,8 @@ public final class Subprocess: Sendable {
     standardInput: Stream = .inherit,
     standardOutput: Stream = .inherit,
     standardError: Stream = .inherit,
-    newProcessGroup: Bool = false
+    newProcessGroup: Bool = false,
+    exited: (@Sendable (Termination) -> Void)? = nil
   ) throws(SpawnError) {
     guard let program = arguments.first, !program.isEmpty else {
       throw SpawnError(operation: "posix_spawn (no program)", code: EINVAL)
@@ -162,15 +167,26 @@ public final class Subprocess: Sendable {
     self.standardOutput = parentEnds[1]
     self.standardError = parentEnds[2]
     // One thread per child waits for it, so that `wait(timeout:)` can be
-    // bounded without polling and the child never lingers as a zombie.
+    // bounded without polling and the child never lingers as a zombie. It
+    // learns how the child ended without reaping it (WNOWAIT), so that the
+    // pid stays the child's while `termination` is set (``signal(_:)`` can
+    // never reach a process that took the pid over) and while `exited` runs.
     let pid = childPID
     let exit = self.exit
     detachThread {
-      var status: Int32 = 0
-      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+      var info = siginfo_t()
+      var waited: Int32
+      repeat {
+        waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+      } while waited < 0 && errno == EINTR
+      let status = info._sifields._sigchld.si_status
+      // -1, which no exit status can be, when the child was reaped elsewhere (SIGCHLD ignored).
       let ended: Termination =
-        (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+        waited < 0 ? .exited(-1) : info.si_code == Int32(CLD_EXITED) ? .exited(status) : .signalled(status)
       exit.termination.withLock { $0 = ended }
+      exited?(ended)
+      var reaped: Int32 = 0
+      while waitpid(pid, &reaped, 0) < 0 && errno == EINTR {}
       exit.semaphore.signal()
     }
   }

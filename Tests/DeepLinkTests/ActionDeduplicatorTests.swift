@@ -66,6 +66,20 @@ struct ActionDeduplicatorTests {
     #expect(!deduplicator.admitInvocation(notification: 9_999, actionKey: "default"))
   }
 
+  @Test("a flood of clicks inside one window is admitted once each, and its repeats dropped")
+  func floodInsideOneWindow() {
+    let clock = ManualClock()
+    let deduplicator = ActionDeduplicator(window: .seconds(1), clock: clock)
+    for id in UInt32(0)..<5_000 {
+      #expect(deduplicator.admitInvocation(notification: id, actionKey: "default"))
+    }
+    clock.advance(by: .milliseconds(999))
+    #expect((UInt32(0)..<5_000).allSatisfy { !deduplicator.admitInvocation(notification: $0, actionKey: "default") })
+    clock.advance(by: .milliseconds(1))
+    #expect(deduplicator.admitInvocation(notification: 0, actionKey: "default"))
+    #expect(deduplicator.admitInvocation(notification: 4_999, actionKey: "default"))
+  }
+
   @Test("activations of the same identifier are coalesced while one is in flight")
   func coalescesInFlight() {
     let deduplicator = ActionDeduplicator()

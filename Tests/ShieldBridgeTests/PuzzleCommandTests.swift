@@ -66,7 +66,7 @@ struct PuzzleCommandTests {
         Answer: 
         Answer: 
 
-        5 more minutes are unlocked for today. Go back to it with your app switcher.
+        5 more minutes are unlocked for today. Go back to the app with your app switcher.
 
         """)
     #expect(!result.output.contains(String(first.answer)))
@@ -82,6 +82,34 @@ struct PuzzleCommandTests {
     #expect(result.error.contains("nothing was unlocked"))
     #expect(!result.output.contains("unlocked for today"))
     #expect(sandbox.stateFiles().isEmpty)
+  }
+
+  @Test("In German the task is asked and the time unlocked in German, from locales/de.po")
+  func german() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(socialConfiguration)
+    let task = tasks(seed: 42, count: 1)[0]
+    var environment = sandbox.environment
+    environment["LANGUAGE"] = "de"
+    environment["LANG"] = "de_DE.UTF-8"
+    let result = try ShieldBridgeTool.run(
+      ["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n",
+      environment: environment)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      result.output == """
+        Eine kurze Aufgabe
+
+        Löse diese Aufgabe, um 5 weitere Minuten für Instagram freizugeben.
+
+        Wie viel ist \(task.text)?
+        Antwort: 
+
+        5 weitere Minuten für Instagram sind für heute freigegeben. \
+        Zurück zur App geht es über den Anwendungswechsler.
+
+        """)
+    #expect(try sandbox.store.status(of: Rule(name: "social", apps: [])).value.grantsToday == 1)
   }
 
   @Test("When today's grants are used up it says so and asks no task")
@@ -100,7 +128,7 @@ struct PuzzleCommandTests {
       ["puzzle", "--app", "Netflix", "--seed", "5"], input: "\(task.answer)\n")
     #expect(second.status == 75)
     #expect(
-      second.output == "Today's extra time for Netflix is used up. The limit resets at midnight.\n")
+      second.output == "Today’s extra time for Netflix is used up. The limit resets at midnight.\n")
     #expect(try sandbox.store.status(of: Rule(name: "video", apps: [])).value.grantsToday == 1)
   }
 

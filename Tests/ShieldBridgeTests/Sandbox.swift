@@ -12,10 +12,13 @@ final class Sandbox: Sendable {
     root = try TemporaryDirectory()
   }
 
+  /// Its home, config and state, and messages in the source language whatever
+  /// the machine's locale (an empty value removes the variable).
   var environment: [String: String] {
     [
       "HOME": root.path, "XDG_CONFIG_HOME": root.file("config"),
       "XDG_STATE_HOME": root.file("state"),
+      "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8",
     ]
   }
 

@@ -9,6 +9,7 @@ let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
   ("localization", LocalizationBenchmarks.run),
   ("notifications", NotificationsBenchmarks.run),
   ("deeplink", DeepLinkBenchmarks.run),
+  ("service", ServiceBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -30,7 +30,7 @@ public struct Launcher: Sendable {
   }
 
   /// Starts `argv` with stdin and stdout on `/dev/null` and this process's
-  /// stderr, and calls `exited` (on a thread of its own) when it has ended.
+  /// stderr, and calls `exited` when it has ended.
   ///
   /// The program may outlive the caller (`shieldbridge open` returns as soon
   /// as it has started it), so it must not hold the caller's stdout: that is
@@ -38,13 +38,16 @@ public struct Launcher: Sendable {
   /// for the end of the file until the program ended. Its messages still go
   /// where the caller's own do: the terminal, or the journal for `serve`.
   ///
+  /// `exited` runs on the thread that waits for the child, before the child
+  /// is reaped: whoever sees the child gone from the service's children
+  /// knows that `exited` has run.
+  ///
   /// - Throws: ``SpawnError`` when the program cannot be started.
   public func launch(
     _ argv: [String], activationToken: String?, exited: @escaping @Sendable (Termination) -> Void
   ) throws(SpawnError) {
-    let child = try Subprocess(
+    _ = try Subprocess(
       argv, environment: childEnvironment(activationToken: activationToken), standardInput: .null,
-      standardOutput: .null)
-    detachThread { exited(child.wait()) }
+      standardOutput: .null, exited: exited)
   }
 }

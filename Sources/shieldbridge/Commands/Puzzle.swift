@@ -1,4 +1,5 @@
 import Brake
+import Localization
 import ShieldBridge
 
 #if canImport(Glibc)
@@ -20,6 +21,7 @@ extension Command {
     discussion: """
       Reads answers line by line from stdin. A wrong answer gets a new task; a
       right one records a grant in the ledger for today, until local midnight.
+      The texts are in the user's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
 
       Exit status: 0 when the task was solved and the time unlocked; 1 when
       the input ended without a right answer; 75 when today's grants are used
@@ -55,11 +57,12 @@ private func runPuzzle(_ invocation: Invocation) throws(CommandFailure) -> ExitC
         + "--grant \(offeredMinutes) does not change that")
   }
   let store = try standardLedgerStore()
+  let localizer = Localizer.current()
   do {
     let status = try store.status(of: rule)
     report(status.warnings)
     guard !status.value.isUsedUp else {
-      Output.out(PuzzleText.usedUp(app: app))
+      Output.out(localizer.render(.shieldUsedUp(app: app)))
       return .tryAgain
     }
   } catch {
@@ -69,10 +72,12 @@ private func runPuzzle(_ invocation: Invocation) throws(CommandFailure) -> ExitC
   let solved =
     if let seed {
       askUntilSolved(
-        PuzzleSession(random: SeededRandom(seed: seed)), minutes: rule.grantMinutes, app: app)
+        PuzzleSession(random: SeededRandom(seed: seed)), minutes: rule.grantMinutes, app: app,
+        localizer: localizer)
     } else {
       askUntilSolved(
-        PuzzleSession(random: SystemRandomNumberGenerator()), minutes: rule.grantMinutes, app: app)
+        PuzzleSession(random: SystemRandomNumberGenerator()), minutes: rule.grantMinutes, app: app,
+        localizer: localizer)
     }
   guard solved else {
     Output.flush()
@@ -85,34 +90,34 @@ private func runPuzzle(_ invocation: Invocation) throws(CommandFailure) -> ExitC
     report(recorded.warnings)
   } catch .grantsUsedUp {
     // Another puzzle took the last grant while this one was being solved.
-    Output.out(PuzzleText.usedUp(app: app))
+    Output.out(localizer.render(.shieldUsedUp(app: app)))
     return .tryAgain
   } catch {
     throw CommandFailure(error)
   }
-  Output.out(PuzzleText.solved(minutes: rule.grantMinutes, app: app))
+  Output.out(localizer.render(.puzzleSolved(app: app, minutes: rule.grantMinutes)))
   return .success
 }
 
 /// Shows tasks and reads answers until one is right (`true`) or stdin ends (`false`).
 private func askUntilSolved<Random: RandomNumberGenerator>(
-  _ session: PuzzleSession<Random>, minutes: Int, app: String?
+  _ session: PuzzleSession<Random>, minutes: Int, app: String?, localizer: Localizer
 ) -> Bool {
   var session = session
   var lines = LineReader()
   // A terminal echoes the answer and its line end; piped input does not, so
   // the next text would otherwise continue the prompt's line.
   let echoes = isatty(0) == 1
-  Output.out(PuzzleText.title)
+  Output.out(localizer.render(.puzzleTitle))
   Output.out("")
-  Output.out(PuzzleText.intro(minutes: minutes, app: app))
+  Output.out(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
   var showTask = true
   while true {
     if showTask {
       Output.out("")
-      Output.out(PuzzleText.question(session.puzzle.text))
+      Output.out(localizer.render(.puzzleQuestion(task: session.puzzle.text)))
     }
-    Output.out(bytes: Array((PuzzleText.prompt + " ").utf8))
+    Output.out(bytes: Array((localizer.render(.puzzlePrompt) + " ").utf8))
     Output.flush()
     guard let line = lines.next() else {
       Output.out("")
@@ -124,7 +129,7 @@ private func askUntilSolved<Random: RandomNumberGenerator>(
       Output.out("")
       return true
     case .wrong:
-      Output.out(PuzzleText.wrong)
+      Output.out(localizer.render(.puzzleWrong))
       showTask = true
     case .blank:
       showTask = false
