@@ -167,7 +167,7 @@ public final class Message: @unchecked Sendable {
   public var error: DBusError? {
     guard kind == .error else { return nil }
     var reader = reader()
-    let text = reader.peekType == .string ? (try? reader.read(String.self)) : nil
+    let text = reader.nextIs(.string) ? (try? reader.read(String.self)) : nil
     return DBusError(name: errorName ?? DBusError.Name.failed.rawValue, message: text ?? "")
   }
 }

@@ -1,5 +1,11 @@
 import CDBus
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Reads the arguments of a message in order, checking each type before reading it.
 ///
 /// A message from another process can hold anything; a value of the wrong
@@ -31,10 +37,38 @@ public struct MessageReader {
   /// The type of the next argument, or `nil` at the end.
   public var peekType: SignatureType? {
     guard !isAtEnd else { return nil }
+    return withNextSignature { bytes in (try? Signature.parse(bytes))?.first }
+  }
+
+  /// Calls `body` with the signature text of the next argument (empty at the end).
+  private func withNextSignature<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     var copy = iterator
-    guard let signature = dbus_message_iter_get_signature(&copy) else { return nil }
+    guard let signature = dbus_message_iter_get_signature(&copy) else {
+      return body(UnsafeBufferPointer(start: nil, count: 0))
+    }
     defer { dbus_free(signature) }
-    return (try? Signature(String(cString: signature)))?.types.first
+    return signature.withMemoryRebound(to: UInt8.self, capacity: 1) { start in
+      body(UnsafeBufferPointer(start: start, count: strlen(signature)))
+    }
+  }
+
+  /// Whether the next argument has exactly the type `type`.
+  func nextIs(_ type: SignatureType) -> Bool {
+    let code = nextCode
+    guard code == type.code else { return false }
+    switch type {
+    case .array(let element) where element.isBasic:
+      // The element type code says it all; no signature text needed.
+      var copy = iterator
+      return dbus_message_iter_get_element_type(&copy) == element.code
+    case .array, .dictionary, .structure:
+      return withNextSignature { bytes in
+        var index = 0
+        return type.matches(bytes, at: &index) && index == bytes.count
+      }
+    default:
+      return true
+    }
   }
 
   /// Reads the next argument as a `T`.
@@ -43,6 +77,27 @@ public struct MessageReader {
   ///   has another type or there is none.
   public mutating func read<T: DBusArgument>(_ type: T.Type = T.self) throws(DBusError) -> T {
     try T(from: &self)
+  }
+
+  /// Reads a dictionary argument (`a{KV}`) as its entries, in the order they
+  /// arrived; unlike reading a `[Key: Value]`, a key that repeats is kept each time.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` when the next argument
+  ///   is not a dictionary of these types.
+  public mutating func readEntries<Key: DBusArgument, Value: DBusArgument>(
+    _ key: Key.Type, _ value: Value.Type
+  ) throws(DBusError) -> [(key: Key, value: Value)] {
+    guard Key.dbusType.isBasic else {
+      throw DBusError(.invalidArgs, "dictionary key type '\(Key.dbusType)' is not a basic type")
+    }
+    var inner = try enterArray(.dictionary(key: Key.dbusType, value: Value.dbusType))
+    var entries: [(key: Key, value: Value)] = []
+    while !inner.isAtEnd {
+      var entry = try inner.enter(TypeCode.dictEntry)
+      let key = try Key(from: &entry)
+      entries.append((key, try Value(from: &entry)))
+    }
+    return entries
   }
 
   /// Reads the next argument whatever its type.
@@ -73,7 +128,7 @@ public struct MessageReader {
       while !inner.isAtEnd { members.append(try inner.readValue()) }
       return .structure(members)
     case TypeCode.array:
-      guard let type = peekType else { throw mismatch(expected: "an array") }
+      guard let type = arrayType else { throw mismatch(expected: "an array") }
       var inner = try enter(TypeCode.array)
       switch type {
       case .dictionary(let keyType, let valueType):
@@ -97,6 +152,16 @@ public struct MessageReader {
     default:
       throw DBusError(.invalidArgs, "argument of type '\(typeName(nextCode))' is not supported")
     }
+  }
+
+  /// The type of the array at the current position: from its element type
+  /// code when that is basic, from its signature text otherwise.
+  private var arrayType: SignatureType? {
+    var copy = iterator
+    if let element = SignatureType(basicCode: dbus_message_iter_get_element_type(&copy)) {
+      return .array(element)
+    }
+    return peekType
   }
 
   /// Reads one basic value of the C type `T` after checking that its type code is `code`.
@@ -130,7 +195,7 @@ public struct MessageReader {
 
   /// Steps into an array or dictionary after checking its whole type against `type`.
   mutating func enterArray(_ type: SignatureType) throws(DBusError) -> MessageReader {
-    guard nextCode == TypeCode.array, peekType == type else { throw mismatch(expected: type.description) }
+    guard nextIs(type) else { throw mismatch(expected: type.description) }
     return try enter(TypeCode.array)
   }
 

@@ -53,6 +53,49 @@ public indirect enum SignatureType: Hashable, Sendable, CustomStringConvertible 
     }
   }
 
+  /// Whether the signature text at `bytes[index...]` starts with this type;
+  /// on a match `index` moves past it. Compares without parsing the text
+  /// into `SignatureType` values, so checking an argument's type allocates nothing.
+  func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Bool {
+    func next(_ byte: UInt8) -> Bool {
+      guard index < bytes.count, bytes[index] == byte else { return false }
+      index += 1
+      return true
+    }
+    switch self {
+    case .array(let element):
+      return next(UInt8(ascii: "a")) && element.matches(bytes, at: &index)
+    case .dictionary(let key, let value):
+      return next(UInt8(ascii: "a")) && next(UInt8(ascii: "{")) && key.matches(bytes, at: &index)
+        && value.matches(bytes, at: &index) && next(UInt8(ascii: "}"))
+    case .structure(let members):
+      guard next(UInt8(ascii: "(")) else { return false }
+      for member in members where !member.matches(bytes, at: &index) { return false }
+      return next(UInt8(ascii: ")"))
+    default:
+      return next(UInt8(truncatingIfNeeded: code))
+    }
+  }
+
+  /// The basic type with the libdbus type code `code`, `nil` for any other code.
+  init?(basicCode code: Int32) {
+    switch code {
+    case TypeCode.byte: self = .byte
+    case TypeCode.boolean: self = .boolean
+    case TypeCode.int16: self = .int16
+    case TypeCode.uint16: self = .uint16
+    case TypeCode.int32: self = .int32
+    case TypeCode.uint32: self = .uint32
+    case TypeCode.int64: self = .int64
+    case TypeCode.uint64: self = .uint64
+    case TypeCode.double: self = .double
+    case TypeCode.string: self = .string
+    case TypeCode.objectPath: self = .objectPath
+    case TypeCode.signature: self = .signature
+    default: return nil
+    }
+  }
+
   /// The libdbus type code of the outermost type (`DBUS_TYPE_…`).
   var code: Int32 {
     switch self {
@@ -92,13 +135,22 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, RawReprese
     guard rawValue.utf8.count <= 255 else {
       throw DBusError(.invalidSignature, "signature '\(rawValue)' is longer than 255 bytes")
     }
-    var parser = SignatureParser(bytes: Array(rawValue.utf8), text: rawValue)
+    var text = rawValue
+    let parsed = text.withUTF8 { bytes in
+      Result { () throws(DBusError) -> [SignatureType] in try Signature.parse(bytes) }
+    }
+    self.types = try parsed.get()
+    self.rawValue = rawValue
+  }
+
+  /// The complete types in signature text, without building a `String` first.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(DBusError) -> [SignatureType] {
+    var parser = SignatureParser(bytes: bytes)
     var types: [SignatureType] = []
     while !parser.atEnd {
       types.append(try parser.parseComplete(arrayDepth: 0, structDepth: 0))
     }
-    self.rawValue = rawValue
-    self.types = types
+    return types
   }
 
   public init?(rawValue: String) {
@@ -119,14 +171,14 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, RawReprese
 }
 
 private struct SignatureParser {
-  let bytes: [UInt8]
-  let text: String
+  let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
 
   var atEnd: Bool { index >= bytes.count }
 
   func fail(_ problem: String) -> DBusError {
-    DBusError(.invalidSignature, "invalid signature '\(text)' at byte \(index): \(problem)")
+    let text = String(decoding: bytes, as: UTF8.self)
+    return DBusError(.invalidSignature, "invalid signature '\(text)' at byte \(index): \(problem)")
   }
 
   mutating func parseComplete(arrayDepth: Int, structDepth: Int) throws(DBusError) -> SignatureType {

@@ -3,7 +3,12 @@
 /// Containers carry their element types, so that an empty array still has a
 /// signature (`as` and `ai` are different types on the wire). Dictionaries keep
 /// their entries in order, as they arrived.
-public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
+///
+/// Only a variant holds its value in a box of its own: a value of any other
+/// case is stored inline (containers keep their elements in an array), so
+/// reading a message's arguments allocates once per string or container, not
+/// once per value.
+public enum DBusValue: Hashable, Sendable, CustomStringConvertible {
   case byte(UInt8)
   case boolean(Bool)
   case int16(Int16)
@@ -16,7 +21,7 @@ public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
   case string(String)
   case objectPath(ObjectPath)
   case signature(Signature)
-  case variant(DBusValue)
+  indirect case variant(DBusValue)
   /// An array of values that all have type `element`.
   case array(element: SignatureType, [DBusValue])
   /// A dictionary `a{KV}` as ordered entries.

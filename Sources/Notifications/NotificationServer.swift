@@ -311,6 +311,10 @@ public final class NotificationServer: Sendable {
   }
 
   /// Answers `Notify`: stores (or replaces) the notification, records it, and returns its id.
+  ///
+  /// The arguments are read with typed reads straight from the message (the
+  /// dispatcher has checked the signature); only the hint values become
+  /// ``DBusValue``s, since they can be of any type.
   private func notify(_ call: MethodCall) throws(DBusError) -> UInt32 {
     var reader = call.message.reader()
     let appName = try reader.read(String.self)
@@ -319,7 +323,7 @@ public final class NotificationServer: Sendable {
     let summary = try reader.read(String.self)
     let body = try reader.read(String.self)
     let actionStrings = try reader.read([String].self)
-    let hintValue = try reader.readValue()
+    let hintEntries = try reader.readEntries(String.self, Variant.self)
     let expireTimeout = try reader.read(Int32.self)
     var actions: [Notification.Action] = []
     actions.reserveCapacity(actionStrings.count / 2)
@@ -329,10 +333,7 @@ public final class NotificationServer: Sendable {
         Notification.Action(key: actionStrings[index], label: actionStrings[index + 1]))
       index += 2
     }
-    var hints: [(name: String, value: DBusValue)] = []
-    if case .dictionary(_, _, let entries) = hintValue {
-      hints = entries.map { ($0.key.stringValue ?? "", $0.value) }
-    }
+    let hints = hintEntries.map { (name: $0.key, value: DBusValue.variant($0.value.value)) }
     var notification = ReceivedNotification(
       id: 0, replacesID: replacesID, sender: call.sender, appName: appName, icon: icon,
       summary: summary, body: body,
