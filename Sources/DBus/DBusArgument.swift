@@ -129,6 +129,8 @@ extension Signature: DBusArgument {
 extension Array: DBusArgument where Element: DBusArgument {
   public static var dbusType: SignatureType { .array(Element.dbusType) }
 
+  // Inlinable, so that reading `[String]` in another module is specialised there.
+  @inlinable
   public init(from reader: inout MessageReader) throws(DBusError) {
     var inner = try reader.enterArray(Self.dbusType)
     var elements: [Element] = []
@@ -147,6 +149,7 @@ extension Dictionary: DBusArgument where Key: DBusArgument, Value: DBusArgument 
   public static var dbusType: SignatureType { .dictionary(key: Key.dbusType, value: Value.dbusType) }
 
   /// Reads a dictionary; a key that repeats keeps its last value.
+  @inlinable
   public init(from reader: inout MessageReader) throws(DBusError) {
     guard Key.dbusType.isBasic else {
       throw DBusError(.invalidArgs, "dictionary key type '\(Key.dbusType)' is not a basic type")
@@ -154,7 +157,7 @@ extension Dictionary: DBusArgument where Key: DBusArgument, Value: DBusArgument 
     var inner = try reader.enterArray(Self.dbusType)
     var result: [Key: Value] = [:]
     while !inner.isAtEnd {
-      var entry = try inner.enter(TypeCode.dictEntry)
+      var entry = try inner.enterEntry()
       let key = try Key(from: &entry)
       result[key] = try Value(from: &entry)
     }

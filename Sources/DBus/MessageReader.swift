@@ -75,6 +75,7 @@ public struct MessageReader {
   ///
   /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` when the next argument
   ///   has another type or there is none.
+  @inlinable
   public mutating func read<T: DBusArgument>(_ type: T.Type = T.self) throws(DBusError) -> T {
     try T(from: &self)
   }
@@ -84,6 +85,7 @@ public struct MessageReader {
   ///
   /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` when the next argument
   ///   is not a dictionary of these types.
+  @inlinable
   public mutating func readEntries<Key: DBusArgument, Value: DBusArgument>(
     _ key: Key.Type, _ value: Value.Type
   ) throws(DBusError) -> [(key: Key, value: Value)] {
@@ -93,7 +95,7 @@ public struct MessageReader {
     var inner = try enterArray(.dictionary(key: Key.dbusType, value: Value.dbusType))
     var entries: [(key: Key, value: Value)] = []
     while !inner.isAtEnd {
-      var entry = try inner.enter(TypeCode.dictEntry)
+      var entry = try inner.enterEntry()
       let key = try Key(from: &entry)
       entries.append((key, try Value(from: &entry)))
     }
@@ -193,7 +195,14 @@ public struct MessageReader {
     return MessageReader(message: message, iterator: sub)
   }
 
+  /// Steps into a dictionary entry (`{KV}`) inside a dictionary.
+  @usableFromInline
+  mutating func enterEntry() throws(DBusError) -> MessageReader {
+    try enter(TypeCode.dictEntry)
+  }
+
   /// Steps into an array or dictionary after checking its whole type against `type`.
+  @usableFromInline
   mutating func enterArray(_ type: SignatureType) throws(DBusError) -> MessageReader {
     guard nextIs(type) else { throw mismatch(expected: type.description) }
     return try enter(TypeCode.array)

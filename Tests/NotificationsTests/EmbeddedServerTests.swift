@@ -348,6 +348,28 @@ struct EmbeddedServerRecordTests {
     #expect(closed["reason_code"] == 3)
   }
 
+  @Test func theTimeIsAUTCTimestampWithMillisecondsAndNumbersKeepTheirSign() async throws {
+    let directory = try TemporaryDirectory()
+    let record = directory.file("record.jsonl")
+    let fixture = try await EmbeddedServer(recordPath: record)
+    let before = Date()
+    _ = try await callServer(
+      try fixture.connection(), "Notify",
+      notifyArguments(summary: "when", hints: [("n", .int64(-1_234_567_890_123))], expireTimeout: -1))
+    let after = Date()
+    let line = try #require(try readLines(record).first)
+    let json = try JSONValue(parsing: line)
+    #expect(json["expire_timeout"] == -1)
+    #expect(json["hints"] == .object([("n", .integer(-1_234_567_890_123))]))
+    let time = try #require(json["time"]?.stringValue)
+    #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil, "\(time)")
+    let parsed = try #require(
+      try? Date(time, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
+    // The record keeps milliseconds: the time lies between the two clock readings, to the millisecond.
+    #expect(parsed.timeIntervalSince(before) > -0.001)
+    #expect(after.timeIntervalSince(parsed) > -0.001)
+  }
+
   @Test func anyTextAndAnyHintTypeIsRecordedAsValidJSON() async throws {
     let directory = try TemporaryDirectory()
     let record = directory.file("record.jsonl")

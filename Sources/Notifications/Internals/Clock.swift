@@ -8,7 +8,7 @@ import Synchronization
 
 /// The date and time part of the last timestamp, by the second it was made for:
 /// formatting it is worth doing once a second, not once a notification.
-private let lastSecond = Mutex<(second: Int, prefix: String)>((-1, ""))
+private let lastSecond = Mutex<(second: Int, prefix: [UInt8])>((-1, []))
 
 /// The current time as an RFC 3339 UTC timestamp with milliseconds: `2025-05-01T12:00:00.123Z`.
 func utcTimestamp() -> String {
@@ -17,13 +17,20 @@ func utcTimestamp() -> String {
   let second = now.tv_sec
   let prefix = lastSecond.withLock { cached in
     if cached.second != second {
-      cached = (second, formatSecond(second))
+      cached = (second, Array(formatSecond(second).utf8))
     }
     return cached.prefix
   }
   let milliseconds = now.tv_nsec / 1_000_000
-  return prefix + (milliseconds < 10 ? ".00" : milliseconds < 100 ? ".0" : ".")
-    + String(milliseconds) + "Z"
+  return String(unsafeUninitializedCapacity: prefix.count + 5) { buffer in
+    let end = buffer.initialize(fromContentsOf: prefix)
+    buffer[end] = UInt8(ascii: ".")
+    buffer[end + 1] = UInt8(ascii: "0") + UInt8(milliseconds / 100)
+    buffer[end + 2] = UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10)
+    buffer[end + 3] = UInt8(ascii: "0") + UInt8(milliseconds % 10)
+    buffer[end + 4] = UInt8(ascii: "Z")
+    return end + 5
+  }
 }
 
 /// `2025-05-01T12:00:00` for a number of seconds since 1970 (UTC).

@@ -76,7 +76,19 @@ struct JSONLineWriter {
 
   mutating func integer(_ value: some BinaryInteger) {
     separate()
-    bytes.append(contentsOf: String(value).utf8)
+    guard let number = Int64(exactly: value) else {
+      bytes.append(contentsOf: String(value).utf8)
+      return
+    }
+    if number < 0 { bytes.append(UInt8(ascii: "-")) }
+    // The digits, last first, then reversed into place: no String in between.
+    var magnitude = number.magnitude
+    let start = bytes.count
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
+    bytes[start...].reverse()
   }
 
   mutating func value(_ value: JSONValue) {
