@@ -10,11 +10,11 @@ import Synchronization
 
 /// A private connection to a message bus.
 ///
-/// Each `Connection` is its own libdbus connection with its own loop thread;
-/// nothing is shared with other code in the process. Incoming messages are
-/// dispatched one at a time, in order: on the loop thread, or on a thread
-/// that waits in ``callBlocking(_:timeout:)`` and drives the connection
-/// meanwhile. Method and signal handlers therefore must not block. The
+/// Each `Connection` is its own libdbus connection with its own loop thread
+/// (unless it is opened with ``Dispatching/callingThread``); nothing is shared
+/// with other code in the process. Incoming messages are dispatched one at a
+/// time, in order: on the loop thread, or on a thread that waits in
+/// ``callBlocking(_:timeout:)`` and drives the connection meanwhile. Method and signal handlers therefore must not block. The
 /// connection closes when the last reference goes away, or earlier with
 /// ``close()``. Signal streams keep their connection alive while they are iterated.
 public final class Connection: Sendable {
@@ -28,18 +28,49 @@ public final class Connection: Sendable {
     case address(String)
   }
 
+  /// Which thread reads the connection and dispatches what arrives.
+  public enum Dispatching: Sendable, Hashable {
+    /// A thread of the connection's own, from connecting until it closes: replies,
+    /// signals and method calls are handled as they arrive. The default.
+    case ownThread
+    /// Only threads that wait for a reply: the connection starts no thread,
+    /// every call (``call(_:timeout:)`` included) blocks its caller while it
+    /// drives the connection, and signals and method calls are handled only
+    /// then. For a program that makes a few calls and exits, which saves
+    /// starting a thread and handing each reply over to another.
+    case callingThread
+  }
+
   let core: ConnectionCore
 
-  /// Connects to `bus` and registers with it.
+  /// Connects to `bus` and registers with it, waiting up to 25 s (libdbus's
+  /// default) for the bus; the connection reads with a thread of its own.
   ///
   /// Never starts a bus: without a session bus address this fails (no X11
   /// autolaunch). Only local `unix:` addresses are accepted.
   ///
   /// - Throws: `NoServer` when there is no bus to connect to, `BadAddress`
-  ///   for an invalid or non-local address, or the error libdbus reported.
-  public init(_ bus: Bus = .session) throws(DBusError) {
-    core = try ConnectionCore.open(address: try Connection.address(of: bus))
+  ///   for an invalid or non-local address, `NoReply` when the bus does not
+  ///   answer, or the error libdbus reported.
+  public convenience init(_ bus: Bus = .session) throws(DBusError) {
+    try self.init(bus, timeout: .seconds(25))
   }
+
+  /// Connects to `bus` and registers with it.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long the bus may take to accept the connection and answer `Hello`.
+  ///   - dispatching: Who reads the connection; its own thread by default.
+  /// - Throws: as ``init(_:)``, with `NoReply` when the bus does not answer within `timeout`.
+  public init(_ bus: Bus = .session, timeout: Duration, dispatching: Dispatching = .ownThread)
+    throws(DBusError)
+  {
+    core = try ConnectionCore.open(
+      address: try Connection.address(of: bus), timeout: timeout, loopThread: dispatching == .ownThread)
+  }
+
+  /// Who reads the connection and dispatches what arrives.
+  public var dispatching: Dispatching { core.hasLoopThread ? .ownThread : .callingThread }
 
   deinit {
     core.close()
@@ -100,6 +131,9 @@ public final class Connection: Sendable {
 
   /// Sends a method call and waits for its reply.
   ///
+  /// On a connection without a thread of its own (``Dispatching/callingThread``)
+  /// this blocks the calling thread like ``callBlocking(_:timeout:)``.
+  ///
   /// - Parameter timeout: How long to wait for the reply (default 25 s, libdbus's default).
   /// - Returns: the method return.
   /// - Throws: the peer's error reply as a ``DBusError`` (for example
@@ -107,6 +141,8 @@ public final class Connection: Sendable {
   ///   `Cancelled` when the task is cancelled, `Disconnected` when the
   ///   connection closes first.
   public func call(_ message: Message, timeout: Duration = .seconds(25)) async throws(DBusError) -> Message {
+    // Nobody else reads a connection without a thread of its own: wait here.
+    guard core.hasLoopThread else { return try core.callBlocking(message, timeout: timeout) }
     let state = CallState()
     let result: Result<Message, DBusError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
@@ -130,7 +166,9 @@ public final class Connection: Sendable {
   /// For many calls in flight at once (pipelining) without a task per call.
   /// `completion` runs once, on the connection's dispatch thread, and must not
   /// block: with the reply, the peer's error, `NoReply` after `timeout`, or
-  /// `Disconnected` when the connection closes first.
+  /// `Disconnected` when the connection closes first. On a connection without
+  /// a thread of its own it runs during a later blocking call, or when the
+  /// connection closes.
   ///
   /// - Throws: `Disconnected` when the connection is already closed (then `completion` never runs).
   public func call(

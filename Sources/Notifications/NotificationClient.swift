@@ -33,24 +33,42 @@ public final class NotificationClient: Sendable {
   ///   - store: Where identifiers are remembered; in memory by default.
   ///   - receivesEvents: `false` for a program that posts and exits: it then
   ///     neither subscribes to the server's signals nor follows its owner,
-  ///     which saves a round trip; ``events()`` ends at once.
+  ///     which saves a round trip, and its connection starts no thread of its
+  ///     own (``DBus/Connection/Dispatching/callingThread``): every call waits
+  ///     for its answer on the calling thread. ``events()`` ends at once.
   /// - Throws: ``NotificationError`` `no-bus` without a bus, `timeout` when it does not answer.
   public static func connect(
     to bus: Connection.Bus = .session, timeout: Duration = .seconds(2),
     store: any NotificationIDStore = MemoryIDStore(), receivesEvents: Bool = true
   ) async throws(NotificationError) -> NotificationClient {
-    try await withDeadline(timeout, failure: busTimeout(timeout)) {
+    guard receivesEvents else {
+      let connection = try open(bus, timeout: timeout, dispatching: .callingThread)
+      let hub = EventHub()
+      hub.finish()
+      return NotificationClient(
+        connection: connection, timeout: timeout, store: store,
+        parts: Parts(hub: hub, tracker: nil, subscription: nil, prefetch: nil))
+    }
+    return try await withDeadline(timeout, failure: busTimeout(timeout)) {
       () async throws(NotificationError) -> NotificationClient in
-      let connection: Connection
-      do throws(DBusError) {
-        connection = try Connection(bus)
-      } catch {
-        throw NotificationError(
-          .noBus, "cannot connect to the message bus: \(error.message)", underlying: error)
-      }
-      let parts = try await follow(connection, timeout: timeout, receivesEvents: receivesEvents)
+      let connection = try open(bus, timeout: timeout, dispatching: .ownThread)
+      let parts = try await follow(connection, timeout: timeout)
       return NotificationClient(
         connection: connection, timeout: timeout, store: store, parts: parts)
+    }
+  }
+
+  /// A connection to `bus`, or the error that says why there is none.
+  private static func open(
+    _ bus: Connection.Bus, timeout: Duration, dispatching: Connection.Dispatching
+  ) throws(NotificationError) -> Connection {
+    do throws(DBusError) {
+      return try Connection(bus, timeout: timeout, dispatching: dispatching)
+    } catch  where error.is(.noReply) {
+      throw busTimeout(timeout)
+    } catch {
+      throw NotificationError(
+        .noBus, "cannot connect to the message bus: \(error.message)", underlying: error)
     }
   }
 
@@ -88,21 +106,16 @@ public final class NotificationClient: Sendable {
     var hub: EventHub
     var tracker: NameOwnerTracker?
     var subscription: SignalSubscription?
-    var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>
+    /// `nil` for a client that posts and exits: it asks when it first posts.
+    var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>?
   }
 
   /// Subscribes to the server's signals, tracks its owner and asks for its
-  /// capabilities, all at once, so that a one-shot post waits for as few
+  /// capabilities, all at once, so that the first post waits for as few
   /// round trips as possible.
-  private static func follow(
-    _ connection: Connection, timeout: Duration, receivesEvents: Bool = true
-  ) async throws(NotificationError) -> Parts {
+  private static func follow(_ connection: Connection, timeout: Duration) async throws(NotificationError) -> Parts {
     let hub = EventHub()
     let prefetch = Task { await NotificationClient.fetchCapabilities(connection, timeout: timeout) }
-    guard receivesEvents else {
-      hub.finish()
-      return Parts(hub: hub, tracker: nil, subscription: nil, prefetch: prefetch)
-    }
     let rule = MatchRule(
       sender: NotificationsNames.busName, interface: NotificationsNames.interface,
       path: NotificationsNames.path)
@@ -191,12 +204,22 @@ public final class NotificationClient: Sendable {
   /// the same identifier on the same server (`replaces_id`), and carries the
   /// identifier in every stack-tag hint the server advertises. The call goes
   /// to the very server whose capabilities shaped it; if that server went
-  /// away in between, the post starts over once with the new one.
+  /// away in between, the post starts over once with the new one. A client
+  /// that receives no events posts a notification that every server gets
+  /// alike (``Presentation/isSameForEveryServer(_:)``) to the well-known name
+  /// at once, without asking for the capabilities first.
   ///
   /// - Returns: the id, never 0.
   /// - Throws: ``NotificationError`` `no-server`, `timeout`, `server-error`, or
   ///   `invalid-argument` for a text with a NUL byte.
   public func post(_ notification: Notification) async throws(NotificationError) -> UInt32 {
+    // A client that follows no server and posts what any server gets alike
+    // need not ask for capabilities first: one round trip to the server less.
+    if tracker == nil, Presentation.isSameForEveryServer(notification),
+      let id = try await post(notification, to: (NotificationsNames.busName.rawValue, []))
+    {
+      return id
+    }
     if let id = try await post(notification, to: try await currentServer()) { return id }
     if let id = try await post(notification, to: try await currentServer()) { return id }
     throw NotificationError(
@@ -317,7 +340,8 @@ public final class NotificationClient: Sendable {
     guard id != 0 else {
       throw NotificationError(.serverError, "the server answered Notify with the id 0")
     }
-    hub.register(id, server: server.name)
+    // The reply names the server that answered, also when the call went to the well-known name.
+    hub.register(id, server: reply.sender ?? server.name)
     if let identifier = notification.identifier, let tag {
       store.remember(id, for: identifier, server: tag)
     }

@@ -101,6 +101,18 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
     return result
   }
 
+  /// Whether ``prepare(_:)`` gives `notification` the same form whatever the
+  /// server's capabilities: it has no actions, no close-only text and no
+  /// identifier, and its body reads the same escaped or stripped of markup.
+  public static func isSameForEveryServer(_ notification: Notification) -> Bool {
+    guard notification.actions.isEmpty, notification.closeOnlyText?.isEmpty ?? true,
+      notification.identifier == nil
+    else { return false }
+    return notification.bodyIsMarkup
+      ? Markup.plainText(notification.body) == notification.body
+      : Markup.escape(notification.body) == notification.body
+  }
+
   /// Whether an event from the server makes sense under this presentation.
   ///
   /// Actions are read only where they were offered, replies only where the

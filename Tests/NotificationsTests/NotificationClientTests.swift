@@ -128,6 +128,41 @@ struct NotificationClientPostingTests {
     #expect(fixture.server.notifications.isEmpty)
   }
 
+  @Test func aClientThatReceivesNoEventsAsksForCapabilitiesOnlyWhenTheyChangeThePost() async throws {
+    let bus = try BusDaemon()
+    let server = try Connection(.address(bus.address))
+    let calls = EventLog<String>()
+    try server.export(
+      [
+        try Interface(
+          "org.freedesktop.Notifications",
+          methods: [
+            try Method("GetCapabilities", outputs: "as") { _ in
+              calls.append("GetCapabilities")
+              return [.array(element: .string, [.string("body"), .string("body-markup")])]
+            },
+            try Method("Notify", inputs: "susssasa{sv}i", outputs: "u") { call in
+              var reader = call.message.reader()
+              _ = try reader.read(String.self)
+              _ = try reader.read(UInt32.self)
+              _ = try reader.read(String.self)
+              _ = try reader.read(String.self)
+              calls.append("Notify " + (try reader.read(String.self)))
+              return [.uint32(UInt32(calls.count))]
+            },
+          ])
+      ], at: NotificationsNames.path)
+    _ = try await server.requestName(NotificationsNames.busName)
+    let client = try await NotificationClient.connect(to: .address(bus.address), receivesEvents: false)
+    #expect(client.connection.dispatching == .callingThread)
+    _ = try await client.post(Notification(summary: "plain", body: "Solve a puzzle"))
+    #expect(calls.events == ["Notify Solve a puzzle"])
+    // Escaping depends on body-markup: now the server is asked first, and once.
+    _ = try await client.post(Notification(summary: "escaped", body: "a & b"))
+    _ = try await client.post(Notification(summary: "escaped", body: "c < d"))
+    #expect(calls.events == ["Notify Solve a puzzle", "GetCapabilities", "Notify a &amp; b", "Notify c &lt; d"])
+  }
+
   @Test func aTextWithANulByteIsRefusedBeforeItIsSent() async throws {
     let fixture = try await EmbeddedServer()
     let client = try await fixture.client()
@@ -317,9 +352,11 @@ struct NotificationClientEventTests {
 
 @Suite("The client faces missing, slow and restarting servers")
 struct NotificationClientFaultTests {
-  @Test func withoutAServerAPostFailsAtOnceWithNoServer() async throws {
+  @Test(arguments: [true, false])
+  func withoutAServerAPostFailsAtOnceWithNoServer(receivesEvents: Bool) async throws {
     let bus = try BusDaemon()
-    let client = try await NotificationClient.connect(to: .address(bus.address))
+    let client = try await NotificationClient.connect(
+      to: .address(bus.address), receivesEvents: receivesEvents)
     let clock = ContinuousClock()
     let started = clock.now
     let error = await #expect(throws: NotificationError.self) {
@@ -353,6 +390,20 @@ struct NotificationClientFaultTests {
     let started = clock.now
     let error = await #expect(throws: NotificationError.self) {
       _ = try await client.post(Notification(summary: "x"))
+    }
+    #expect(error?.code == .timeout)
+    // The code tells a prompt answer from a timeout; the bound only catches a hang (parallel tests can delay this task).
+    #expect(clock.now - started < .seconds(10))
+  }
+
+  @Test(arguments: [true, false])
+  func aBusThatNeverAnswersGivesATimeoutWithinTheTimeout(receivesEvents: Bool) async throws {
+    let silent = try SilentSocket()
+    let clock = ContinuousClock()
+    let started = clock.now
+    let error = await #expect(throws: NotificationError.self) {
+      _ = try await NotificationClient.connect(
+        to: .address(silent.address), timeout: .milliseconds(300), receivesEvents: receivesEvents)
     }
     #expect(error?.code == .timeout)
     // The code tells a prompt answer from a timeout; the bound only catches a hang (parallel tests can delay this task).

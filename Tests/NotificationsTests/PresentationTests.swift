@@ -67,6 +67,63 @@ struct PresentationDecisionTests {
   }
 }
 
+@Suite("A notification that every server gets alike is known without asking for capabilities")
+struct SameForEveryServerTests {
+  /// Every subset of the capabilities that change a presentation.
+  static let capabilitySets: [[String]] = {
+    let names = ["actions", "body-hyperlinks", "body-markup", "inline-reply", "x-dunst-stack-tag"]
+    return (0..<(1 << names.count)).map { mask in names.indices.filter { mask & (1 << $0) != 0 }.map { names[$0] } }
+  }()
+
+  /// What `prepare` puts on the wire (whether the body counts as markup is not sent).
+  static func wire(_ notification: Notification, _ capabilities: [String]) -> Notification {
+    var prepared = Presentation(capabilities: capabilities).prepare(notification)
+    prepared.bodyIsMarkup = false
+    return prepared
+  }
+
+  @Test func whenItSaysSoEveryCapabilitySetPreparesTheSameNotification() {
+    var generator = SeededGenerator(seed: 0x5EED_0003)
+    let bodies = ["", "Solve a puzzle", "a & b", "<b>bold</b>", "x < y", "it's", "plain\nlines"]
+    var same = 0
+    for _ in 0..<300 {
+      var notification = Notification(
+        summary: "S & <s>", body: bodies.randomElement(using: &generator)!, appName: "app")
+      notification.bodyIsMarkup = Bool.random(using: &generator)
+      if Int.random(in: 0..<3, using: &generator) == 0 {
+        notification.actions = [.init(key: "default", label: "Open", link: "shieldbridge://x")]
+      }
+      if Int.random(in: 0..<4, using: &generator) == 0 {
+        notification.actions.append(.init(key: "inline-reply", label: "Reply"))
+      }
+      notification.closeOnlyText = [nil, "", "Solve it"].randomElement(using: &generator)!
+      notification.identifier = Int.random(in: 0..<3, using: &generator) == 0 ? "shield-open" : nil
+      guard Presentation.isSameForEveryServer(notification) else { continue }
+      same += 1
+      let first = Self.wire(notification, [])
+      for capabilities in Self.capabilitySets {
+        #expect(Self.wire(notification, capabilities) == first, "\(notification) with \(capabilities)")
+      }
+    }
+    // The property was checked on many notifications, not on none.
+    #expect(same > 30)
+  }
+
+  @Test func whatDependsOnTheServerIsNeverTakenForTheSame() {
+    #expect(Presentation.isSameForEveryServer(Notification(summary: "Time's up & <gone>", body: "Solve a puzzle")))
+    #expect(!Presentation.isSameForEveryServer(Notification(summary: "s", body: "a & b")))
+    #expect(
+      !Presentation.isSameForEveryServer(Notification(summary: "s", actions: [.init(key: "default", label: "Open")])))
+    #expect(!Presentation.isSameForEveryServer(Notification(summary: "s", identifier: "shield-open")))
+    var markup = Notification(summary: "s", body: "<b>bold</b>")
+    markup.bodyIsMarkup = true
+    #expect(!Presentation.isSameForEveryServer(markup))
+    var closeOnly = Notification(summary: "s")
+    closeOnly.closeOnlyText = "Solve it"
+    #expect(!Presentation.isSameForEveryServer(closeOnly))
+  }
+}
+
 @Suite("Markup escaping")
 struct MarkupTests {
   @Test func theFiveSpecialCharactersAreEscaped() {

@@ -325,9 +325,17 @@ extension ConnectionCore {
       expireReplies(now: monotonicNanoseconds())
       if box.get() != nil || closedBecause != nil { break }
       var (descriptors, polled, nextTimeout) = pollSet()
+      // Without a loop thread, this thread also sends what others queued meanwhile.
+      if !hasLoopThread { descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
       let deadline = min(nextTimeout, replies.withLock { $0.deadlines.first?.deadline ?? .max })
       let result = poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: deadline))
       if result < 0 && errno != EINTR { break }
+      if !hasLoopThread, descriptors[descriptors.count - 1].revents != 0 {
+        var value: UInt64 = 0
+        _ = read(wakeDescriptor, &value, 8)
+        wakePending.store(false, ordering: .releasing)
+        drainSendQueue()
+      }
       service(result > 0 ? readyWatches(descriptors, polled) : [])
     }
     dispatchAll()

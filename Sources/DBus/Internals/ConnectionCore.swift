@@ -20,9 +20,16 @@ private let threadsInitialised: Bool = dbus_threads_init_default() != 0
 /// write, and dispatches incoming messages to ``handle(_:)``. Other threads
 /// may send at any time; libdbus locks internally. Replies, signals and method
 /// calls are all handled on the loop thread, in the order they arrived.
+///
+/// A connection opened without a loop thread (``Connection/Dispatching/callingThread``)
+/// is driven only by threads in ``callBlocking(_:timeout:)``: they read,
+/// dispatch and send what other threads queued meanwhile.
 final class ConnectionCore: @unchecked Sendable {
   let raw: OpaquePointer
-  let uniqueName: String
+  /// Set once by `open` before the core is shared, never changed afterwards.
+  private(set) var uniqueName = ""
+  /// Whether a thread of the connection's own runs ``run()``.
+  let hasLoopThread: Bool
 
   // MARK: Event loop (guarded by `driver`)
 
@@ -61,53 +68,61 @@ final class ConnectionCore: @unchecked Sendable {
     var closeWaiters: [@Sendable (DBusError) -> Void] = []
   }
 
-  /// Opens a private connection to `address`, registers it on the bus, and starts its loop.
+  /// Opens a private connection to `address`, registers it on the bus, and
+  /// starts its loop thread when `loopThread` is set.
   ///
+  /// - Parameter timeout: How long the bus may take to answer `Hello`.
   /// - Throws: `BadAddress` for an address that is not a local `unix:` one,
-  ///   `NoServer` or libdbus's error when no bus answers there.
-  static func open(address: String) throws(DBusError) -> ConnectionCore {
+  ///   `NoServer` or libdbus's error when no bus answers there, `NoReply`
+  ///   when the bus does not answer `Hello` within `timeout`.
+  static func open(address: String, timeout: Duration, loopThread: Bool) throws(DBusError)
+    -> ConnectionCore
+  {
     guard threadsInitialised else { throw DBusError(.noMemory, "libdbus could not initialise its thread support") }
     try validateAddress(address)
     guard
       let raw = try DBusError.check({ error in dbus_connection_open_private(address, error) })
     else { throw DBusError(.noServer, "could not connect to \(address)") }
     dbus_connection_set_exit_on_disconnect(raw, 0)
-    let registered: dbus_bool_t
-    do {
-      registered = try DBusError.check { error in dbus_bus_register(raw, error) }
-    } catch {
-      dbus_connection_close(raw)
-      dbus_connection_unref(raw)
-      throw error
-    }
-    guard registered != 0, let name = dbus_bus_get_unique_name(raw) else {
-      dbus_connection_close(raw)
-      dbus_connection_unref(raw)
-      throw DBusError(.noServer, "the bus at \(address) did not give this connection a name")
-    }
     let wake = CDBus_eventfd()
     guard wake >= 0 else {
       dbus_connection_close(raw)
       dbus_connection_unref(raw)
       throw DBusError(.failed, "eventfd: \(String(cString: strerror(errno)))")
     }
-    let core = ConnectionCore(raw: raw, uniqueName: String(cString: name), wakeDescriptor: wake)
+    let core = ConnectionCore(raw: raw, wakeDescriptor: wake, hasLoopThread: loopThread)
     do {
-      core.driver.lock()
-      defer { core.driver.unlock() }
-      try core.installCallbacks()
+      do {
+        core.driver.lock()
+        defer { core.driver.unlock() }
+        try core.installCallbacks()
+      }
+      try core.register(address: address, timeout: timeout)
     } catch {
       core.closeBeforeLoop()
       throw error
     }
-    detachThread { core.run() }
+    if loopThread { detachThread { core.run() } }
     return core
   }
 
-  private init(raw: OpaquePointer, uniqueName: String, wakeDescriptor: Int32) {
+  /// Says `Hello` to the bus (what `dbus_bus_register` does, but within
+  /// `timeout` and driven by our own poll loop) and records the unique name it gives.
+  private func register(address: String, timeout: Duration) throws(DBusError) {
+    let hello = try Message.methodCall(
+      destination: .bus, path: .bus, interface: .bus, member: MemberName(trusted: "Hello"))
+    let reply = try callBlocking(hello, timeout: timeout)
+    guard let name = try? reply.decode(String.self), !name.isEmpty else {
+      throw DBusError(.noServer, "the bus at \(address) did not give this connection a name")
+    }
+    guard dbus_bus_set_unique_name(raw, name) != 0 else { throw .outOfMemory }
+    uniqueName = name
+  }
+
+  private init(raw: OpaquePointer, wakeDescriptor: Int32, hasLoopThread: Bool) {
     self.raw = raw
-    self.uniqueName = uniqueName
     self.wakeDescriptor = wakeDescriptor
+    self.hasLoopThread = hasLoopThread
   }
 
   deinit {
@@ -167,12 +182,30 @@ final class ConnectionCore: @unchecked Sendable {
   }
 
   /// Asks the loop to flush, close the connection and stop; waits for that unless called on the loop.
+  ///
+  /// Without a loop thread, the calling thread flushes and closes the connection itself.
   func close() {
     stopRequested.store(true, ordering: .releasing)
+    guard hasLoopThread else {
+      closeWithoutLoop()
+      return
+    }
     wake()
     if !isLoopThread, !driver.isHeldByCurrentThread {
       if loopEnded.wait(timeout: .now() + .seconds(5)) == .success { loopEnded.signal() }
     }
+  }
+
+  /// Flushes and closes a connection that has no loop thread, once.
+  private func closeWithoutLoop() {
+    guard closedBecause == nil else { return }
+    let held = driver.isHeldByCurrentThread
+    if !held { driver.lock() }
+    if dbus_connection_get_is_connected(raw) != 0 { dbus_connection_flush(raw) }
+    dbus_connection_close(raw)
+    if !held { driver.unlock() }
+    markClosed(DBusError(.disconnected, "the connection was closed"))
+    loopEnded.signal()
   }
 
   /// Marks the connection closed and tells everyone waiting on it: pending

@@ -58,7 +58,7 @@ final class EventHub: Sendable {
   /// Starts following the owner of the name, with the capabilities already asked for.
   func follow(
     _ tracker: NameOwnerTracker?,
-    prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>
+    prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>?
   ) {
     state.withLock { state in
       state.tracker = tracker

@@ -77,15 +77,17 @@ private struct NotifyCommand {
       }
     }
     let client: NotificationClient
-    let presentation: Presentation
+    // Only actions need the presentation here: without them, the post asks
+    // for the capabilities itself, and only when they change what is sent.
+    var presentation: Presentation?
     do {
       client = try await NotificationClient.connect(
         to: bus(invocation), store: store, receivesEvents: wait)
-      presentation = try await client.presentation()
+      if !notification.actions.isEmpty { presentation = try await client.presentation() }
     } catch {
       throw CommandFailure(error)
     }
-    if !notification.actions.isEmpty && !presentation.routesClicks {
+    if let presentation, !presentation.routesClicks {
       let name = (try? await client.serverInformation().name) ?? "the notification server"
       throw CommandFailure(
         "\(name) does not support actions (no 'actions' capability), so the actions cannot be offered or clicked",

@@ -1,0 +1,126 @@
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("A connection without a thread of its own is driven by the threads that wait for replies")
+struct CallingThreadTests {
+  private static let slow = try! MemberName("Slow")
+
+  /// An echo server whose `Slow` method answers after `delay`, telling `started` when it begins.
+  private static func server(delay: Duration, started: @escaping @Sendable () -> Void = {}) throws -> EchoPair {
+    let pair = try EchoPair(signatures: ["s"])
+    let interface = try Interface(
+      "org.example.Slow",
+      methods: [
+        try Method(
+          "Slow", outputs: "s",
+          async: { _ in
+            started()
+            try await Task.sleep(for: delay)
+            return [.string("slow")]
+          })
+      ])
+    try pair.server.export([interface], at: try ObjectPath("/org/example/Slow"))
+    return pair
+  }
+
+  private static func slowCall(_ pair: EchoPair) throws(DBusError) -> Message {
+    try Message.methodCall(
+      destination: try BusName(pair.server.uniqueName), path: try ObjectPath("/org/example/Slow"),
+      interface: try InterfaceName("org.example.Slow"), member: slow)
+  }
+
+  private static func echoCall(_ pair: EchoPair, _ text: String) throws(DBusError) -> Message {
+    let message = try Message.methodCall(
+      destination: try BusName(pair.server.uniqueName), path: pair.path, interface: pair.interface,
+      member: try MemberName("Echo0"))
+    try message.append(text)
+    return message
+  }
+
+  @Test func callsAreAnsweredOnTheCallingThread() async throws {
+    let pair = try Self.server(delay: .zero)
+    let client = try Connection(.address(pair.bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    #expect(client.dispatching == .callingThread)
+    #expect(pair.client.dispatching == .ownThread)
+    #expect(client.uniqueName.hasPrefix(":"))
+    let reply = try await client.call(try Self.echoCall(pair, "async"), timeout: .seconds(5))
+    #expect(try reply.decode(String.self) == "async")
+    let blocking = try await onOwnThread {
+      try client.callBlocking(try Self.echoCall(pair, "blocking"), timeout: .seconds(5)).decode(String.self)
+    }
+    #expect(blocking == "blocking")
+  }
+
+  @Test func aCallFromAnotherThreadIsSentAndAnsweredWhileOneThreadWaits() async throws {
+    let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+    let pair = try Self.server(delay: .milliseconds(500)) { startedContinuation.yield() }
+    let client = try Connection(.address(pair.bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    let order = EventLog<String>()
+    let slow = try Self.slowCall(pair)
+    async let waiting: Void = onOwnThread {
+      _ = try client.callBlocking(slow, timeout: .seconds(10))
+      order.append("slow")
+    }
+    var iterator = started.makeAsyncIterator()
+    _ = await iterator.next()
+    // The waiting thread holds the connection: this call is queued, sent and answered by it.
+    try client.call(try Self.echoCall(pair, "meanwhile"), timeout: .seconds(10)) { result in
+      order.append((try? result.get().decode(String.self)).map { "echo \($0)" } ?? "echo failed")
+    }
+    try await waiting
+    #expect(order.events == ["echo meanwhile", "slow"])
+  }
+
+  @Test func signalsArriveWhileAThreadWaitsForAReply() async throws {
+    let bus = try BusDaemon()
+    let emitter = try Connection(.address(bus.address))
+    let listener = try Connection(.address(bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    let stream = try await listener.signals(Ping.self)
+    try emitter.emit(
+      path: try ObjectPath("/org/example/Signals"), interface: Ping.interface, member: Ping.member, "one")
+    // The bus forwards the signal before it answers the emitter's next call, and
+    // answers the listener's call after the signal: waiting for that reply reads it.
+    _ = try await emitter.call(.bus, .bus, .bus, try MemberName("GetId"))
+    _ = try await listener.call(.bus, .bus, .bus, try MemberName("GetId"))
+    var iterator = stream.makeAsyncIterator()
+    #expect(await iterator.next()?.text == "one")
+  }
+
+  @Test(
+    "a bus that never answers Hello is a NoReply within the timeout",
+    arguments: [Connection.Dispatching.ownThread, .callingThread])
+  func aSilentBusIsANoReplyWithinTheTimeout(dispatching: Connection.Dispatching) async throws {
+    let silent = try SilentSocket()
+    let clock = ContinuousClock()
+    let started = clock.now
+    let error = try await onOwnThread { () -> DBusError? in
+      do throws(DBusError) {
+        _ = try Connection(.address(silent.address), timeout: .milliseconds(300), dispatching: dispatching)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(error?.is(.noReply) == true, "\(String(describing: error))")
+    // The name tells the timeout from other failures; the bound only catches a hang.
+    #expect(clock.now - started < .seconds(10))
+  }
+
+  @Test func closingFailsTheCallsStillWaitingAndRefusesNewOnes() async throws {
+    let pair = try Self.server(delay: .seconds(5))
+    let client = try Connection(.address(pair.bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    let outcomes = EventLog<String>()
+    try client.call(try Self.slowCall(pair), timeout: .seconds(30)) { result in
+      outcomes.append((try? result.get()) == nil ? "failed" : "answered")
+    }
+    client.close()
+    #expect(try await outcomes.first("the waiting call's outcome", timeout: .seconds(5)) == "failed")
+    #expect(!client.isConnected)
+    let refused = await #expect(throws: DBusError.self) {
+      _ = try await client.call(try Self.echoCall(pair, "late"), timeout: .seconds(5))
+    }
+    #expect(refused?.is(.disconnected) == true)
+  }
+}
