@@ -340,8 +340,9 @@ public final class NotificationClient: Sendable {
     guard id != 0 else {
       throw NotificationError(.serverError, "the server answered Notify with the id 0")
     }
+    // Only a client that receives events needs to know which ids are its own.
     // The reply names the server that answered, also when the call went to the well-known name.
-    hub.register(id, server: reply.sender ?? server.name)
+    if tracker != nil { hub.register(id, server: reply.sender ?? server.name) }
     if let identifier = notification.identifier, let tag {
       store.remember(id, for: identifier, server: tag)
     }

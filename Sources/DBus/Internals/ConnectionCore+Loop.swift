@@ -40,13 +40,13 @@ extension ConnectionCore {
       raw,
       { watch, context in
         guard let watch, let core = ConnectionCore.from(context) else { return 0 }
-        core.watches.insert(watch)
+        if !core.watches.contains(watch) { core.watches.append(watch) }
         core.watchVersion &+= 1
         return 1
       },
       { watch, context in
         guard let watch, let core = ConnectionCore.from(context) else { return }
-        core.watches.remove(watch)
+        core.watches.removeAll { $0 == watch }
         core.watchVersion &+= 1
       },
       { _, context in

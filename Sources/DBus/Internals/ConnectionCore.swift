@@ -35,7 +35,8 @@ final class ConnectionCore: @unchecked Sendable {
 
   let driver = DriverLock()
   /// Registered libdbus watches; their pointers are valid while they are in this table.
-  var watches: Set<OpaquePointer> = []
+  /// (An array: libdbus registers one or two; a set costs a one-shot process more to start than it saves.)
+  var watches: [OpaquePointer] = []
   /// Registered libdbus timeouts and when each expires next (monotonic nanoseconds; 0 = disabled).
   var timeouts: [OpaquePointer: UInt64] = [:]
   /// Counts changes to the watches and timeouts, so that a driver other than
