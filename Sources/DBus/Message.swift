@@ -1,5 +1,11 @@
 import CDBus
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A D-Bus message: a method call, a method return, an error or a signal.
 ///
 /// Owns one reference to the libdbus `DBusMessage`; the reference is dropped
@@ -137,6 +143,12 @@ public final class Message: @unchecked Sendable {
 
   /// The signature of the body.
   public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
+
+  /// Whether the signature of the body is `text`, compared without building a `String`.
+  func hasSignature(_ text: String) -> Bool {
+    guard let signature = dbus_message_get_signature(raw) else { return text.isEmpty }
+    return text.withCString { strcmp($0, signature) == 0 }
+  }
 
   /// The serial number; 0 until the message is sent.
   public var serial: UInt32 { dbus_message_get_serial(raw) }

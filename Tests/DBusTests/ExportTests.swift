@@ -66,6 +66,39 @@ struct ExportTests {
     #expect(id.allSatisfy { $0.isHexDigit })
   }
 
+  @Test func callsFollowTheExportsAsTheyChange() async throws {
+    let bus = try BusDaemon()
+    let server = try Connection(.address(bus.address))
+    let client = try Connection(.address(bus.address))
+    let path = try ObjectPath("/org/example/changing")
+    let name = try InterfaceName("org.example.Changing")
+    func interface(_ answer: String) throws -> Interface {
+      try Interface(name.rawValue, methods: [try Method("Which", inputs: "s", outputs: "s") { _ in [.string(answer)] }])
+    }
+    func which(_ argument: DBusValue = .string("x"), interface: InterfaceName? = nil) async throws -> String {
+      let message = try Message.methodCall(
+        destination: try BusName(server.uniqueName), path: path, interface: interface ?? name,
+        member: try MemberName("Which"))
+      try message.append(values: [argument])
+      return try await client.call(message).decode(String.self)
+    }
+    try server.export([try interface("first")], at: path)
+    #expect(try await which() == "first")
+    #expect(try await which() == "first")
+    // The same method with other arguments is refused, however often it was called before.
+    let wrong = await #expect(throws: DBusError.self) { _ = try await which(.int32(1)) }
+    #expect(wrong?.is(.invalidArgs) == true)
+    server.unexport(path)
+    let gone = await #expect(throws: DBusError.self) { _ = try await which() }
+    #expect(gone?.is(.unknownObject) == true)
+    try server.export([try interface("second")], at: path)
+    #expect(try await which() == "second")
+    let otherInterface = await #expect(throws: DBusError.self) {
+      _ = try await which(interface: try InterfaceName("org.example.Other"))
+    }
+    #expect(otherInterface?.is(.unknownInterface) == true)
+  }
+
   @Test func exportingAnInterfaceTwiceAtOnePathIsRefused() throws {
     let bus = try BusDaemon()
     let server = try Connection(.address(bus.address))

@@ -1,11 +1,65 @@
+import CDBus
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The objects a connection exports, by path.
 struct ObjectTable {
-  var interfaces: [ObjectPath: [InterfaceName: Interface]] = [:]
+  var interfaces: [ObjectPath: [InterfaceName: Interface]] = [:] {
+    didSet { routes.removeAll() }
+  }
+  /// The methods recent calls went to, so that a call like one of them is
+  /// routed by comparing the message's C strings, without building names and
+  /// hashing them; forgotten whenever the exports change.
+  private var routes: [Route] = []
+
+  private struct Route {
+    var path: String
+    var interface: String?
+    var member: String
+    var method: Method
+  }
+
+  /// How many routes are remembered.
+  private static let routeLimit = 8
+
+  /// The method a call to `path`, `interface` and `member` went to before, if one did.
+  func route(
+    path: UnsafePointer<CChar>, interface: UnsafePointer<CChar>?, member: UnsafePointer<CChar>
+  ) -> Method? {
+    func same(_ text: String, _ cString: UnsafePointer<CChar>) -> Bool {
+      text.withCString { strcmp($0, cString) == 0 }
+    }
+    for route in routes
+    where same(route.member, member) && same(route.path, path)
+      && (route.interface.map { name in interface.map { same(name, $0) } ?? false } ?? (interface == nil))
+    {
+      return route.method
+    }
+    return nil
+  }
+
+  /// Remembers where a call went, forgetting the oldest route past the limit.
+  mutating func remember(path: String, interface: String?, member: String, method: Method) {
+    if routes.count == Self.routeLimit { routes.removeFirst() }
+    routes.append(Route(path: path, interface: interface, member: member, method: method))
+  }
 }
 
 extension ConnectionCore {
   /// Answers one incoming method call: introspection, or a method of an exported interface.
   func handleMethodCall(_ message: Message) {
+    if let path = dbus_message_get_path(message.raw), let member = dbus_message_get_member(message.raw),
+      let method = objects.withLock({
+        $0.route(path: path, interface: dbus_message_get_interface(message.raw), member: member)
+      })
+    {
+      call(method, with: message)
+      return
+    }
     guard let path = message.path, let member = message.member else {
       reply(to: message, error: DBusError(.unknownMethod, "the call names no object or method"))
       return
@@ -29,26 +83,34 @@ extension ConnectionCore {
       reply(to: message, error: DBusError(.unknownObject, "no object at \(path)"))
       return
     }
-    let candidates: [Method]
+    let found: Method?
     if let interfaceName = message.interface {
       guard let interface = exported[interfaceName] else {
         reply(to: message, error: DBusError(.unknownInterface, "object \(path) has no interface \(interfaceName)"))
         return
       }
-      candidates = interface.methods.filter { $0.name == member }
+      found = interface.methods.first { $0.name == member }
     } else {
-      candidates = exported.values.flatMap { $0.methods.filter { $0.name == member } }
+      found = exported.values.lazy.compactMap { $0.methods.first { $0.name == member } }.first
     }
-    guard let method = candidates.first else {
+    guard let method = found else {
       let interfaceText = message.interface.map { " in \($0)" } ?? ""
       reply(to: message, error: DBusError(.unknownMethod, "no method \(member)\(interfaceText) at \(path)"))
       return
     }
-    guard message.signature == method.inputs.rawValue else {
+    objects.withLock {
+      $0.remember(path: path.rawValue, interface: message.interface?.rawValue, member: member.rawValue, method: method)
+    }
+    call(method, with: message)
+  }
+
+  /// Checks the arguments of a call against `method` and runs its handler.
+  private func call(_ method: Method, with message: Message) {
+    guard message.hasSignature(method.inputs.rawValue) else {
       reply(
         to: message,
         error: DBusError(
-          .invalidArgs, "\(member) takes arguments of type '\(method.inputs)', not '\(message.signature)'"))
+          .invalidArgs, "\(method.name) takes arguments of type '\(method.inputs)', not '\(message.signature)'"))
       return
     }
     let call = MethodCall(message: message)
