@@ -64,23 +64,12 @@ private struct NotifyCommand {
 
   func run() async throws(CommandFailure) -> ExitCode {
     let wait = invocation.flag("--wait")
-    var store: any NotificationIDStore = MemoryIDStore()
-    var fileStore: FileIDStore?
-    if notification.identifier != nil {
-      do {
-        let standard = try FileIDStore.standard()
-        store = standard
-        fileStore = standard
-      } catch {
-        Output.err(
-          "shieldbridge notify: warning: \(error.message); --id cannot replace across runs")
-      }
-    }
+    let identifiers = notification.identifier.map { _ in OneShotIDStore(command: "notify") }
     let client: NotificationClient
     let presentation: Presentation
     do {
       client = try await NotificationClient.connect(
-        to: bus(invocation), store: store, receivesEvents: wait)
+        to: bus(invocation), store: identifiers?.store ?? MemoryIDStore(), receivesEvents: wait)
       presentation = try await client.presentation()
     } catch {
       throw CommandFailure(error)
@@ -103,10 +92,7 @@ private struct NotifyCommand {
     } catch {
       throw CommandFailure(error)
     }
-    if let failure = fileStore?.lastError {
-      Output.err(
-        "shieldbridge notify: warning: the identifier was not remembered: \(failure.message)")
-    }
+    identifiers?.reportFailure()
     if invocation.flag("--print-id") || (json && !wait) {
       Output.out(
         json ? JSONValue.object([("event", "posted"), ("id", .int(id))]).serialized : String(id))
