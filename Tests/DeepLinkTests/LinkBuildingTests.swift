@@ -1,4 +1,5 @@
 import DeepLink
+import TestSupport
 import Testing
 
 @Suite("Building links and parsing them back")

@@ -1,4 +1,5 @@
 import DeepLink
+import TestSupport
 import Testing
 
 @Suite("Percent-encoding with the strict unreserved set")

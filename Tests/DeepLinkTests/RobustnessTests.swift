@@ -1,4 +1,5 @@
 import DeepLink
+import TestSupport
 import Testing
 
 @Suite("Arbitrary input never crashes the parser")

@@ -1,20 +1,4 @@
-/// SplitMix64: a small, fast generator whose sequence is fixed by its seed,
-/// so that a failing property test fails the same way again.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+import TestSupport
 
 /// Random text from the scripts a shield meets: ASCII with its delimiters,
 /// Latin with accents, CJK, emoji with joiners and modifiers, combining

@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import TestSupport
 
 /// Paths in the source tree, found from this file's location.
 enum Repository {
@@ -12,21 +13,6 @@ enum Repository {
   /// The shipped catalogs, by language.
   static var catalogFiles: [CatalogDirectory.File] {
     CatalogDirectory(path: locales).catalogFiles()
-  }
-}
-
-/// SplitMix64: a small seeded generator, so that property tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

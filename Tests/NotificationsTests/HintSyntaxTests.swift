@@ -1,5 +1,6 @@
 import DBus
 import Notifications
+import TestSupport
 import Testing
 
 @Suite("Hints in notify-send's TYPE:NAME:VALUE syntax")

@@ -266,3 +266,40 @@ struct ServiceFlowTests {
     }
   }
 }
+
+@Suite("The service picks up a notification server that restarts")
+struct ServiceServerRestartTests {
+  @Test func aNewServerGetsFreshNotificationsAndItsClicksAreRouted() async throws {
+    let sandbox = try Sandbox()
+    let handler = sandbox.root.file("puzzle.sh")
+    let harness = try await ServiceHarness(
+      configuration: ServiceHarness.configuration(puzzleHandler: [handler, "{app}"]), sandbox: sandbox)
+    _ = try harness.recordingHandler("puzzle")
+    let first = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    #expect(try await harness.notification(after: 0, "the first shield").id == first)
+
+    // The first server quits; another one takes the name on the same bus.
+    await harness.server.stop()
+    harness.server.connection.close()
+    let replacement = try NotificationServer(
+      connection: try Connection(.address(harness.bus.address)),
+      configuration: NotificationServer.Configuration(capabilities: ServiceHarness.allCapabilities))
+    let seen = EventLog<NotificationServer.Activity>()
+    let collector = seen.collect(replacement.activity())
+    defer { collector.cancel() }
+    try await replacement.start()
+
+    _ = try await harness.call(ServiceNames.shield, "Instagram")
+    let event = try await seen.first("the shield on the new server") {
+      if case .notified = $0 { return true }
+      return false
+    }
+    guard case .notified(let shield) = event else { return }
+    // The old server's id means nothing to the new one: it is not asked to replace it.
+    #expect(shield.replacesID == 0)
+    #expect(shield.summary == "Instagram is paused")
+    try replacement.click(shield.id)
+    #expect(try await harness.record(after: 0).outcome == "handler")
+    #expect(try await harness.handlerOutput("puzzle").first == "arg=Instagram")
+  }
+}
