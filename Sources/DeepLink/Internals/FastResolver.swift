@@ -96,11 +96,12 @@ enum FastResolver {
     let start = index
     let word = FastResolver.word(source + start, available: count &- start)
     for slot in 0..<ruleCount {
-      let rule = rules[slot]
-      let end = start &+ rule.keyCount
+      // Through the pointer, so that only the fields compared are read.
+      let rule = rules + slot
+      let end = start &+ rule.pointee.keyCount
       guard
-        end < count && word & rule.keyMask == rule.packedKey && source[end] == UInt8(ascii: "=")
-          && (rule.keyCount <= 8 || tables.matches(source + start, rule.keyStart, count: rule.keyCount))
+        end < count && word & rule.pointee.keyMask == rule.pointee.packedKey && source[end] == UInt8(ascii: "=")
+          && (end &- start <= 8 || tables.matches(source + start, rule.pointee.keyStart, count: end &- start))
       else { continue }
       index = end &+ 1
       return slot

@@ -29,12 +29,19 @@ struct RouteValues {
   var count: Int { slots.count }
 
   /// The text at `index`, or `nil` when it was absent or is not a text.
+  @inline(__always)
   func text(_ index: Int) -> String? {
     guard index < slots.count, slots[index].state == .text else { return nil }
     let start = decoded + slots[index].start
     let count = slots[index].count
     if smallStrings && count <= SmallString.capacity { return SmallString.make(start, count: count) }
-    return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    return RouteValues.string(UnsafeBufferPointer(start: start, count: count))
+  }
+
+  /// A string the standard library's way, which allocates; out of line, as it is the long way anyway.
+  @inline(never)
+  private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(decoding: bytes, as: UTF8.self)
   }
 
   /// The integer at `index`, or `nil` when it was absent or is not an integer.
