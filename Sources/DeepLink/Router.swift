@@ -90,36 +90,12 @@ public struct Router<Action: Sendable>: Sendable {
   ///   `unknown-route`, `invalid-value`, `duplicate-parameter`, and
   ///   `missing-parameter` (at the end of the link) once the link was read.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<Action> {
-    try withUTF8(of: link) { bytes throws(DeepLinkError) in try resolveLink(bytes) }
+    try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``resolve(_:)``.
   public func resolve(utf8 link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<Action> {
     try resolveLink(link)
-  }
-
-  /// `body` with the UTF-8 of `link`, read in place when the string has it contiguous.
-  @inline(__always)
-  func withUTF8(
-    of link: String, _ body: (UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<Action>
-  ) throws(DeepLinkError) -> Resolution<Action> {
-    var resolution: Resolution<Action>?
-    var failure: DeepLinkError?
-    let read: Void? = link.utf8.withContiguousStorageIfAvailable { bytes in
-      do throws(DeepLinkError) {
-        resolution = try body(bytes)
-      } catch {
-        failure = error
-      }
-    }
-    if read == nil {
-      var copy = link
-      return try copy.withUTF8Bytes(body)
-    }
-    guard let resolution = consume resolution else {
-      throw failure ?? DeepLinkError(.invalidUTF8, at: 0, "the text could not be read")
-    }
-    return resolution
   }
 
   /// Resolves the UTF-8 bytes `link`: ``FastResolver`` when the link is a
