@@ -61,7 +61,8 @@ enum FastResolver {
         guard let slot = rule(at: &index, of: source, count: count, rules: rules, route.ruleCount, tables) else {
           return nil
         }
-        let bit: UInt64 = 1 << UInt64(slot)
+        // `slot` is below 64, the most rules a route may have.
+        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: slot)
         guard seen & bit == 0 else { return nil }
         seen |= bit
         guard let length = decodeValue(at: &index, of: source, count: count, into: decoded + written, tables) else {
