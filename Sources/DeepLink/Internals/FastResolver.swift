@@ -79,7 +79,7 @@ enum FastResolver {
       }
     }
     guard route.required & ~present == 0 else { return nil }
-    UnsafeMutableRawPointer(decoded + written).initializeMemory(as: UInt64.self, repeating: 0, count: 2)
+    (decoded + written).initialize(repeating: 0, count: 16)
     return found
   }
 
