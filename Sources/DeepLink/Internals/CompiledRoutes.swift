@@ -83,7 +83,8 @@ final class CompiledRoutes: @unchecked Sendable {
   let tables: Tables
   /// The most rules of any route: the slots a resolution needs.
   let slotCount: Int
-  /// For messages: the scheme, the route names, and the rules in the order of `rules`.
+  /// For messages: the scheme, the route names (which resolutions carry
+  /// too), and the rules in the order of `rules`.
   let schemeName: String
   let routeNames: [String]
   let parameterRules: [ParameterRule]

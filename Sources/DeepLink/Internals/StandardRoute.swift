@@ -2,8 +2,9 @@
 ///
 /// A route's action is a closure stored in the route, generic over the action
 /// type; calling it costs a retain and a release of its context and hands the
-/// action back through memory. The resolver for ``ShieldAction`` makes the
-/// action with this instead for the standard routes, the same code compiled in place.
+/// action back through memory. The standard routes' closures call
+/// ``checkedAction(_:)``; for a plain link the resolver for ``ShieldAction``
+/// calls ``action(_:)`` itself, compiled in place, so both make the same action.
 struct StandardRoute: Sendable {
   enum Kind: Sendable {
     case puzzle
