@@ -14,6 +14,10 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev
 RUN_PACKAGES := dbus-daemon
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi gcc xvfb dunst
+# `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
+# window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
+# Cyrillic, Arabic; VL Gothic: Japanese).
+SCREENSHOT_PACKAGES := xvfb dbus-daemon dbus-bin dunst xdotool x11-apps netpbm fonts-dejavu-core fonts-vlgothic
 
 SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)
 BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
@@ -22,7 +26,8 @@ BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 RELEASE_BIN := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: build release demo test lint bench fuzz screenshots install clean deps-build deps-run deps-test deps-bench
+.PHONY: build release demo test lint bench fuzz screenshots install clean deps-build deps-run deps-test deps-bench \
+	deps-screenshots
 
 build: deps-build
 	$(SWIFT_BUILD) --product shieldbridge
@@ -44,6 +49,11 @@ bench: deps-build deps-run deps-test deps-bench
 # Not part of `make test`: it runs for FUZZ_SECONDS and may find new inputs.
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run
+
+# Not part of `make test`: pictures of the shield notification in every locale,
+# as dunst shows it, into docs/screenshots/ (see scripts/screenshots).
+screenshots: deps-build deps-screenshots build
+	scripts/screenshots $(BIN)/shieldbridge
 
 release: deps-build
 	$(RELEASE_BUILD) --product shieldbridge
@@ -78,3 +88,6 @@ deps-test:
 
 deps-bench:
 	@scripts/ensure-packages $(BENCH_PACKAGES)
+
+deps-screenshots:
+	@scripts/ensure-packages $(SCREENSHOT_PACKAGES)

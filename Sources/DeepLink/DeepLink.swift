@@ -41,7 +41,6 @@ public struct DeepLink: Hashable, Sendable, CustomStringConvertible {
   ///   ``maximumLength``.
   public init(scheme: String, route: String) throws(DeepLinkError) {
     self.scheme = try DeepLink.validatedScheme(scheme)
-    var route = route
     self.route = try route.withUTF8Bytes { bytes throws(DeepLinkError) in
       if let problem = LinkScanner.routeSyntaxProblem(bytes) {
         throw DeepLinkError(.unknownRoute, at: 0, problem)
@@ -58,8 +57,7 @@ public struct DeepLink: Hashable, Sendable, CustomStringConvertible {
   ///   for a control character in the value (offset in the value), `too-long`
   ///   when the link would pass ``maximumLength``.
   public mutating func append(_ key: String, _ value: String) throws(DeepLinkError) {
-    var keyBytes = key
-    try keyBytes.withUTF8Bytes { bytes throws(DeepLinkError) in
+    try key.withUTF8Bytes { bytes throws(DeepLinkError) in
       for (index, byte) in bytes.enumerated()
       where !(index == 0 ? ASCII.isLowercaseLetter(byte) : ASCII.isKeyByte(byte)) {
         throw DeepLinkError(
@@ -105,7 +103,6 @@ public struct DeepLink: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: a ``DeepLinkError`` with the code and byte offset of the first
   ///   problem from the left.
   public init(parsing text: String) throws(DeepLinkError) {
-    var text = text
     self = try text.withUTF8Bytes { bytes throws(DeepLinkError) in try DeepLink(parsingUTF8: bytes)
     }
   }
@@ -143,7 +140,6 @@ public struct DeepLink: Hashable, Sendable, CustomStringConvertible {
 
   /// `scheme` in lowercase once it is known to be a valid scheme.
   static func validatedScheme(_ scheme: String) throws(DeepLinkError) -> String {
-    var scheme = scheme
     return try scheme.withUTF8Bytes { bytes throws(DeepLinkError) in
       for (index, byte) in bytes.enumerated()
       where !(index == 0 ? ASCII.isLetter(byte) : ASCII.isSchemeByte(byte)) {

@@ -85,7 +85,6 @@ public enum PercentEncoding {
     _ text: String, using set: some PercentEncodeSet = .strictUnreserved,
     rejectingControlCharacters: Bool = false
   ) throws(DeepLinkError) -> String {
-    var text = text
     return try text.withUTF8Bytes { bytes throws(DeepLinkError) in
       try decode(utf8: bytes, using: set, rejectingControlCharacters: rejectingControlCharacters)
     }
@@ -107,7 +106,6 @@ public enum PercentEncoding {
   public static func decodeBytes(
     _ text: String, using set: some PercentEncodeSet = .strictUnreserved
   ) throws(DeepLinkError) -> [UInt8] {
-    var text = text
     return try text.withUTF8Bytes { bytes throws(DeepLinkError) in
       try PercentDecoder.decode(bytes, using: set, check: .bytes)
     }

@@ -25,6 +25,9 @@ public struct Route<Action: Sendable>: Sendable {
   let action: @Sendable (RouteValues) throws(DeepLinkError) -> Action
   /// The values of an action of this route, one per rule in order; `nil` for another route's.
   let linkValues: @Sendable (Action) -> [ParameterValue?]?
+  /// For the standard routes, which one: the resolver for ``ShieldAction``
+  /// then makes the action itself rather than through `action`.
+  let standard: StandardRoute?
 
   /// A route named `name` (compared without case) with the given parameters.
   ///
@@ -42,6 +45,7 @@ public struct Route<Action: Sendable>: Sendable {
       rules.append(parameter.rule)
     }
     self.rules = rules
+    standard = nil
     self.action = { values throws(DeepLinkError) in
       // Pack expansions are evaluated from left to right, so `index` follows the rules.
       var index = 0
@@ -72,13 +76,15 @@ public struct Route<Action: Sendable>: Sendable {
     name: String, rules: [ParameterRule],
     action:
       @escaping @Sendable (RouteValues) throws(DeepLinkError) -> Action,
-    linkValues: @escaping @Sendable (Action) -> [ParameterValue?]?
+    linkValues: @escaping @Sendable (Action) -> [ParameterValue?]?,
+    standard: StandardRoute? = nil
   ) {
     self.name = name
     nameBytes = Array(name.utf8)
     self.rules = rules
     self.action = action
     self.linkValues = linkValues
+    self.standard = standard
   }
 
   /// The same route for a wider action type, such as an enum with a case that wraps `Action`.

@@ -18,7 +18,7 @@ public struct Router<Action: Sendable>: Sendable {
   /// The routes in the order they were registered.
   private(set) var routes: [Route<Action>] = []
   /// The same table for the resolver, rebuilt when a route is added.
-  private var compiled: CompiledRoutes
+  private(set) var compiled: CompiledRoutes
 
   /// An empty table for links with `scheme`.
   ///
@@ -30,7 +30,7 @@ public struct Router<Action: Sendable>: Sendable {
   /// An empty table for a scheme already checked and in lowercase.
   init(validScheme scheme: String) {
     self.scheme = scheme
-    compiled = CompiledRoutes(scheme: scheme, routes: [])
+    compiled = CompiledRoutes(scheme: scheme, routes: [], standard: [])
   }
 
   /// The names of the routes, in the order they were registered.
@@ -79,7 +79,8 @@ public struct Router<Action: Sendable>: Sendable {
     } else {
       routes.append(route)
     }
-    compiled = CompiledRoutes(scheme: scheme, routes: routes.map { ($0.name, $0.rules) })
+    compiled = CompiledRoutes(
+      scheme: scheme, routes: routes.map { ($0.name, $0.rules) }, standard: routes.map(\.standard))
   }
 
   /// The action of the link `link`.
@@ -89,8 +90,7 @@ public struct Router<Action: Sendable>: Sendable {
   ///   `unknown-route`, `invalid-value`, `duplicate-parameter`, and
   ///   `missing-parameter` (at the end of the link) once the link was read.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<Action> {
-    var link = link
-    return try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
+    try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``resolve(_:)``.
@@ -98,26 +98,41 @@ public struct Router<Action: Sendable>: Sendable {
     try resolveLink(link)
   }
 
-  func resolveLink(_ link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<Action> {
-    // The decoded values and the slots live on the stack and are plain bytes;
-    // the only allocations are the result's own strings.
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, link.count)) { decoded throws(DeepLinkError) in
-      try withUnsafeTemporaryAllocation(of: Slot.self, capacity: compiled.slotCount) { slots throws(DeepLinkError) in
-        guard let decodedBase = decoded.baseAddress else {
-          throw DeepLinkError(.tooLong, at: 0, "no memory for the link's values")
-        }
-        slots.initialize(repeating: Slot())
+  /// Resolves the UTF-8 bytes `link`: ``FastResolver`` when the link is a
+  /// plain one, else the strict ``LinkScanner``, which names the first problem.
+  ///
+  /// - Parameter fastPath: `false` leaves out the fast path, so that the tests
+  ///   can hold the two to the same answers.
+  func resolveLink(_ link: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DeepLinkError)
+    -> Resolution<Action>
+  {
+    try RouteValues.withScratch(length: link.count, slotCount: compiled.slotCount) {
+      decoded, slots throws(DeepLinkError) in
+      guard let decodedBase = decoded.baseAddress, let slotsBase = slots.baseAddress else {
+        throw DeepLinkError(.tooLong, at: 0, "no memory for the link's values")
+      }
+      var ignored: [String] = []
+      var route = -1
+      if fastPath,
+        let plain = FastResolver.resolve(link, in: compiled.tables, decodingInto: decodedBase, slots: slotsBase)
+      {
+        route = plain
+      } else {
+        slots.update(repeating: Slot())
+        decoded.initialize(repeating: 0)
         var resolver = Resolver(table: compiled, slots: slots)
         try LinkScanner.scan(link, decodingInto: decodedBase, into: &resolver)
-        guard routes.indices.contains(resolver.route) else {
-          throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
-        }
-        let count = routes[resolver.route].rules.count
-        let values = RouteValues(slots: UnsafeBufferPointer(rebasing: slots[0..<count]), decoded: decodedBase)
-        return Resolution(
-          action: try routes[resolver.route].action(values), scheme: scheme, route: routes[resolver.route].name,
-          ignored: resolver.ignored)
+        route = resolver.route
+        ignored = resolver.ignored
       }
+      guard routes.indices.contains(route) else {
+        throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
+      }
+      let values = RouteValues(
+        slots: UnsafeBufferPointer(rebasing: slots[0..<routes[route].rules.count]), decoded: decodedBase,
+        smallStrings: compiled.tables.smallStrings)
+      return Resolution(
+        action: try routes[route].action(values), scheme: scheme, route: routes[route].name, ignored: ignored)
     }
   }
 

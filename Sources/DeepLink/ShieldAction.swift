@@ -27,17 +27,15 @@ extension Route where Action == ShieldAction {
       Parameter<String?>.text("app").rule, Parameter<Int>.grant(default: configuration.grant).rule,
       Parameter<String>.identifier(default: configuration.identifier).rule,
     ]
+    let standard = StandardRoute.puzzle(configuration)
     return Route(
       name: "puzzle", rules: rules,
-      action: { values in
-        .puzzle(
-          app: values.text(0), grant: values.integer(1) ?? configuration.grant,
-          id: values.text(2) ?? configuration.identifier)
-      },
+      action: { values throws(DeepLinkError) in try standard.checkedAction(values) },
       linkValues: {
         guard case .puzzle(let app, let grant, let id) = $0 else { return nil }
         return [app.map(ParameterValue.text), .integer(grant), .text(id)]
-      })
+      },
+      standard: standard)
   }
 
   /// `view?app=…&view=…&id=…`: `app` required, `view` and `id` with the
@@ -47,19 +45,15 @@ extension Route where Action == ShieldAction {
       Parameter<String>.text("app").rule, Parameter<String>.view(default: configuration.view).rule,
       Parameter<String>.identifier(default: configuration.identifier).rule,
     ]
+    let standard = StandardRoute.view(configuration)
     return Route(
       name: "view", rules: rules,
-      action: { values throws(DeepLinkError) in
-        guard let app = values.text(0) else {
-          throw DeepLinkError(.missingParameter, at: 0, "the route 'view' needs a value for 'app'")
-        }
-        return .view(
-          app: app, view: values.text(1) ?? configuration.view, id: values.text(2) ?? configuration.identifier)
-      },
+      action: { values throws(DeepLinkError) in try standard.checkedAction(values) },
       linkValues: {
         guard case .view(let app, let view, let id) = $0 else { return nil }
         return [.text(app), .text(view), .text(id)]
-      })
+      },
+      standard: standard)
   }
 }
 
@@ -78,12 +72,19 @@ extension Router where Action == ShieldAction {
 
   /// The action of the link `link`; see ``Router/resolve(_:)``.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<ShieldAction> {
-    var link = link
+    var action = ShieldAction.puzzle(app: nil, grant: 0, id: "")
+    if let route = compiled.resolvePlain(link, into: &action) {
+      return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: [])
+    }
     return try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``Router/resolve(_:)``.
   public func resolve(utf8 link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<ShieldAction> {
-    try resolveLink(link)
+    var action = ShieldAction.puzzle(app: nil, grant: 0, id: "")
+    if let route = compiled.resolvePlain(link, into: &action) {
+      return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: [])
+    }
+    return try resolveLink(link)
   }
 }

@@ -17,9 +17,6 @@ public struct TokenRule: Hashable, Sendable, CustomStringConvertible {
   private let low: UInt64
   private let high: UInt64
 
-  /// The allowed bytes as bits, for the resolver's table.
-  var masks: (low: UInt64, high: UInt64) { (low, high) }
-
   /// A rule for tokens of `length` characters from `characterClass`.
   ///
   /// Returns `nil` when the class is empty, holds a non-ASCII or control

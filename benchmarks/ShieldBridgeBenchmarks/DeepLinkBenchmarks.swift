@@ -2,19 +2,25 @@ import Brake
 import DeepLink
 import Foundation
 
-/// `ShieldBridgeBenchmarks deeplink BIN_DIR PYTHON_PEER [encode|parse|process]`:
+/// `ShieldBridgeBenchmarks deeplink BIN_DIR PYTHON_PEER [encode|parse|process|links]`:
 /// percent-encoding, parse and resolve, and the whole `link parse --json`
-/// process, each against its peer in the same run; all three without a part named.
+/// process, each against its peer in the same run; all three without a part
+/// named. `links` prints the links that `parse` alone measures, one a line,
+/// for `benchmarks/deeplink-instructions`.
 enum DeepLinkBenchmarks {
   static let suite = "deeplink"
 
   static func run(_ arguments: [String]) async throws {
     let parts = ["encode", "parse", "process"]
-    guard arguments.count == 2 || (arguments.count == 3 && parts.contains(arguments[2])) else {
-      throw BenchmarkFailure("usage: ShieldBridgeBenchmarks deeplink BIN_DIR PYTHON_PEER [encode|parse|process]")
+    guard arguments.count == 2 || (arguments.count == 3 && (parts + ["links"]).contains(arguments[2])) else {
+      throw BenchmarkFailure("usage: ShieldBridgeBenchmarks deeplink BIN_DIR PYTHON_PEER [encode|parse|process|links]")
     }
     let selected = arguments.count == 3 ? [arguments[2]] : parts
     var generator = SeededRandom(seed: 2048)
+    if selected == ["links"] {
+      for _ in 0..<1000 { print(typicalLink(using: &generator)) }
+      return
+    }
     if selected.contains("encode") {
       encoding(name: "ascii", text: asciiText(bytes: 1 << 20, using: &generator))
       encoding(name: "latin-cjk", text: mixedText(bytes: 1 << 20, using: &generator))

@@ -11,6 +11,7 @@ private let router = Router(configuration: .standard)
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let bytes = UnsafeBufferPointer(start: data, count: size)
   checkRouter(bytes)
+  checkFastPath(bytes)
   checkLinkValue(bytes)
   checkPercentEncoding(bytes)
   return 0
@@ -28,6 +29,13 @@ private func checkRouter(_ bytes: UnsafeBufferPointer<UInt8>) {
     require(error.offset >= 0 && error.offset <= max(bytes.count, DeepLink.maximumLength), "offset out of range")
     require(!error.message.isEmpty, "an error without a message")
   }
+}
+
+/// The router's fast path gives the strict parser's answer, error messages included.
+private func checkFastPath(_ bytes: UnsafeBufferPointer<UInt8>) {
+  let answer = Result { () throws(DeepLinkError) in try router.resolve(utf8: bytes) }
+  let strict = Result { () throws(DeepLinkError) in try router.resolveLink(bytes, fastPath: false) }
+  require(answer == strict, "the fast path and the strict parser disagree")
 }
 
 /// A parsed link's text parses to the same link.

@@ -44,26 +44,34 @@ enum ASCII {
 
   /// Whether `count` bytes at `bytes` equal those at `expected`, eight at a time.
   ///
-  /// With `foldingCase` every byte of `bytes` is ORed with 0x20 first. That
-  /// lowercases ASCII letters and leaves digits, `+`, `-` and `.` as they are,
-  /// which is all a scheme or a route name can hold once the scanner has
-  /// checked it; `expected` must be in lowercase.
+  /// Every byte of `bytes` is ORed with the byte at the same place in `folds`
+  /// first: 0x20 where `expected` holds a lowercase letter, so that its
+  /// uppercase form matches too, and 0 elsewhere, so that no other byte
+  /// (a control character ORed into a digit, say) can pass for it.
   @inline(__always)
   static func equal(
-    _ bytes: UnsafePointer<UInt8>, _ expected: UnsafePointer<UInt8>, count: Int, foldingCase: Bool
+    _ bytes: UnsafePointer<UInt8>, _ expected: UnsafePointer<UInt8>, folds: UnsafePointer<UInt8>, count: Int
   ) -> Bool {
-    let fold: UInt64 = foldingCase ? 0x2020_2020_2020_2020 : 0
+    @inline(__always) func wordsEqual(at index: Int) -> Bool {
+      let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+      let fold = UnsafeRawPointer(folds + index).loadUnaligned(as: UInt64.self)
+      return word | fold == UnsafeRawPointer(expected + index).loadUnaligned(as: UInt64.self)
+    }
+    guard count >= 8 else {
+      var index = 0
+      while index < count {
+        if bytes[index] | folds[index] != expected[index] { return false }
+        index &+= 1
+      }
+      return true
+    }
+    // Whole words, the last one overlapping the one before when `count` is not a multiple of 8.
     var index = 0
-    while index &+ 8 <= count {
-      let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self) | fold
-      if word != UnsafeRawPointer(expected + index).loadUnaligned(as: UInt64.self) { return false }
+    while index &+ 8 < count {
+      if !wordsEqual(at: index) { return false }
       index &+= 8
     }
-    while index < count {
-      if bytes[index] | UInt8(truncatingIfNeeded: fold) != expected[index] { return false }
-      index &+= 1
-    }
-    return true
+    return wordsEqual(at: count &- 8)
   }
 
   /// How a byte is named in a message: `'+'` when printable, `byte 0xC3` otherwise.

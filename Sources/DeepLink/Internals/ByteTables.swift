@@ -21,6 +21,8 @@ enum ByteTables {
     static let lowercase = Class(rawValue: 1 << 4)
     /// `[A-Za-z]`.
     static let letter = Class(rawValue: 1 << 5)
+    /// The C0 controls and DEL, which no decoded value may hold.
+    static let control = Class(rawValue: 1 << 6)
   }
 
   /// The ``Class`` bits of every byte.
@@ -32,7 +34,35 @@ enum ByteTables {
     if ASCII.isKeyByte(byte) { bits.insert(.key) }
     if ASCII.isLowercaseLetter(byte) { bits.insert(.lowercase) }
     if ASCII.isLetter(byte) { bits.insert(.letter) }
+    if byte < 0x20 || byte == 0x7F { bits.insert(.control) }
     return bits.rawValue
+  }
+
+  /// For every byte that may start a UTF-8 sequence of text without control
+  /// characters: how many continuation bytes follow (the low byte) and the
+  /// range of the first of them (the next two bytes, lowest first), from
+  /// table 3-7 of the Unicode Standard; 0 for any other byte. After `C2` the
+  /// range leaves out U+0080–U+009F, the C1 controls.
+  nonisolated(unsafe) static let utf8Leads: UnsafePointer<UInt32> = table(of: UInt32.self) { byte in
+    func lead(_ pending: UInt32, _ lower: UInt32 = 0x80, _ upper: UInt32 = 0xBF) -> UInt32 {
+      pending | lower << 8 | upper << 16
+    }
+    switch byte {
+    case 0xC2: return lead(1, 0xA0)
+    case 0xC3...0xDF: return lead(1)
+    case 0xE0: return lead(2, 0xA0)
+    case 0xE1...0xEC, 0xEE...0xEF: return lead(2)
+    case 0xED: return lead(2, 0x80, 0x9F)
+    case 0xF0: return lead(3, 0x90)
+    case 0xF1...0xF3: return lead(3)
+    case 0xF4: return lead(3, 0x80, 0x8F)
+    default: return 0
+    }
+  }
+
+  /// The value of every hexadecimal digit in either case; 0xFF for any other byte.
+  nonisolated(unsafe) static let hexValues: UnsafePointer<UInt8> = table(of: UInt8.self) {
+    ASCII.hexValue($0) ?? 0xFF
   }
 
   /// What the strict encoder writes for every byte: up to three bytes in the

@@ -3,16 +3,26 @@
 /// The resolver runs for every link. Reading names, keys and rules out of
 /// Swift arrays of strings and class instances costs a retain and a release
 /// per access, which was most of its time; here they live in buffers owned by
-/// this object and are read through pointers while the router holds it. The
-/// strings and rules are kept beside them for error messages only.
+/// this object and are read through the plain pointers of ``tables`` while
+/// the router holds it. The strings and rules are kept beside them for error
+/// messages only.
 final class CompiledRoutes: @unchecked Sendable {
   // Immutable after `init`, hence safe to share between threads.
 
   struct RouteEntry {
     /// The lowercase name, in `bytes`.
-    var name: Range<Int>
+    var nameStart: Int
+    var nameCount: Int
+    /// The name's first eight bytes as a little-endian word, padded with
+    /// zeros, with the ``Tables/folds`` of those bytes and a mask of them.
+    var nameWord: UInt64
+    var nameFold: UInt64
+    var nameMask: UInt64
     /// The route's rules, in `rules`.
-    var rules: Range<Int>
+    var firstRule: Int
+    var ruleCount: Int
+    /// One bit per rule, by its place in the route, for those without which a link is incomplete.
+    var required: UInt64
   }
 
   struct RuleEntry {
@@ -23,195 +33,190 @@ final class CompiledRoutes: @unchecked Sendable {
     }
 
     /// The key, in `bytes`.
-    var key: Range<Int>
+    var keyStart: Int
+    var keyCount: Int
+    /// The key's first eight bytes, little-endian and padded with zeros, to compare in one go.
+    var packedKey: UInt64
+    /// Ones over the bytes of `packedKey` that belong to the key.
+    var keyMask: UInt64
     var kind: Kind
     /// The values of an integer, or the lengths of a token.
     var range: ClosedRange<Int>
-    /// The bytes a token may hold, as in ``TokenRule``.
-    var allowed: (low: UInt64, high: UInt64)
+    /// Where the bytes a token may hold are in ``Tables/tokens``: 256 bytes, 1 for those allowed.
+    var tokenTable: Int
     var required: Bool
   }
 
-  let bytes: UnsafeMutableBufferPointer<UInt8>
-  let routes: UnsafeMutableBufferPointer<RouteEntry>
-  let rules: UnsafeMutableBufferPointer<RuleEntry>
-  /// The lowercase scheme, in `bytes`.
-  let scheme: Range<Int>
+  /// The buffers, as plain pointers that cost no reference counting to pass around.
+  struct Tables {
+    /// The scheme followed by `://`, the route names and the keys, one after
+    /// the other, then eight zeros so that a word can be read at any of them.
+    var bytes: UnsafePointer<UInt8>
+    /// For each byte of `bytes`, what is ORed into a link's byte before they
+    /// are compared: 0x20 for the letters of the scheme and the route names,
+    /// which are compared without case; see ``ASCII/equal(_:_:folds:count:)``.
+    var folds: UnsafePointer<UInt8>
+    var routes: UnsafeBufferPointer<RouteEntry>
+    var rules: UnsafePointer<RuleEntry>
+    /// 256 bytes for each token rule; see ``RuleEntry/tokenTable``.
+    var tokens: UnsafePointer<UInt8>
+    /// The lowercase scheme, at the start of `bytes`.
+    var schemeCount: Int
+    /// The scheme and `://`, at the start of `bytes`.
+    var prefixCount: Int
+    /// ``ByteTables/classes``, ``ByteTables/hexValues`` and
+    /// ``ByteTables/utf8Leads``, read here without the check that a global
+    /// has been initialised.
+    var classes: UnsafePointer<UInt8>
+    var hexValues: UnsafePointer<UInt8>
+    var utf8Leads: UnsafePointer<UInt32>
+    /// ``SmallString/isSupported``, likewise.
+    var smallStrings: Bool
+
+    /// Whether `count` bytes at `bytes` equal those of the table at `start`.
+    @inline(__always)
+    func matches(_ bytes: UnsafePointer<UInt8>, _ start: Int, count: Int) -> Bool {
+      ASCII.equal(bytes, self.bytes + start, folds: folds + start, count: count)
+    }
+  }
+
+  let tables: Tables
   /// The most rules of any route: the slots a resolution needs.
   let slotCount: Int
-  /// For messages: the scheme, the route names, and the rules in the order of `rules`.
+  /// For messages: the scheme, the route names (which resolutions carry
+  /// too), and the rules in the order of `rules`.
   let schemeName: String
   let routeNames: [String]
   let parameterRules: [ParameterRule]
+  /// For each route, by index, what the resolver for ``ShieldAction`` needs
+  /// to make its action in place when it is a standard one (see
+  /// ``StandardRoute``): behind a pointer, so that reading it retains nothing.
+  let standardRoutes: UnsafeMutablePointer<StandardRoute?>
+  private let routeCount: Int
 
-  init(scheme: String, routes: [(name: String, rules: [ParameterRule])]) {
-    var bytes = Array(scheme.utf8)
+  init(scheme: String, routes: [(name: String, rules: [ParameterRule])], standard: [StandardRoute?]) {
+    var bytes: [UInt8] = []
+    var folds: [UInt8] = []
     var routeEntries: [RouteEntry] = []
     var ruleEntries: [RuleEntry] = []
-    func append(_ text: String) -> Range<Int> {
+    var tokens: [UInt8] = []
+    /// The first eight bytes from `start` of `bytes`, padded with zeros, as a little-endian word.
+    func word(_ bytes: [UInt8], _ start: Int, _ count: Int) -> UInt64 {
+      bytes[start..<(start + min(count, 8))].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+    func mask(_ count: Int) -> UInt64 { count >= 8 ? ~0 : (1 << UInt64(count * 8)) - 1 }
+    func append(_ text: String, foldingCase: Bool) -> (start: Int, count: Int) {
       let start = bytes.count
       bytes.append(contentsOf: text.utf8)
-      return start..<bytes.count
+      folds.append(contentsOf: text.utf8.map { foldingCase && ASCII.isLetter($0) ? 0x20 : 0 })
+      return (start, bytes.count - start)
     }
+    let schemeCount = append(scheme, foldingCase: true).count
+    let prefixCount = schemeCount + append("://", foldingCase: false).count
     for route in routes {
-      let name = append(route.name)
+      let name = append(route.name, foldingCase: true)
       let first = ruleEntries.count
-      for rule in route.rules {
-        let key = append(rule.key)
-        let required = if case .required = rule.requirement { true } else { false }
+      var required: UInt64 = 0
+      for (index, rule) in route.rules.enumerated() {
+        let key = append(rule.key, foldingCase: false)
+        var entry = RuleEntry(
+          keyStart: key.start, keyCount: key.count, packedKey: word(bytes, key.start, key.count),
+          keyMask: mask(key.count), kind: .text, range: 0...0, tokenTable: 0, required: false)
+        if case .required = rule.requirement {
+          entry.required = true
+          required |= 1 << UInt64(index)
+        }
         switch rule.kind {
         case .text:
-          ruleEntries.append(RuleEntry(key: key, kind: .text, range: 0...0, allowed: (0, 0), required: required))
+          break
         case .integer(let range):
-          ruleEntries.append(RuleEntry(key: key, kind: .integer, range: range, allowed: (0, 0), required: required))
+          entry.kind = .integer
+          entry.range = range
         case .token(let token):
-          ruleEntries.append(
-            RuleEntry(key: key, kind: .token, range: token.length, allowed: token.masks, required: required))
+          entry.kind = .token
+          entry.range = token.length
+          entry.tokenTable = tokens.count
+          tokens += (0...255).map { token.allows(UInt8($0)) ? 1 : 0 }
         }
+        ruleEntries.append(entry)
       }
-      routeEntries.append(RouteEntry(name: name, rules: first..<ruleEntries.count))
+      routeEntries.append(
+        RouteEntry(
+          nameStart: name.start, nameCount: name.count, nameWord: word(bytes, name.start, name.count),
+          nameFold: word(folds, name.start, name.count), nameMask: mask(name.count), firstRule: first,
+          ruleCount: route.rules.count, required: required))
     }
-    self.bytes = .allocate(capacity: bytes.count)
-    _ = self.bytes.initialize(from: bytes)
-    self.routes = .allocate(capacity: routeEntries.count)
-    _ = self.routes.initialize(from: routeEntries)
-    self.rules = .allocate(capacity: ruleEntries.count)
-    _ = self.rules.initialize(from: ruleEntries)
-    self.scheme = 0..<scheme.utf8.count
+    bytes += Array(repeating: 0, count: 8)
+    folds += Array(repeating: 0, count: 8)
+    tables = Tables(
+      bytes: CompiledRoutes.copy(bytes), folds: CompiledRoutes.copy(folds),
+      routes: UnsafeBufferPointer(start: CompiledRoutes.copy(routeEntries), count: routeEntries.count),
+      rules: CompiledRoutes.copy(ruleEntries), tokens: CompiledRoutes.copy(tokens), schemeCount: schemeCount,
+      prefixCount: prefixCount,
+      classes: ByteTables.classes, hexValues: ByteTables.hexValues, utf8Leads: ByteTables.utf8Leads,
+      smallStrings: SmallString.isSupported)
     slotCount = routes.map(\.rules.count).max() ?? 0
     schemeName = scheme
     routeNames = routes.map(\.name)
     parameterRules = routes.flatMap(\.rules)
+    routeCount = routes.count
+    standardRoutes = .allocate(capacity: max(1, routes.count))
+    for index in routes.indices {
+      let entry = standard.indices.contains(index) ? standard[index] : nil
+      (standardRoutes + index).initialize(to: entry)
+    }
+  }
+
+  /// `elements` in a buffer of their own, never empty, so that its address is never `nil`.
+  private static func copy<Element>(_ elements: [Element]) -> UnsafePointer<Element> {
+    let buffer = UnsafeMutablePointer<Element>.allocate(capacity: max(1, elements.count))
+    for (index, element) in elements.enumerated() {
+      (buffer + index).initialize(to: element)
+    }
+    return UnsafePointer(buffer)
   }
 
   deinit {
-    bytes.deallocate()
-    routes.deallocate()
-    rules.deallocate()
+    // Every element is a trivial value: nothing to deinitialise.
+    tables.bytes.deallocate()
+    tables.folds.deallocate()
+    tables.routes.baseAddress?.deallocate()
+    tables.rules.deallocate()
+    tables.tokens.deallocate()
+    standardRoutes.deinitialize(count: routeCount)
+    standardRoutes.deallocate()
   }
 }
 
-/// Fills the slots of one route from a scanned link, one slot per rule.
-///
-/// A slot left absent was not given (or was an empty text); defaults are
-/// the route's business.
-struct Resolver: LinkVisitor {
-  /// Kept alive by the router for the whole resolution, so not counted here;
-  /// read for messages only, as every use of a class reference costs a retain.
-  unowned(unsafe) let table: CompiledRoutes
-  // The table's buffers, copied out: plain pointers, no reference counting.
-  private let bytes: UnsafeMutableBufferPointer<UInt8>
-  private let routes: UnsafeMutableBufferPointer<CompiledRoutes.RouteEntry>
-  private let rules: UnsafeMutableBufferPointer<CompiledRoutes.RuleEntry>
-  private let scheme: Range<Int>
-  let slots: UnsafeMutableBufferPointer<Slot>
-  /// The index of the route in the table, once seen.
-  var route = -1
-  /// One bit per rule whose key was seen.
-  var seen: UInt64 = 0
-  var ignored: [String] = []
-
-  init(table: CompiledRoutes, slots: UnsafeMutableBufferPointer<Slot>) {
-    self.table = table
-    bytes = table.bytes
-    routes = table.routes
-    rules = table.rules
-    scheme = table.scheme
-    self.slots = slots
-  }
-
-  /// Whether `other` equals the table's bytes in `range`; see ``ASCII/equal(_:_:count:foldingCase:)``.
-  private func matches(_ other: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, ignoringCase: Bool) -> Bool {
-    guard other.count == range.count, let base = other.baseAddress, let table = bytes.baseAddress else {
-      return other.count == range.count
-    }
-    return ASCII.equal(base, table + range.lowerBound, count: range.count, foldingCase: ignoringCase)
-  }
-
-  func visitScheme(_ scheme: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) {
-    guard matches(scheme, self.scheme, ignoringCase: true) else {
-      throw DeepLinkError(
-        .badScheme, at: 0, "the scheme must be '\(table.schemeName)', not '\(ASCII.excerpt(scheme))'")
-    }
-  }
-
-  mutating func visitRoute(_ route: UnsafeBufferPointer<UInt8>, at offset: Int) throws(DeepLinkError) {
-    for index in routes.indices where matches(route, routes[index].name, ignoringCase: true) {
-      self.route = index
-      return
-    }
-    let known = table.routeNames.map { "'\($0)'" }.joined(separator: ", ")
-    throw DeepLinkError(
-      .unknownRoute, at: offset, "'\(ASCII.excerpt(route))' is not a route; the routes are \(known)")
-  }
-
-  mutating func visitParameter(
-    key: UnsafeBufferPointer<UInt8>, at keyOffset: Int,
-    value: UnsafeBufferPointer<UInt8>, decodedAt decodedOffset: Int, at valueOffset: Int
-  ) throws(DeepLinkError) {
-    guard route >= 0 else { return }
-    let range = routes[route].rules
-    for index in range where matches(key, rules[index].key, ignoringCase: false) {
-      let slot = index - range.lowerBound
-      guard seen & (1 << UInt64(slot)) == 0 else {
-        throw twice(table.parameterRules[index].key, at: keyOffset)
-      }
-      seen |= 1 << UInt64(slot)
-      slots[slot] = try self.slot(value, decodedAt: decodedOffset, at: valueOffset, rule: index)
-      return
-    }
-    let name = String(decoding: key, as: UTF8.self)
-    guard !ignored.contains(name) else { throw twice(name, at: keyOffset) }
-    ignored.append(name)
-  }
-
-  func visitEnd(at offset: Int) throws(DeepLinkError) {
-    guard route >= 0 else { return }
-    let range = routes[route].rules
-    for index in range where rules[index].required && slots[index - range.lowerBound].state == .absent {
-      throw DeepLinkError(
-        .missingParameter, at: offset,
-        "the route '\(table.routeNames[route])' needs a value for '\(table.parameterRules[index].key)'")
-    }
-  }
-
-  /// The slot of decoded bytes checked against the rule at `index`; absent for an empty text.
-  private func slot(_ bytes: UnsafeBufferPointer<UInt8>, decodedAt start: Int, at offset: Int, rule index: Int)
-    throws(DeepLinkError) -> Slot
-  {
-    let rule = rules[index]
-    let text = Slot(state: bytes.isEmpty ? .absent : .text, start: start, count: bytes.count, integer: 0)
-    switch rule.kind {
+extension CompiledRoutes.RuleEntry {
+  /// The slot for the decoded value `bytes`, which stands at `start` in the
+  /// decoded bytes; absent for an empty text, `nil` when the rule rejects the value.
+  @inline(__always)
+  func slot(_ bytes: UnsafeBufferPointer<UInt8>, decodedAt start: Int, in tables: CompiledRoutes.Tables) -> Slot? {
+    switch kind {
     case .text:
-      return text
+      return Slot(state: bytes.isEmpty ? .absent : .text, start: start, count: bytes.count, integer: 0)
     case .integer:
-      var number = 0
-      var valid = !bytes.isEmpty && bytes.count <= 18
-      for byte in bytes where valid {
-        valid = ASCII.isDigit(byte)
-        number = number &* 10 &+ Int(byte &- UInt8(ascii: "0"))
-      }
-      guard valid && rule.range.contains(number) else {
-        throw table.parameterRules[index].outOfRange(rule.range, ASCII.excerpt(bytes), at: offset)
-      }
+      guard let number = integer(bytes) else { return nil }
       return Slot(state: .integer, start: start, count: bytes.count, integer: number)
     case .token:
-      var valid = rule.range.contains(bytes.count)
-      for byte in bytes where valid {
-        valid = byte < 0x80 && ((byte < 64 ? rule.allowed.low : rule.allowed.high) >> UInt64(byte & 63)) & 1 == 1
-      }
-      guard valid else {
-        // The slow path finds the offending character for the message.
-        guard case .token(let token) = table.parameterRules[index].kind, let problem = token.problem(bytes) else {
-          throw DeepLinkError(.invalidValue, at: offset, "\(table.parameterRules[index].key) is not valid")
-        }
-        throw DeepLinkError(.invalidValue, at: offset, "\(table.parameterRules[index].key): \(problem.message)")
-      }
-      return text
+      guard range.contains(bytes.count) else { return nil }
+      let allowed = tables.tokens + tokenTable
+      for byte in bytes where allowed[Int(byte)] == 0 { return nil }
+      return Slot(state: .text, start: start, count: bytes.count, integer: 0)
     }
   }
 
-  private func twice(_ key: String, at offset: Int) -> DeepLinkError {
-    DeepLinkError(.duplicateParameter, at: offset, "the parameter '\(key)' is given twice")
+  /// The number that `bytes` spell in decimal, when it is in `range`.
+  @inline(__always)
+  private func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard !bytes.isEmpty && bytes.count <= 18 else { return nil }
+    var number = 0
+    for byte in bytes {
+      let digit = byte &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      number = number &* 10 &+ Int(digit)
+    }
+    return range.contains(number) ? number : nil
   }
 }

@@ -20,16 +20,28 @@ struct Slot {
 /// The checked values of one route's parameters, in the order of its rules.
 struct RouteValues {
   let slots: UnsafeBufferPointer<Slot>
-  /// The link's values, decoded one after the other.
+  /// The link's values, decoded one after the other, followed by at least 16
+  /// bytes that may be read, all initialised.
   let decoded: UnsafePointer<UInt8>
+  /// ``SmallString/isSupported``, read once.
+  let smallStrings: Bool
 
   var count: Int { slots.count }
 
   /// The text at `index`, or `nil` when it was absent or is not a text.
+  @inline(__always)
   func text(_ index: Int) -> String? {
     guard index < slots.count, slots[index].state == .text else { return nil }
-    return String(
-      decoding: UnsafeBufferPointer(start: decoded + slots[index].start, count: slots[index].count), as: UTF8.self)
+    let start = decoded + slots[index].start
+    let count = slots[index].count
+    if smallStrings && count <= SmallString.capacity { return SmallString.make(start, count: count) }
+    return RouteValues.string(UnsafeBufferPointer(start: start, count: count))
+  }
+
+  /// A string the standard library's way, which allocates; out of line, as it is the long way anyway.
+  @inline(never)
+  private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(decoding: bytes, as: UTF8.self)
   }
 
   /// The integer at `index`, or `nil` when it was absent or is not an integer.
@@ -42,5 +54,25 @@ struct RouteValues {
   func value(_ index: Int) -> ParameterValue? {
     if let integer = integer(index) { return .integer(integer) }
     return text(index).map(ParameterValue.text)
+  }
+}
+
+extension RouteValues {
+  /// Calls `body` with scratch space on the stack for resolving a link of
+  /// `length` bytes: room for its decoded values (no link past
+  /// ``DeepLink/maximumLength`` is decoded) and the 16 bytes that ``text(_:)``
+  /// may read past them, not initialised, and `slotCount` absent slots.
+  @inline(__always)
+  static func withScratch<Result, Failure: Error>(
+    length: Int, slotCount: Int,
+    _ body: (UnsafeMutableBufferPointer<UInt8>, UnsafeMutableBufferPointer<Slot>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let capacity = min(length, DeepLink.maximumLength) &+ 16
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { decoded throws(Failure) in
+      try withUnsafeTemporaryAllocation(of: Slot.self, capacity: max(1, slotCount)) { slots throws(Failure) in
+        slots.initialize(repeating: Slot())
+        return try body(decoded, slots)
+      }
+    }
   }
 }

@@ -1,20 +1,25 @@
 extension String {
-  /// `withUTF8`, whose body may throw only a ``DeepLinkError``.
+  /// The string's UTF-8 in place when it is stored contiguously, as native
+  /// strings are (a copy otherwise), for a body that may throw only a
+  /// ``DeepLinkError``.
   ///
-  /// `withUTF8` rethrows untyped errors, so the outcome is carried out by hand.
-  /// The closure given to `withUTF8` returns nothing: a generic result would be
-  /// handled through value witnesses (`Result(catching:)` likewise), which on
-  /// the resolver's hot path cost more than the parsing.
-  mutating func withUTF8Bytes<Result>(
+  /// `withUTF8` and `withContiguousStorageIfAvailable` rethrow untyped errors,
+  /// so the outcome is carried out by hand. The closure given to them returns
+  /// nothing: a generic result would be handled through value witnesses
+  /// (`Result(catching:)` likewise), which on the resolver's hot path cost
+  /// more than the parsing.
+  func withUTF8Bytes<Result>(
     _ body: (UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Result
   ) throws(DeepLinkError) -> Result {
     var result: Result?
     var failure: DeepLinkError?
-    withUTF8 { bytes in
-      do throws(DeepLinkError) {
-        result = try body(bytes)
-      } catch {
-        failure = error
+    let inPlace: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+      do throws(DeepLinkError) { result = try body(bytes) } catch { failure = error }
+    }
+    if inPlace == nil {
+      var copy = self
+      copy.withUTF8 { bytes in
+        do throws(DeepLinkError) { result = try body(bytes) } catch { failure = error }
       }
     }
     // Moved out, not copied: a copy of a resolution goes through value witnesses.

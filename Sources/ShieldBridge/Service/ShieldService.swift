@@ -160,15 +160,13 @@ public actor ShieldService {
     if status.isUsedUp {
       notification = texts.usedUp(app: app, identifier: identifier)
     } else {
-      let puzzleLink = try link(for: .puzzle(app: app, grant: rule.grantMinutes, id: identifier))
-      var views: [(name: String, link: String)] = []
-      if let app {
-        for view in options.configuration.views.views(for: app) {
-          views.append((view.name, try link(for: .view(app: app, view: view.name, id: identifier))))
-        }
+      let views = app.map { options.configuration.views.views(for: $0).map(\.name) } ?? []
+      do {
+        notification = try texts.shield(
+          app: app, minutes: rule.grantMinutes, views: views, identifier: identifier, router: router)
+      } catch {
+        throw ServiceError(.badLink, "cannot build the link: \(error.message)")
       }
-      notification = texts.shield(
-        app: app, minutes: rule.grantMinutes, puzzleLink: puzzleLink, views: views, identifier: identifier)
     }
     let id = try await post(notification)
     var offered: [String: String] = [:]
@@ -444,14 +442,6 @@ public actor ShieldService {
       return result.value
     } catch {
       throw ServiceError(.state, "\(error)")
-    }
-  }
-
-  private nonisolated func link(for action: ShieldAction) throws(ServiceError) -> String {
-    do {
-      return try router.link(for: action).description
-    } catch {
-      throw ServiceError(.badLink, "cannot build the link: \(error.message)")
     }
   }
 }

@@ -1,4 +1,5 @@
 import Brake
+import DeepLink
 import Localization
 import Notifications
 
@@ -8,25 +9,48 @@ import Notifications
 /// escapes them where the server reads markup, moves the links into the body
 /// where it has hyperlinks but no actions, and adds ``Notification/closeOnlyText``
 /// where it has neither.
-struct ShieldTexts: Sendable {
-  let localizer: Localizer
+///
+/// The shield is public so that `shieldbridge locales preview --post` shows
+/// translators the very notification users get, not a second layout of it.
+public struct ShieldTexts: Sendable {
+  public let localizer: Localizer
   /// Shown by servers that list an application name.
   static let appName = "ShieldBridge"
   /// The desktop file `make install` puts in place.
   static let desktopEntry = "shieldbridge"
 
+  /// Texts in the language of `localizer`.
+  public init(localizer: Localizer) {
+    self.localizer = localizer
+  }
+
   /// The shield: the app is paused, a task unlocks more minutes; the puzzle link
-  /// as the default action and each configured view as a further action.
-  func shield(app: String?, minutes: Int, puzzleLink: String, views: [(name: String, link: String)], identifier: String)
-    -> Notification
-  {
+  /// as the default action and a view link for each of `views` as a further action.
+  ///
+  /// - Parameters:
+  ///   - app: The app shielded; `nil` or empty picks the texts without a name,
+  ///     and offers no views (a view link needs an app).
+  ///   - minutes: The minutes the puzzle unlocks; they also choose the plural forms.
+  ///   - views: The names of the app views offered beside the puzzle.
+  ///   - identifier: The fixed identifier: it goes into every link, and a
+  ///     notification posted with it replaces the last one.
+  ///   - router: Builds the links under its scheme.
+  /// - Throws: ``DeepLinkError`` when a link cannot be built: minutes outside
+  ///   ``LinkConfiguration/grantRange``, a view or an identifier the link grammar refuses.
+  public func shield(
+    app: String?, minutes: Int, views: [String], identifier: String, router: Router<ShieldAction>
+  ) throws(DeepLinkError) -> Notification {
+    let app = app.flatMap { $0.isEmpty ? nil : $0 }
+    let puzzleLink = try router.link(for: .puzzle(app: app, grant: minutes, id: identifier)).description
     var actions = [
       Notification.Action(
         key: Notification.Action.defaultKey, label: localizer.render(.actionPuzzle), link: puzzleLink)
     ]
-    for view in views {
-      actions.append(
-        Notification.Action(key: view.link, label: localizer.render(.actionView(view: view.name)), link: view.link))
+    if let app {
+      for view in views {
+        let link = try router.link(for: .view(app: app, view: view, id: identifier)).description
+        actions.append(Notification.Action(key: link, label: localizer.render(.actionView(view: view)), link: link))
+      }
     }
     var notification = base(
       summary: .shieldSummary(app: app), body: localizer.render(.shieldBody(app: app, minutes: minutes)),

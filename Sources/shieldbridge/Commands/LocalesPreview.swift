@@ -1,8 +1,11 @@
+import DeepLink
 import JSON
 import Localization
+import Notifications
+import ShieldBridge
 
 extension Command {
-  /// `shieldbridge locales preview [--locale L | --all] [--app NAME] [--minutes N] [--json]`.
+  /// `shieldbridge locales preview [--locale L | --all] [--app NAME] [--minutes N] [--markup] [--json] [--post]`.
   static let localesPreview = Command(
     name: "preview",
     abstract: "Render every message in a locale, or in all of them.",
@@ -17,8 +20,22 @@ extension Command {
         "The minutes a task unlocks, which also picks the plural forms (default: 5)."),
       .flag("--markup", "Escape & < > \" ' as for servers with body markup."),
       .flag("--json", "One JSON object per message: {\"locale\":…,\"key\":…,\"text\":…}."),
+      .flag(
+        "--post",
+        "Post the shield notification of each locale to the notification server instead, one each."),
+      addressOption,
       LocalesSupport.directoryOption,
     ],
+    discussion: """
+      With --post the shield notification of each locale goes to the current
+      notification server as the service lays it out (summary, body, the puzzle
+      and the view action), with the identifier preview-<locale>, so that the
+      locales stand side by side and a second run replaces the first. It prints
+      one line per notification, "de: notification 7", or with --json
+      {"locale":"de","id":7}. The server's capabilities decide the escaping, so
+      --markup does not apply; --minutes must be a grant a link can carry (1 to
+      120). No notification server: a message naming the cause, exit 69.
+      """,
     body: { invocation in
       if invocation.flag("--all"), invocation.value("--locale") != nil {
         throw CommandFailure.usage("--locale and --all exclude each other")
@@ -40,6 +57,9 @@ extension Command {
         app: invocation.value("--app") ?? "Firefox",
         minutes: try invocation.integer("--minutes", in: 0...1_000_000) ?? 5,
         markup: invocation.flag("--markup"))
+      if invocation.flag("--post") {
+        return try await PreviewPoster(invocation, options: options).post(locales, catalogs: catalogs)
+      }
       let items = locales.flatMap { Preview.render($0, catalogs: catalogs, options: options) }
       if invocation.flag("--json") {
         for item in items {
@@ -62,6 +82,68 @@ extension Command {
       return .success
     }
   )
+}
+
+/// `locales preview --post`: the shield notification of each locale, posted.
+private struct PreviewPoster {
+  let invocation: Invocation
+  let options: PreviewOptions
+  let json: Bool
+
+  init(_ invocation: Invocation, options: PreviewOptions) throws(CommandFailure) {
+    if invocation.flag("--markup") {
+      throw .usage("--post escapes as the server needs; --markup does not apply to it")
+    }
+    guard LinkConfiguration.grantRange.contains(options.minutes) else {
+      throw .usage(
+        "--post takes --minutes from \(LinkConfiguration.grantRange.lowerBound) to "
+          + "\(LinkConfiguration.grantRange.upperBound), a grant its links can carry")
+    }
+    self.invocation = invocation
+    self.options = options
+    json = invocation.flag("--json")
+  }
+
+  /// Posts one notification per locale, in order, and prints each id as it comes.
+  func post(_ locales: [LocaleTag], catalogs: CatalogSet) async throws(CommandFailure) -> ExitCode {
+    let identifiers = OneShotIDStore(command: "locales preview")
+    let client: NotificationClient
+    do {
+      client = try await NotificationClient.connect(
+        to: bus(invocation), store: identifiers.store, receivesEvents: false)
+    } catch {
+      throw CommandFailure(error)
+    }
+    Output.err(
+      "shieldbridge locales preview: the previews are for looking at; clicks on them are not routed")
+    let router = Router<ShieldAction>()
+    for locale in locales {
+      let identifier = "preview-" + locale.identifier
+      let notification: Notification
+      do {
+        notification = try ShieldTexts(localizer: Preview.localizer(for: locale, catalogs: catalogs))
+          .shield(
+            app: options.app, minutes: options.minutes, views: [options.view], identifier: identifier,
+            router: router)
+      } catch {
+        throw CommandFailure(
+          "cannot build the links of the \(locale) preview: \(error.message)", exitCode: .dataError)
+      }
+      let id: UInt32
+      do {
+        id = try await client.post(notification)
+      } catch {
+        throw CommandFailure(error)
+      }
+      identifiers.reportFailure()
+      Output.out(
+        json
+          ? JSONValue.object([("locale", .string(locale.identifier)), ("id", .int(id))]).serialized
+          : "\(locale): notification \(id)")
+      Output.flush()
+    }
+    return .success
+  }
 }
 
 extension String {

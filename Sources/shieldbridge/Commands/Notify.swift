@@ -64,25 +64,14 @@ private struct NotifyCommand {
 
   func run() async throws(CommandFailure) -> ExitCode {
     let wait = invocation.flag("--wait")
-    var store: any NotificationIDStore = MemoryIDStore()
-    var fileStore: FileIDStore?
-    if notification.identifier != nil {
-      do {
-        let standard = try FileIDStore.standard()
-        store = standard
-        fileStore = standard
-      } catch {
-        Output.err(
-          "shieldbridge notify: warning: \(error.message); --id cannot replace across runs")
-      }
-    }
+    let identifiers = notification.identifier.map { _ in OneShotIDStore(command: "notify") }
     let client: NotificationClient
     // Only actions need the presentation here: without them, the post asks
     // for the capabilities itself, and only when they change what is sent.
     var presentation: Presentation?
     do {
       client = try await NotificationClient.connect(
-        to: bus(invocation), store: store, receivesEvents: wait)
+        to: bus(invocation), store: identifiers?.store ?? MemoryIDStore(), receivesEvents: wait)
       if !notification.actions.isEmpty { presentation = try await client.presentation() }
     } catch {
       throw CommandFailure(error)
@@ -105,10 +94,7 @@ private struct NotifyCommand {
     } catch {
       throw CommandFailure(error)
     }
-    if let failure = fileStore?.lastError {
-      Output.err(
-        "shieldbridge notify: warning: the identifier was not remembered: \(failure.message)")
-    }
+    identifiers?.reportFailure()
     if invocation.flag("--print-id") || (json && !wait) {
       Output.out(
         json ? JSONValue.object([("event", "posted"), ("id", .int(id))]).serialized : String(id))
