@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import Testing
 
 @Suite("Calls that fail come back as one typed error with the D-Bus name")
@@ -126,6 +127,41 @@ struct ErrorTests {
     task.cancel()
     let error = await #expect(throws: DBusError.self) { try await task.value }
     #expect(error?.is(.cancelled) == true)
+  }
+
+  @Test func everyCallSentWhileTheConnectionClosesGetsItsCompletion() async throws {
+    // One thread sends calls that are never answered until sending fails (or
+    // 5,000 were sent); meanwhile the connection closes. Every call that was
+    // taken must complete, also one sent just as the connection's loop ended.
+    let progress = EventLog<String>()
+    let message = try Message.methodCall(
+      destination: try BusName(server.uniqueName), path: path, interface: interface, member: try MemberName("Silent"))
+    let sender = Task { [client] in
+      try await onOwnThread {
+        var taken = 0
+        while true {
+          do throws(DBusError) {
+            try client.call(message.copy(), timeout: .seconds(60)) { result in
+              switch result {
+              case .failure(let error) where error.is(.disconnected): progress.append("disconnected")
+              default: progress.append("\(result)")
+              }
+            }
+          } catch {
+            guard error.is(.disconnected) else { throw error }
+            return taken
+          }
+          taken += 1
+          if taken == 100 { progress.append("sent 100") }
+          if taken == 5_000 { return taken }
+        }
+      }
+    }
+    _ = try await progress.first("the first 100 calls sent") { $0 == "sent 100" }
+    client.close()
+    let taken = try await sender.value
+    _ = try await progress.first("the completions of all \(taken) calls", after: taken)
+    #expect(progress.events.filter { $0 != "sent 100" } == Array(repeating: "disconnected", count: taken))
   }
 
   @Test func callsOnAClosedConnectionFailWithDisconnected() async throws {

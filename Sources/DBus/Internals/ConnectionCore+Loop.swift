@@ -129,8 +129,21 @@ extension ConnectionCore {
       release(since: version)
     } else {
       sendQueue.withLock { $0.append(item) }
+      // The connection may have closed since `ensureOpen`, after the loop's
+      // last look at the queue: then nobody else would complete the item.
+      if let closed = closedBecause { failQueuedSends(closed) }
       wake()
     }
+  }
+
+  /// Completes the replies of everything still queued with `reason`, unsent;
+  /// used once the connection is closed.
+  func failQueuedSends(_ reason: DBusError) {
+    let queued = sendQueue.withLock { queue in
+      defer { queue.removeAll() }
+      return queue
+    }
+    for item in queued { item.reply?.complete(.failure(reason)) }
   }
 
   /// Sends everything queued, in order; called with the driver held.
@@ -151,10 +164,18 @@ extension ConnectionCore {
     }
     guard let reply = item.reply else { return }
     let deadline = reply.deadline
+    var closed: DBusError?
     let earlierThanSleep = replies.withLock { table in
+      closed = table.closedBecause
+      guard closed == nil else { return false }
       table.pending[serial] = ReplyTable.Pending(deadline: deadline, timeout: reply.timeout, complete: reply.complete)
       table.deadlines.push(deadline, serial)
       return deadline < table.sleepUntil
+    }
+    if let closed {
+      // The connection closed while this was sent: no reply can come.
+      reply.complete(.failure(closed))
+      return
     }
     reply.sent?(serial)
     if earlierThanSleep && !isLoopThread { wake() }

@@ -22,6 +22,10 @@ struct ReplyTable {
   /// will look at the heap before it sleeps again). A new deadline earlier
   /// than this must wake the loop.
   var sleepUntil: UInt64 = 0
+  /// Why the connection closed, once its waiting calls were failed: a call
+  /// sent after that fails at once instead of waiting for a reply that
+  /// cannot come.
+  var closedBecause: DBusError?
 
   mutating func compactIfSparse() {
     guard deadlines.count > 2 * pending.count + 64 else { return }
@@ -152,6 +156,7 @@ extension ConnectionCore {
       defer {
         table.pending = [:]
         table.deadlines = DeadlineHeap()
+        table.closedBecause = reason
       }
       return Array(table.pending.values)
     }

@@ -221,6 +221,7 @@ final class ConnectionCore: @unchecked Sendable {
     guard let waiters else { return }
     if !isLoopThread { wake() }
     failAllReplies(reason)
+    failQueuedSends(reason)
     endAllSignalHandlers()
     for waiter in waiters { waiter(reason) }
   }
