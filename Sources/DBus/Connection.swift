@@ -144,8 +144,11 @@ public final class Connection: Sendable {
     // Nobody else reads a connection without a thread of its own: wait here.
     guard core.hasLoopThread else { return try core.callBlocking(message, timeout: timeout) }
     let state = CallState()
+    // `sendWithReply` runs its completion exactly once, or throws and never
+    // runs it, so the continuation is resumed exactly once; the unchecked
+    // kind saves allocating a checker per call.
     let result: Result<Message, DBusError> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
+      await withUnsafeContinuation { continuation in
         do throws(DBusError) {
           try core.sendWithReply(
             message, timeout: timeout,
