@@ -137,10 +137,11 @@ struct FastPathTests {
   }
 
   @Test("5,000 valid links to the standard routes take the fast path and resolve as the strict path does")
-  func validStandardLinks() {
+  func validStandardLinks() async {
     var generator = SeededGenerator(seed: 0xFA57_0001)
     var taken = 0
-    for _ in 0..<5_000 {
+    for round in 0..<5_000 {
+      await yieldToOtherTests(round: round)
       let link = standardLink(using: &generator)
       expectSameAnswers(link)
       if takesFastPath(router, link) { taken += 1 }
@@ -150,19 +151,21 @@ struct FastPathTests {
   }
 
   @Test("20,000 mutated links to the standard routes get the strict path's answer, or error")
-  func mutatedStandardLinks() {
+  func mutatedStandardLinks() async {
     var generator = SeededGenerator(seed: 0xFA57_0002)
-    for _ in 0..<20_000 {
+    for round in 0..<20_000 {
+      await yieldToOtherTests(round: round)
       expectSameAnswers(mutated(standardLink(using: &generator), using: &generator))
     }
   }
 
   @Test("links to a library user's routes, long names and keys included, agree on both paths")
-  func wideRoutes() throws {
+  func wideRoutes() async throws {
     let router = try wideRouter()
     var generator = SeededGenerator(seed: 0xFA57_0003)
     var taken = 0
-    for _ in 0..<3_000 {
+    for round in 0..<3_000 {
+      await yieldToOtherTests(round: round)
       let link = wideLink(using: &generator)
       expectSameAnswers(router, link)
       if takesFastPath(router, link) { taken += 1 }
@@ -187,10 +190,11 @@ struct FastPathTests {
   }
 
   @Test("random bytes get the strict path's answer")
-  func randomBytes() throws {
+  func randomBytes() async throws {
     let wide = try wideRouter()
     var generator = SeededGenerator(seed: 0xFA57_0004)
-    for _ in 0..<10_000 {
+    for round in 0..<10_000 {
+      await yieldToOtherTests(round: round)
       let prefix = Array((Bool.random(using: &generator) ? "shieldbridge://puzzle?" : "").utf8)
       let bytes =
         prefix
@@ -209,10 +213,11 @@ struct SmallStringTests {
   }
 
   @Test("every length up to 15 bytes, ASCII or not, gives the standard library's string")
-  func equalToStandardLibrary() {
+  func equalToStandardLibrary() async {
     var generator = SeededGenerator(seed: 0x5311_0001)
     var count = 0
     while count < 5_000 {
+      await yieldToOtherTests(round: count)
       let text = RandomText.string(using: &generator, maximumLength: 8)
       let bytes = Array(text.utf8)
       guard bytes.count <= SmallString.capacity else { continue }

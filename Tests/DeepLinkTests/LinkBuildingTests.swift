@@ -60,11 +60,12 @@ struct LinkBuildingTests {
   }
 
   @Test("parse(build(x)) == x for 10,000 random actions")
-  func roundTripProperty() throws {
+  func roundTripProperty() async throws {
     var generator = SeededGenerator(seed: 0x5EED_0002)
     let identifierCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
     let viewCharacters = "abcdefghijklmnopqrstuvwxyz0123456789-"
-    for _ in 0..<10_000 {
+    for round in 0..<10_000 {
+      await yieldToOtherTests(round: round)
       let app = RandomText.string(using: &generator, maximumLength: 60, controls: false)
       let id = RandomText.token(from: identifierCharacters, length: 1...64, using: &generator)
       let action: ShieldAction
@@ -106,9 +107,10 @@ struct LinkBuildingTests {
   }
 
   @Test("a DeepLink value round-trips through its text for random parameters")
-  func deepLinkRoundTrip() throws {
+  func deepLinkRoundTrip() async throws {
     var generator = SeededGenerator(seed: 0x5EED_0003)
-    for _ in 0..<2_000 {
+    for round in 0..<2_000 {
+      await yieldToOtherTests(round: round)
       var link = try DeepLink(scheme: "s", route: "r")
       for index in 0..<Int.random(in: 0...5, using: &generator) {
         try link.append(

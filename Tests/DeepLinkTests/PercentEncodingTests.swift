@@ -104,9 +104,10 @@ struct PercentEncodingTests {
   }
 
   @Test("decode(encode(s)) == s for 10,000 random strings")
-  func roundTripProperty() throws {
+  func roundTripProperty() async throws {
     var generator = SeededGenerator(seed: 0x5EED_0001)
-    for _ in 0..<10_000 {
+    for round in 0..<10_000 {
+      await yieldToOtherTests(round: round)
       let text = RandomText.string(using: &generator)
       let encoded = PercentEncoding.encode(text)
       #expect(encoded.utf8.allSatisfy { Self.unreserved.contains($0) || $0 == UInt8(ascii: "%") })

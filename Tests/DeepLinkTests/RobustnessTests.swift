@@ -31,16 +31,17 @@ struct RobustnessTests {
   }
 
   @Test("20,000 random byte strings")
-  func randomBytes() {
+  func randomBytes() async {
     var generator = SeededGenerator(seed: 0x5EED_0004)
-    for _ in 0..<20_000 {
+    for round in 0..<20_000 {
+      await yieldToOtherTests(round: round)
       let count = Int.random(in: 0...200, using: &generator)
       parseEveryWay((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
   }
 
   @Test("20,000 mutations of valid links")
-  func mutatedLinks() {
+  func mutatedLinks() async {
     var generator = SeededGenerator(seed: 0x5EED_0005)
     let seeds = [
       "shieldbridge://puzzle?app=Insta%20gram&grant=5&id=shield-open",
@@ -49,7 +50,8 @@ struct RobustnessTests {
     ]
     let alphabet =
       Array("%&=?:/+ aAzZ09-._~".utf8) + [0x00, 0x0A, 0x80, 0xC0, 0xC3, 0xE0, 0xED, 0xF4, 0xFF]
-    for _ in 0..<20_000 {
+    for round in 0..<20_000 {
+      await yieldToOtherTests(round: round)
       var bytes = Array(seeds[Int.random(in: 0..<seeds.count, using: &generator)].utf8)
       for _ in 0..<Int.random(in: 1...4, using: &generator) {
         let position = Int.random(in: 0...bytes.count, using: &generator)
