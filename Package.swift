@@ -22,9 +22,10 @@ let package = Package(
     // Double rounding in pure Swift calls into libm, which nothing else links for this module.
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "DBus", dependencies: ["CDBus", "Spawn"]),
-    .target(name: "Notifications", dependencies: ["DBus", "JSON"]),
+    .target(name: "NotificationMarkup"),
+    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup"]),
     .target(name: "DeepLink"),
-    .target(name: "Localization"),
+    .target(name: "Localization", dependencies: ["NotificationMarkup"]),
     .target(name: "Brake", dependencies: ["JSON"]),
     .target(
       name: "ShieldBridge",
@@ -40,7 +41,7 @@ let package = Package(
     .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
-    .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "TestSupport"]),
+    .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "NotificationMarkup", "TestSupport"]),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "TestSupport"]),

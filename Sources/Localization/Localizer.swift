@@ -1,3 +1,5 @@
+import NotificationMarkup
+
 /// Renders product messages in a chain of languages, falling back message by message.
 ///
 /// For each message the chain is tried in order: a catalog gives its

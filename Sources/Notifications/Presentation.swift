@@ -1,3 +1,5 @@
+import NotificationMarkup
+
 /// How ShieldBridge presents notifications to one server, decided once from its capabilities.
 ///
 /// The same decision shapes what is posted (actions, a link in the body, or a

@@ -1,3 +1,4 @@
+import NotificationMarkup
 import Notifications
 import TestSupport
 import Testing

@@ -1,4 +1,4 @@
-/// The body markup of the specification (a small XML subset: `<b>`, `<i>`,
+/// The body markup of the notification specification (a small XML subset: `<b>`, `<i>`,
 /// `<u>`, `<a href>`, `<img>`), as far as a client needs it.
 public enum Markup {
   /// Escapes `& < > " '` so that `text` shows as written on a server that reads markup.
