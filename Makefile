@@ -58,9 +58,10 @@ screenshots: deps-build deps-screenshots build
 release: deps-build
 	$(RELEASE_BUILD) --product shieldbridge
 
-# The binary, the catalogs, and the integration files with their paths filled in.
+# The binary (without its symbol table, which nothing at run time reads), the catalogs,
+# and the integration files with their paths filled in.
 install: release
-	install -D -m 0755 $(RELEASE_BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
+	install -D -s -m 0755 $(RELEASE_BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
 	install -d $(DESTDIR)$(PREFIX)/share/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
 		$(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/systemd/shieldbridge.service \
