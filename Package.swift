@@ -31,7 +31,8 @@ let package = Package(
       name: "ShieldBridge",
       dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Spawn"]
     ),
-    .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridge"]),
+    .target(name: "ShieldBridgeCLI", dependencies: ["ShieldBridge"]),
+    .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridgeCLI"]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "ShieldBridge"],
