@@ -2,52 +2,88 @@
 ///
 /// The shape follows swift-argument-parser's (one root, nested subcommands,
 /// `--help` on every level) without depending on it. Each command lives in its
-/// own file as a static member, `Command.link`, and the root lists them.
+/// own file as a static member, `Command.link`, and the root lists them. A
+/// leaf declares its options once, as an ``OptionGroup``: parsing accepts
+/// what it declares, `--help` lists it, and the body reads the values through
+/// the group's keys, so that an option the command did not declare cannot be read.
 struct Command: Sendable {
-  /// The body of a leaf command; it returns the process's exit status.
-  typealias Body = @Sendable (Invocation) async throws -> ExitCode
+  /// The body of a leaf command, given its parsed arguments; it returns the process's exit status.
+  typealias Body = @Sendable (ParsedArguments) async throws -> ExitCode
+
+  /// A leaf's options as declared, and its body bound to their keys.
+  struct Leaf: Sendable {
+    var options: [OptionDeclaration]
+    var body: Body
+  }
 
   var name: String
   /// One line for the parent's list of subcommands.
   var abstract: String
   /// The synopsis of the positional arguments, such as `SUMMARY [BODY]`.
-  var arguments: String = ""
+  var arguments: String
   /// How many positional arguments are accepted.
-  var argumentCount: ClosedRange<Int> = 0...0
-  var options: [Option] = []
+  var argumentCount: ClosedRange<Int>
   /// Paragraphs after the options in `--help`.
-  var discussion: String = ""
-  var subcommands: [Command] = []
-  var body: Body? = nil
-}
+  var discussion: String
+  var subcommands: [Command]
+  /// Declares a leaf's options and binds its body to them; `nil` for a command with subcommands.
+  ///
+  /// Called only for the command that is run or described: every command
+  /// builds the whole tree when it starts, and the others need no options.
+  var leaf: (@Sendable () -> Leaf)?
 
-/// An option of a command: a flag, or an option that takes a value.
-struct Option: Sendable {
-  enum Kind: Sendable, Equatable {
-    /// `--json`: present or not.
-    case flag
-    /// `--app NAME`: the last one given wins.
-    case value(String)
-    /// `--action KEY=LABEL`: may be given more than once; all are kept in order.
-    case repeated(String)
+  /// A command that only holds subcommands.
+  init(name: String, abstract: String, discussion: String = "", subcommands: [Command]) {
+    self.name = name
+    self.abstract = abstract
+    arguments = ""
+    argumentCount = 0...0
+    self.discussion = discussion
+    self.subcommands = subcommands
+    leaf = nil
   }
 
-  /// The long name with its dashes, `--app-name`.
-  var name: String
-  var kind: Kind
-  var help: String
-
-  static func flag(_ name: String, _ help: String) -> Option {
-    Option(name: name, kind: .flag, help: help)
+  /// A leaf command whose options `Options` declares and whose body reads them through its keys.
+  init<Options: OptionGroup>(
+    name: String,
+    abstract: String,
+    arguments: String = "",
+    argumentCount: ClosedRange<Int> = 0...0,
+    options: Options.Type,
+    discussion: String = "",
+    body: @escaping @Sendable (Invocation<Options>) async throws -> ExitCode
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.arguments = arguments
+    self.argumentCount = argumentCount
+    self.discussion = discussion
+    subcommands = []
+    leaf = {
+      var declarations = OptionDeclarations()
+      let keys = Options(declaring: &declarations)
+      return Leaf(options: declarations.all) { arguments in
+        try await body(Invocation(options: keys, arguments: arguments))
+      }
+    }
   }
 
-  static func value(_ name: String, _ placeholder: String, _ help: String) -> Option {
-    Option(name: name, kind: .value(placeholder), help: help)
+  /// A leaf command without options.
+  init(
+    name: String,
+    abstract: String,
+    arguments: String = "",
+    argumentCount: ClosedRange<Int> = 0...0,
+    discussion: String = "",
+    body: @escaping @Sendable (Invocation<NoOptions>) async throws -> ExitCode
+  ) {
+    self.init(
+      name: name, abstract: abstract, arguments: arguments, argumentCount: argumentCount, options: NoOptions.self,
+      discussion: discussion, body: body)
   }
 
-  static func repeated(_ name: String, _ placeholder: String, _ help: String) -> Option {
-    Option(name: name, kind: .repeated(placeholder), help: help)
-  }
+  /// The options of a leaf as declared, in the order `--help` lists them; none for the other commands.
+  var options: [OptionDeclaration] { leaf?().options ?? [] }
 }
 
 /// An exit status; the named ones come from `sysexits.h`.

@@ -13,11 +13,20 @@ extension Command {
   )
 }
 
-extension Option {
-  /// `--id ID`, the notification identifier a built link carries.
-  static let linkIdentifier = Option.value(
-    "--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open).")
+/// The options of a command that builds or reads links of a scheme: `--scheme`.
+protocol LinkSchemeOptions: OptionGroup {
+  /// `--scheme S`, declared with ``OptionDeclarations/linkScheme()``.
+  var scheme: Option<String> { get }
+}
 
-  /// `--scheme S`, the scheme links are built with or must have.
-  static let linkScheme = Option.value("--scheme", "S", "The link scheme (default shieldbridge).")
+extension OptionDeclarations {
+  /// Declares `--id ID`, the notification identifier a built link carries.
+  mutating func linkIdentifier() -> Option<String> {
+    value("--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open).")
+  }
+
+  /// Declares `--scheme S`, the scheme links are built with or must have.
+  mutating func linkScheme() -> Option<String> {
+    value("--scheme", "S", "The link scheme (default shieldbridge).")
+  }
 }
