@@ -12,21 +12,3 @@ extension Command {
     subcommands: [.linkEncode, .linkDecode, .linkBuild, .linkParse]
   )
 }
-
-/// The options of a command that builds or reads links of a scheme: `--scheme`.
-protocol LinkSchemeOptions: OptionGroup {
-  /// `--scheme S`, declared with ``OptionDeclarations/linkScheme()``.
-  var scheme: Option<String> { get }
-}
-
-extension OptionDeclarations {
-  /// Declares `--id ID`, the notification identifier a built link carries.
-  mutating func linkIdentifier() -> Option<String> {
-    value("--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open).")
-  }
-
-  /// Declares `--scheme S`, the scheme links are built with or must have.
-  mutating func linkScheme() -> Option<String> {
-    value("--scheme", "S", "The link scheme (default shieldbridge).")
-  }
-}

@@ -62,34 +62,3 @@ extension Command {
     }
   }
 }
-
-/// The options of `shieldbridge link build puzzle`.
-private struct LinkBuildPuzzleOptions: LinkSchemeOptions {
-  let app: Option<String>
-  let grant: Option<Int>
-  let id: Option<String>
-  let scheme: Option<String>
-
-  init(declaring options: inout OptionDeclarations) {
-    app = options.value("--app", "NAME", "The app's display name; left out when empty.")
-    grant = options.integer(
-      "--grant", "N", in: LinkConfiguration.grantRange, "Minutes a solved puzzle unlocks, 1 to 120 (default 5).")
-    id = options.linkIdentifier()
-    scheme = options.linkScheme()
-  }
-}
-
-/// The options of `shieldbridge link build view`.
-private struct LinkBuildViewOptions: LinkSchemeOptions {
-  let app: Option<String>
-  let view: Option<String>
-  let id: Option<String>
-  let scheme: Option<String>
-
-  init(declaring options: inout OptionDeclarations) {
-    app = options.value("--app", "NAME", "The app's display name (required).")
-    view = options.value("--view", "VIEW", "The view, [a-z0-9-]{1,32} (default home).")
-    id = options.linkIdentifier()
-    scheme = options.linkScheme()
-  }
-}
