@@ -8,7 +8,13 @@
 struct Invocation<Options: OptionGroup>: Sendable {
   /// The keys of the command's options.
   let options: Options
-  let arguments: ParsedArguments
+  /// The values, read only through the keys, so that no name can be misspelt.
+  private let arguments: ParsedArguments
+
+  init(options: Options, arguments: ParsedArguments) {
+    self.options = options
+    self.arguments = arguments
+  }
 
   var positionals: [String] { arguments.positionals }
 

@@ -1,4 +1,3 @@
-import DBus
 import Notifications
 
 extension CommandFailure {

@@ -66,9 +66,9 @@ private typealias ServerInvocation = Invocation<NotificationServerOptions>
 
 /// The default capabilities as `--capabilities` takes them: `actions,body,…`.
 ///
-/// Built with a loop: every command builds the whole command tree when it
-/// starts, and `joined(separator:)` would make the runtime instantiate its
-/// generic types first, which cost a one-shot `notify` more than the rest of the tree.
+/// Built with a loop: `joined(separator:)` would make the runtime instantiate
+/// its generic types first, which cost a one-shot `notify` more than the rest
+/// of the tree when every command declared all its options at start.
 private var defaultCapabilityList: String {
   var list = ""
   for capability in NotificationServer.Configuration.defaultCapabilities {
