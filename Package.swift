@@ -31,7 +31,8 @@ let package = Package(
       name: "ShieldBridge",
       dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Spawn"]
     ),
-    .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridge"]),
+    .target(name: "ShieldBridgeCLI", dependencies: ["ShieldBridge"]),
+    .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridgeCLI"]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "ShieldBridge"],
@@ -46,6 +47,7 @@ let package = Package(
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
+    .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]
 )
 

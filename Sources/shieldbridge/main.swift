@@ -1,29 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import ShieldBridgeCLI
 
-/// The version printed by `--version`.
-let shieldBridgeVersion = "0.1.0"
-
-extension Command {
-  /// The root of the command tree.
-  static let root = Command(
-    name: "shieldbridge",
-    abstract: "Post a shield notification and route its deep link to a puzzle or an app view.",
-    discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
-    subcommands: [
-      .serve, .shield, .open, .puzzle, .status,
-      .notify, .notificationServer, .doctor,
-      .link, .locales, .demo,
-    ]
-  )
-}
-
-// A reader that goes away (a closed pipe, a child that exits early) is an
-// error from write(2) for us to report, not a signal that ends the process.
-signal(SIGPIPE, SIG_IGN)
-let status = await Command.root.main(Array(CommandLine.arguments.dropFirst()))
-Output.flush()
-exit(status.rawValue)
+await ShieldBridgeCommand.main()

@@ -6,7 +6,7 @@ extension Command {
   static let status = Command(
     name: "status",
     abstract: "Show the rules, today's grants and today's limits.",
-    options: [.flag("--json", "Print one line of JSON instead of text.")],
+    options: StatusOptions.self,
     discussion: """
       The JSON has the form
       {"date":"2026-11-29","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":5,
@@ -21,7 +21,16 @@ extension Command {
   )
 }
 
-private func runStatus(_ invocation: Invocation) throws(CommandFailure) -> ExitCode {
+/// The options of `shieldbridge status`.
+private struct StatusOptions: OptionGroup {
+  let json: Flag
+
+  init(declaring options: inout OptionDeclarations) {
+    json = options.flag("--json", "Print one line of JSON instead of text.")
+  }
+}
+
+private func runStatus(_ invocation: Invocation<StatusOptions>) throws(CommandFailure) -> ExitCode {
   let configuration = try loadConfiguration()
   let store = try standardLedgerStore()
   let status: DayStatus
@@ -32,7 +41,7 @@ private func runStatus(_ invocation: Invocation) throws(CommandFailure) -> ExitC
   } catch {
     throw CommandFailure(error)
   }
-  if invocation.flag("--json") {
+  if invocation[\.json] {
     Output.out(status.json.serialized)
     return .success
   }

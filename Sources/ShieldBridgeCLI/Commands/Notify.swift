@@ -15,29 +15,7 @@ extension Command {
       "Post a desktop notification; with --wait, report the action chosen or why it closed.",
     arguments: "SUMMARY [BODY]",
     argumentCount: 1...2,
-    options: [
-      .value("--app-name", "NAME", "The application name shown with it (default shieldbridge)."),
-      .value("--icon", "ICON", "An icon name or a file:// URI."),
-      .repeated(
-        "--action", "KEY=LABEL", "An action; the key 'default' is a click on the notification."),
-      .repeated(
-        "--hint", "TYPE:NAME:VALUE",
-        "A hint as notify-send writes it (int, double, string, byte, boolean, variant)."),
-      .value("--urgency", "LEVEL", "low, normal or critical."),
-      .value(
-        "--expire-time", "MS",
-        "Close after MS milliseconds; 0 never, -1 the server's default (default)."),
-      .value(
-        "--id", "IDENTIFIER",
-        "Replace the notification posted before with this identifier, [A-Za-z0-9._-]{1,64}."),
-      .value("--replace-id", "N", "Replace the notification with this server id."),
-      .flag("--print-id", "Print the server's id once posted."),
-      .flag("--markup", "Send the body as markup, unescaped, on purpose."),
-      .flag(
-        "--wait", "Stay until the notification is acted on or closed, and print what happened."),
-      .flag("--json", "Print JSON objects instead of plain words."),
-      addressOption,
-    ],
+    options: NotifyOptions.self,
     discussion: """
       With --wait it prints the key of the action chosen and exits 0, or the
       reason it closed (expired, dismissed, closed, undefined) and exits 1; with
@@ -50,20 +28,59 @@ extension Command {
   )
 }
 
+/// The options of `shieldbridge notify`.
+private struct NotifyOptions: BusOptions {
+  let appName: Option<String>
+  let icon: Option<String>
+  let action: RepeatedOption
+  let hint: RepeatedOption
+  let urgency: Option<String>
+  let expireTime: Option<Int>
+  let id: Option<String>
+  let replaceID: Option<Int>
+  let printID: Flag
+  let markup: Flag
+  let wait: Flag
+  let json: Flag
+  let address: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    appName = options.value("--app-name", "NAME", "The application name shown with it (default shieldbridge).")
+    icon = options.value("--icon", "ICON", "An icon name or a file:// URI.")
+    action = options.repeated(
+      "--action", "KEY=LABEL", "An action; the key 'default' is a click on the notification.")
+    hint = options.repeated(
+      "--hint", "TYPE:NAME:VALUE", "A hint as notify-send writes it (int, double, string, byte, boolean, variant).")
+    urgency = options.value("--urgency", "LEVEL", "low, normal or critical.")
+    expireTime = options.integer(
+      "--expire-time", "MS", in: -1...Int(Int32.max),
+      "Close after MS milliseconds; 0 never, -1 the server's default (default).")
+    id = options.value(
+      "--id", "IDENTIFIER", "Replace the notification posted before with this identifier, [A-Za-z0-9._-]{1,64}.")
+    replaceID = options.integer(
+      "--replace-id", "N", in: 1...Int(UInt32.max), "Replace the notification with this server id.")
+    printID = options.flag("--print-id", "Print the server's id once posted.")
+    markup = options.flag("--markup", "Send the body as markup, unescaped, on purpose.")
+    wait = options.flag("--wait", "Stay until the notification is acted on or closed, and print what happened.")
+    json = options.flag("--json", "Print JSON objects instead of plain words.")
+    address = options.address()
+  }
+}
+
 /// One run of `shieldbridge notify`.
 private struct NotifyCommand {
-  let invocation: Invocation
+  let invocation: Invocation<NotifyOptions>
   let notification: Notification
   let json: Bool
 
-  init(_ invocation: Invocation) throws(CommandFailure) {
+  init(_ invocation: Invocation<NotifyOptions>) throws(CommandFailure) {
     self.invocation = invocation
-    json = invocation.flag("--json")
+    json = invocation[\.json]
     notification = try NotifyCommand.notification(from: invocation)
   }
 
   func run() async throws(CommandFailure) -> ExitCode {
-    let wait = invocation.flag("--wait")
+    let wait = invocation[\.wait]
     let identifiers = notification.identifier.map { _ in OneShotIDStore(command: "notify") }
     let client: NotificationClient
     // Only actions need the presentation here: without them, the post asks
@@ -95,7 +112,7 @@ private struct NotifyCommand {
       throw CommandFailure(error)
     }
     identifiers?.reportFailure()
-    if invocation.flag("--print-id") || (json && !wait) {
+    if invocation[\.printID] || (json && !wait) {
       Output.out(
         json ? JSONValue.object([("event", "posted"), ("id", .int(id))]).serialized : String(id))
       Output.flush()
@@ -150,22 +167,22 @@ private struct NotifyCommand {
   }
 
   /// The notification the command line describes.
-  private static func notification(from invocation: Invocation) throws(CommandFailure)
+  private static func notification(from invocation: Invocation<NotifyOptions>) throws(CommandFailure)
     -> Notification
   {
     var notification = Notification(
       summary: invocation.positional(0) ?? "", body: invocation.positional(1) ?? "",
-      appName: invocation.value("--app-name") ?? "shieldbridge",
-      icon: invocation.value("--icon") ?? "")
-    notification.bodyIsMarkup = invocation.flag("--markup")
-    for text in invocation.all("--action") {
+      appName: invocation[\.appName] ?? "shieldbridge",
+      icon: invocation[\.icon] ?? "")
+    notification.bodyIsMarkup = invocation[\.markup]
+    for text in invocation[\.action] {
       guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
         throw .usage("--action takes KEY=LABEL with a non-empty key, not '\(text)'")
       }
       notification.actions.append(
         .init(key: String(text[..<equals]), label: String(text[text.index(after: equals)...])))
     }
-    for text in invocation.all("--hint") {
+    for text in invocation[\.hint] {
       do {
         let (name, value) = try HintSyntax.parse(text)
         notification.hints.custom[name] = value
@@ -173,22 +190,22 @@ private struct NotifyCommand {
         throw .usage(error.message)
       }
     }
-    if let name = invocation.value("--urgency") {
+    if let name = invocation[\.urgency] {
       guard let urgency = Notification.Urgency(name: name) else {
         throw .usage("--urgency is low, normal or critical, not '\(name)'")
       }
       notification.hints.urgency = urgency
     }
-    if let milliseconds = try invocation.integer("--expire-time", in: -1...Int(Int32.max)) {
+    if let milliseconds = try invocation[\.expireTime] {
       notification.expiry = Notification.Expiry(wireValue: Int32(milliseconds))
     }
-    if let identifier = invocation.value("--id") {
+    if let identifier = invocation[\.id] {
       guard Notification.isValidIdentifier(identifier) else {
         throw .usage("--id takes 1 to 64 of A-Z a-z 0-9 . _ -, not '\(identifier)'")
       }
       notification.identifier = identifier
     }
-    if let replacesID = try invocation.integer("--replace-id", in: 1...Int(UInt32.max)) {
+    if let replacesID = try invocation[\.replaceID] {
       notification.replacesID = UInt32(replacesID)
     }
     return notification

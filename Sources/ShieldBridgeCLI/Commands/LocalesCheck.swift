@@ -8,7 +8,7 @@ extension Command {
     abstract: "Lint the template and the catalogs like msgfmt -c and pofilter together.",
     arguments: "[DIR]",
     argumentCount: 0...1,
-    options: [.flag("--json", "One JSON object per finding: file, line, severity, rule, message.")],
+    options: LocalesCheckOptions.self,
     discussion: """
       Rules: \(CheckRule.allCases.map(\.rawValue).joined(separator: ", ")).
       Exits 65 when there are errors; warnings alone exit 0.
@@ -24,7 +24,7 @@ extension Command {
         throw CommandFailure("no .po or .pot files in '\(directory.path)'", exitCode: .noInput)
       }
       for diagnostic in report.diagnostics {
-        if invocation.flag("--json") {
+        if invocation[\.json] {
           Output.out(
             JSONValue.object([
               ("file", .string(diagnostic.file)), ("line", .int(diagnostic.line)),
@@ -36,7 +36,7 @@ extension Command {
           Output.out(diagnostic.description)
         }
       }
-      if !invocation.flag("--json") {
+      if !invocation[\.json] {
         Output.out(
           "\(plural(report.files.count, "file")) checked: \(plural(report.errorCount, "error")), "
             + plural(report.warningCount, "warning"))
@@ -44,6 +44,15 @@ extension Command {
       return report.errorCount > 0 ? .dataError : .success
     }
   )
+}
+
+/// The options of `shieldbridge locales check`.
+private struct LocalesCheckOptions: OptionGroup {
+  let json: Flag
+
+  init(declaring options: inout OptionDeclarations) {
+    json = options.flag("--json", "One JSON object per finding: file, line, severity, rule, message.")
+  }
 }
 
 private func plural(_ count: Int, _ noun: String) -> String {

@@ -40,7 +40,7 @@ struct LinkInput {
   /// Runs `handler` on every input and writes its answers to stdout.
   ///
   /// - Returns: 0 when every input was good, 65 when any was bad, 74 when stdin could not be read.
-  func run(_ invocation: Invocation, _ handler: Handler) -> ExitCode {
+  func run(_ invocation: Invocation<some OptionGroup>, _ handler: Handler) -> ExitCode {
     var output = LinkOutput()
     var allGood = true
     if !invocation.positionals.isEmpty {

@@ -14,7 +14,7 @@ extension Command {
   static let serve = Command(
     name: "serve",
     abstract: "Run the service: shields, clicks, puzzles and app views.",
-    options: [addressOption],
+    options: ServeOptions.self,
     discussion: """
       Owns org.shieldbridge.ShieldBridge on the session bus (or ADDR) and exports
       org.shieldbridge.ShieldBridge1 at /org/shieldbridge/ShieldBridge1:
@@ -32,7 +32,16 @@ extension Command {
   )
 }
 
-private func runService(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
+/// The options of `shieldbridge serve`.
+private struct ServeOptions: BusOptions {
+  let address: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    address = options.address()
+  }
+}
+
+private func runService(_ invocation: Invocation<ServeOptions>) async throws(CommandFailure) -> ExitCode {
   let stop = SignalWaiter([SIGTERM, SIGINT])
   let options = try serviceOptions()
   let connection: Connection

@@ -20,16 +20,7 @@ extension Command {
       "Run the embedded headless notification server, or click, close, reply to and list its notifications.",
     arguments: "[click ID [ACTION] | close ID [REASON] | reply ID TEXT | list]",
     argumentCount: 0...3,
-    options: [
-      addressOption,
-      .value(
-        "--capabilities", "LIST",
-        "Comma-separated capabilities to advertise (default: " + defaultCapabilityList + ")."),
-      .value(
-        "--record", "FILE",
-        "Append every notification, close, action and reply to FILE as JSON lines."),
-      .flag("--json", "With list: print the notifications as a JSON array."),
-    ],
+    options: NotificationServerOptions.self,
     discussion: """
       Without a command it owns org.freedesktop.Notifications on the session bus
       (or ADDR) until SIGTERM or SIGINT, and exits 0. The commands talk to a
@@ -53,11 +44,31 @@ extension Command {
   )
 }
 
+/// The options of `shieldbridge notification-server`; each form takes only some of them.
+private struct NotificationServerOptions: BusOptions {
+  let address: Option<String>
+  let capabilities: Option<String>
+  let record: Option<String>
+  let json: Flag
+
+  init(declaring options: inout OptionDeclarations) {
+    address = options.address()
+    capabilities = options.value(
+      "--capabilities", "LIST", "Comma-separated capabilities to advertise (default: " + defaultCapabilityList + ").")
+    record = options.value(
+      "--record", "FILE", "Append every notification, close, action and reply to FILE as JSON lines.")
+    json = options.flag("--json", "With list: print the notifications as a JSON array.")
+  }
+}
+
+/// The command line of `notification-server`, read through its options.
+private typealias ServerInvocation = Invocation<NotificationServerOptions>
+
 /// The default capabilities as `--capabilities` takes them: `actions,body,…`.
 ///
-/// Built with a loop: every command builds the whole command tree when it
-/// starts, and `joined(separator:)` would make the runtime instantiate its
-/// generic types first, which cost a one-shot `notify` more than the rest of the tree.
+/// Built with a loop: `joined(separator:)` would make the runtime instantiate
+/// its generic types first, which cost a one-shot `notify` more than the rest
+/// of the tree when every command declared all its options at start.
 private var defaultCapabilityList: String {
   var list = ""
   for capability in NotificationServer.Configuration.defaultCapabilities {
@@ -67,10 +78,10 @@ private var defaultCapabilityList: String {
 }
 
 /// Runs the server until SIGTERM or SIGINT.
-private func serveNotifications(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
-  try onlyOptions(["--address", "--capabilities", "--record"], in: invocation, for: "the server")
-  var configuration = NotificationServer.Configuration(recordPath: invocation.value("--record"))
-  if let list = invocation.value("--capabilities") {
+private func serveNotifications(_ invocation: ServerInvocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions({ [$0.address, $0.capabilities, $0.record] }, in: invocation, for: "the server")
+  var configuration = NotificationServer.Configuration(recordPath: invocation[\.record])
+  if let list = invocation[\.capabilities] {
     let capabilities = list.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
     if let bad = capabilities.first(where: { $0.contains(where: \.isWhitespace) }) {
       throw .usage("--capabilities takes names separated by commas, not '\(bad)'")
@@ -107,8 +118,8 @@ private func serveNotifications(_ invocation: Invocation) async throws(CommandFa
   return .success
 }
 
-private func clickNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
-  try onlyOptions(["--address"], in: invocation, for: "click")
+private func clickNotification(_ invocation: ServerInvocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions({ [$0.address] }, in: invocation, for: "click")
   let id = try notificationID(invocation)
   guard invocation.positionals.count <= 3 else { throw .usage("click takes ID [ACTION]") }
   let token = try await withControl(invocation) { control throws(NotificationError) in
@@ -118,8 +129,8 @@ private func clickNotification(_ invocation: Invocation) async throws(CommandFai
   return .success
 }
 
-private func closeNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
-  try onlyOptions(["--address"], in: invocation, for: "close")
+private func closeNotification(_ invocation: ServerInvocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions({ [$0.address] }, in: invocation, for: "close")
   let id = try notificationID(invocation)
   var reason = CloseReason.dismissed
   if let text = invocation.positional(2) {
@@ -136,8 +147,8 @@ private func closeNotification(_ invocation: Invocation) async throws(CommandFai
   return .success
 }
 
-private func replyToNotification(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
-  try onlyOptions(["--address"], in: invocation, for: "reply")
+private func replyToNotification(_ invocation: ServerInvocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions({ [$0.address] }, in: invocation, for: "reply")
   let id = try notificationID(invocation)
   guard let text = invocation.positional(2) else { throw .usage("reply takes ID TEXT") }
   try await withControl(invocation) { control throws(NotificationError) in
@@ -146,13 +157,13 @@ private func replyToNotification(_ invocation: Invocation) async throws(CommandF
   return .success
 }
 
-private func listNotifications(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
-  try onlyOptions(["--address", "--json"], in: invocation, for: "list")
+private func listNotifications(_ invocation: ServerInvocation) async throws(CommandFailure) -> ExitCode {
+  try onlyOptions({ [$0.address, $0.json] }, in: invocation, for: "list")
   guard invocation.positionals.count == 1 else { throw .usage("list takes no arguments") }
   let list = try await withControl(invocation) { control throws(NotificationError) in
     try await control.list()
   }
-  if invocation.flag("--json") {
+  if invocation[\.json] {
     Output.out(list.serialized)
     return .success
   }
@@ -170,7 +181,7 @@ private func listNotifications(_ invocation: Invocation) async throws(CommandFai
 }
 
 /// The ID argument of click, close and reply.
-private func notificationID(_ invocation: Invocation) throws(CommandFailure) -> UInt32 {
+private func notificationID(_ invocation: ServerInvocation) throws(CommandFailure) -> UInt32 {
   guard let text = invocation.positional(1) else { throw .usage("missing the notification ID") }
   guard let id = UInt32(text), id != 0 else {
     throw .usage("a notification ID is a number from 1, not '\(text)'")
@@ -179,17 +190,20 @@ private func notificationID(_ invocation: Invocation) throws(CommandFailure) -> 
 }
 
 /// Refuses options that do not apply to this form of the command.
-private func onlyOptions(_ allowed: Set<String>, in invocation: Invocation, for form: String)
-  throws(CommandFailure)
-{
-  if let other = invocation.values.keys.sorted().first(where: { !allowed.contains($0) }) {
+private func onlyOptions(
+  _ allowed: (NotificationServerOptions) -> [any OptionKey], in invocation: ServerInvocation,
+  for form: String
+) throws(CommandFailure) {
+  let names = Set(allowed(invocation.options).map(\.name))
+  if let other = invocation.givenOptionNames.first(where: { !names.contains($0) }) {
     throw .usage("\(other) does not apply to \(form)")
   }
 }
 
 /// Connects to the bus and runs `body` with a control client of the running server.
 private func withControl<T>(
-  _ invocation: Invocation, _ body: (NotificationServerControl) async throws(NotificationError) -> T
+  _ invocation: ServerInvocation,
+  _ body: (NotificationServerControl) async throws(NotificationError) -> T
 ) async throws(CommandFailure) -> T {
   let connection: Connection
   do {

@@ -12,19 +12,12 @@ extension Command {
   static let linkBuildPuzzle = Command(
     name: "puzzle",
     abstract: "Build a link that opens the math puzzle.",
-    options: [
-      .value("--app", "NAME", "The app's display name; left out when empty."),
-      .value("--grant", "N", "Minutes a solved puzzle unlocks, 1 to 120 (default 5)."),
-      .linkIdentifier,
-      .linkScheme,
-    ],
+    options: LinkBuildPuzzleOptions.self,
     body: { invocation in
       let configuration = try linkConfiguration(invocation)
-      let grant =
-        try invocation.integer("--grant", in: LinkConfiguration.grantRange) ?? configuration.grant
+      let grant = try invocation[\.grant] ?? configuration.grant
       let action = ShieldAction.puzzle(
-        app: invocation.value("--app"), grant: grant,
-        id: invocation.value("--id") ?? configuration.identifier)
+        app: invocation[\.app], grant: grant, id: invocation[\.id] ?? configuration.identifier)
       return try printLink(for: action, configuration)
     }
   )
@@ -33,29 +26,24 @@ extension Command {
   static let linkBuildView = Command(
     name: "view",
     abstract: "Build a link that opens an app view.",
-    options: [
-      .value("--app", "NAME", "The app's display name (required)."),
-      .value("--view", "VIEW", "The view, [a-z0-9-]{1,32} (default home)."),
-      .linkIdentifier,
-      .linkScheme,
-    ],
+    options: LinkBuildViewOptions.self,
     body: { invocation in
       let configuration = try linkConfiguration(invocation)
-      guard let app = invocation.value("--app") else {
+      guard let app = invocation[\.app] else {
         throw CommandFailure.usage("--app is required")
       }
       let action = ShieldAction.view(
-        app: app, view: invocation.value("--view") ?? configuration.view,
-        id: invocation.value("--id") ?? configuration.identifier)
+        app: app, view: invocation[\.view] ?? configuration.view,
+        id: invocation[\.id] ?? configuration.identifier)
       return try printLink(for: action, configuration)
     }
   )
 
   /// The standard configuration with the scheme of `--scheme`, if given.
-  static func linkConfiguration(_ invocation: Invocation) throws(CommandFailure)
+  static func linkConfiguration(_ invocation: Invocation<some LinkSchemeOptions>) throws(CommandFailure)
     -> LinkConfiguration
   {
-    guard let scheme = invocation.value("--scheme") else { return .standard }
+    guard let scheme = invocation[\.scheme] else { return .standard }
     do {
       return try LinkConfiguration(scheme: scheme)
     } catch {

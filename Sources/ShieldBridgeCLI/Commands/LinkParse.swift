@@ -7,10 +7,7 @@ extension Command {
     abstract: "Parse links strictly and resolve them to their actions.",
     arguments: "[URL…]",
     argumentCount: 0...Int.max,
-    options: [
-      .flag("--json", "One JSON object per input on stdout, errors included."),
-      .linkScheme,
-    ],
+    options: LinkParseOptions.self,
     discussion: """
       Without --json, an action is printed as 'puzzle app="Instagram" grant=5
       id="shield-open"' and an error goes to stderr. With --json every input gets
@@ -20,7 +17,7 @@ extension Command {
       """,
     body: { invocation in
       let router = Router(configuration: try linkConfiguration(invocation))
-      let json = invocation.flag("--json")
+      let json = invocation[\.json]
       // A longer line is cut: the parser needs no more to call it too long.
       let input = LinkInput(maximumLineLength: DeepLink.maximumLength + 1)
       return input.run(invocation) { link, source, output in
@@ -43,6 +40,17 @@ extension Command {
       }
     }
   )
+}
+
+/// The options of `shieldbridge link parse`.
+private struct LinkParseOptions: LinkSchemeOptions {
+  let json: Flag
+  let scheme: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    json = options.flag("--json", "One JSON object per input on stdout, errors included.")
+    scheme = options.linkScheme()
+  }
 }
 
 /// The lines `link parse` prints, written straight into the output buffer.

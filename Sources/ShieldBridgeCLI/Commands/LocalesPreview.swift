@@ -9,23 +9,7 @@ extension Command {
   static let localesPreview = Command(
     name: "preview",
     abstract: "Render every message in a locale, or in all of them.",
-    options: [
-      .value("--locale", "L", "The locale to render (default: negotiated from the environment)."),
-      .flag("--all", "Every shipped locale, English and the pseudo-locales en-XA and ar-XB."),
-      .value(
-        "--app", "NAME",
-        "The app name (default: Firefox; an empty name shows the variants without it)."),
-      .value(
-        "--minutes", "N",
-        "The minutes a task unlocks, which also picks the plural forms (default: 5)."),
-      .flag("--markup", "Escape & < > \" ' as for servers with body markup."),
-      .flag("--json", "One JSON object per message: {\"locale\":…,\"key\":…,\"text\":…}."),
-      .flag(
-        "--post",
-        "Post the shield notification of each locale to the notification server instead, one each."),
-      addressOption,
-      LocalesSupport.directoryOption,
-    ],
+    options: LocalesPreviewOptions.self,
     discussion: """
       With --post the shield notification of each locale goes to the current
       notification server as the service lays it out (summary, body, the puzzle
@@ -37,14 +21,14 @@ extension Command {
       120). No notification server: a message naming the cause, exit 69.
       """,
     body: { invocation in
-      if invocation.flag("--all"), invocation.value("--locale") != nil {
+      if invocation[\.all], invocation[\.locale] != nil {
         throw CommandFailure.usage("--locale and --all exclude each other")
       }
-      let catalogs = LocalesSupport.load(try LocalesSupport.directory(invocation.value("--dir")))
+      let catalogs = LocalesSupport.load(try LocalesSupport.directory(invocation[\.dir]))
       let locales: [LocaleTag]
-      if invocation.flag("--all") {
+      if invocation[\.all] {
         locales = Preview.allLocales(in: catalogs)
-      } else if let locale = invocation.value("--locale") {
+      } else if let locale = invocation[\.locale] {
         let tag = try LocalesSupport.tag(locale)
         if !tag.fallbacks.contains(where: catalogs.isAvailable) {
           Output.err("shieldbridge: no catalog for '\(tag)'; the messages are shown in English")
@@ -54,14 +38,14 @@ extension Command {
         locales = [catalogs.localizer().locale]
       }
       let options = PreviewOptions(
-        app: invocation.value("--app") ?? "Firefox",
-        minutes: try invocation.integer("--minutes", in: 0...1_000_000) ?? 5,
-        markup: invocation.flag("--markup"))
-      if invocation.flag("--post") {
+        app: invocation[\.app] ?? "Firefox",
+        minutes: try invocation[\.minutes] ?? 5,
+        markup: invocation[\.markup])
+      if invocation[\.post] {
         return try await PreviewPoster(invocation, options: options).post(locales, catalogs: catalogs)
       }
       let items = locales.flatMap { Preview.render($0, catalogs: catalogs, options: options) }
-      if invocation.flag("--json") {
+      if invocation[\.json] {
         for item in items {
           Output.out(
             JSONValue.object([
@@ -84,14 +68,43 @@ extension Command {
   )
 }
 
+/// The options of `shieldbridge locales preview`.
+private struct LocalesPreviewOptions: BusOptions {
+  let locale: Option<String>
+  let all: Flag
+  let app: Option<String>
+  let minutes: Option<Int>
+  let markup: Flag
+  let json: Flag
+  let post: Flag
+  let address: Option<String>
+  let dir: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    locale = options.value("--locale", "L", "The locale to render (default: negotiated from the environment).")
+    all = options.flag("--all", "Every shipped locale, English and the pseudo-locales en-XA and ar-XB.")
+    app = options.value(
+      "--app", "NAME", "The app name (default: Firefox; an empty name shows the variants without it).")
+    minutes = options.integer(
+      "--minutes", "N", in: 0...1_000_000,
+      "The minutes a task unlocks, which also picks the plural forms (default: 5).")
+    markup = options.flag("--markup", "Escape & < > \" ' as for servers with body markup.")
+    json = options.flag("--json", "One JSON object per message: {\"locale\":…,\"key\":…,\"text\":…}.")
+    post = options.flag(
+      "--post", "Post the shield notification of each locale to the notification server instead, one each.")
+    address = options.address()
+    dir = options.catalogDirectory()
+  }
+}
+
 /// `locales preview --post`: the shield notification of each locale, posted.
 private struct PreviewPoster {
-  let invocation: Invocation
+  let invocation: Invocation<LocalesPreviewOptions>
   let options: PreviewOptions
   let json: Bool
 
-  init(_ invocation: Invocation, options: PreviewOptions) throws(CommandFailure) {
-    if invocation.flag("--markup") {
+  init(_ invocation: Invocation<LocalesPreviewOptions>, options: PreviewOptions) throws(CommandFailure) {
+    if invocation[\.markup] {
       throw .usage("--post escapes as the server needs; --markup does not apply to it")
     }
     guard LinkConfiguration.grantRange.contains(options.minutes) else {
@@ -101,7 +114,7 @@ private struct PreviewPoster {
     }
     self.invocation = invocation
     self.options = options
-    json = invocation.flag("--json")
+    json = invocation[\.json]
   }
 
   /// Posts one notification per locale, in order, and prints each id as it comes.

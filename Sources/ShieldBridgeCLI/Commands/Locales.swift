@@ -17,11 +17,15 @@ extension Command {
   )
 }
 
-/// What the `locales` commands share: the `--dir` option and finding the catalogs.
-enum LocalesSupport {
-  static let directoryOption = Option.value(
-    "--dir", "DIR", "The catalog folder (default: found as 'shieldbridge locales --help' says).")
+extension OptionDeclarations {
+  /// Declares `--dir DIR`, the catalog folder the `locales` commands read.
+  mutating func catalogDirectory() -> Option<String> {
+    value("--dir", "DIR", "The catalog folder (default: found as 'shieldbridge locales --help' says).")
+  }
+}
 
+/// What the `locales` commands share: finding the catalogs.
+enum LocalesSupport {
   /// The catalog folder: `explicit`, or the one found; `nil` when none is found and none was named.
   ///
   /// - Throws: a failure with exit 66 when a named folder does not exist.

@@ -13,11 +13,7 @@ extension Command {
   static let puzzle = Command(
     name: "puzzle",
     abstract: "Solve a short task in the terminal to unlock more minutes for today.",
-    options: [
-      .value("--app", "NAME", "The app the minutes are for; it picks the rule."),
-      .value("--grant", "N", "The minutes the link offers (1-120); the rule's own minutes apply."),
-      .value("--seed", "S", "Draw the tasks from this seed (a whole number), to repeat them."),
-    ],
+    options: PuzzleOptions.self,
     discussion: """
       Reads answers line by line from stdin. A wrong answer gets a new task; a
       right one records a grant in the ledger for today, until local midnight.
@@ -33,16 +29,26 @@ extension Command {
   )
 }
 
-private func runPuzzle(_ invocation: Invocation) throws(CommandFailure) -> ExitCode {
-  let app = invocation.value("--app").flatMap { $0.isEmpty ? nil : $0 }
-  let offeredMinutes = try invocation.integer("--grant", in: 1...120)
-  var seed: UInt64?
-  if let text = invocation.value("--seed") {
-    guard let value = UInt64(text), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-      throw .usage("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
-    }
-    seed = value
+/// The options of `shieldbridge puzzle`.
+private struct PuzzleOptions: OptionGroup {
+  let app: Option<String>
+  let grant: Option<Int>
+  let seed: Option<UInt64>
+
+  init(declaring options: inout OptionDeclarations) {
+    app = options.value("--app", "NAME", "The app the minutes are for; it picks the rule.")
+    grant = options.integer(
+      "--grant", "N", in: 1...120, "The minutes the link offers (1-120); the rule's own minutes apply.")
+    seed = options.integer(
+      "--seed", "S", in: 0...UInt64.max, digitsOnly: true,
+      "Draw the tasks from this seed (a whole number), to repeat them.")
   }
+}
+
+private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFailure) -> ExitCode {
+  let app = invocation[\.app].flatMap { $0.isEmpty ? nil : $0 }
+  let offeredMinutes = try invocation[\.grant]
+  let seed = try invocation[\.seed]
 
   let configuration = try loadConfiguration()
   let rule: Rule

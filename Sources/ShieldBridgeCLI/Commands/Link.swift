@@ -12,12 +12,3 @@ extension Command {
     subcommands: [.linkEncode, .linkDecode, .linkBuild, .linkParse]
   )
 }
-
-extension Option {
-  /// `--id ID`, the notification identifier a built link carries.
-  static let linkIdentifier = Option.value(
-    "--id", "ID", "The notification identifier, [A-Za-z0-9._-]{1,64} (default shield-open).")
-
-  /// `--scheme S`, the scheme links are built with or must have.
-  static let linkScheme = Option.value("--scheme", "S", "The link scheme (default shieldbridge).")
-}

@@ -6,7 +6,7 @@ extension Command {
   static let shield = Command(
     name: "shield",
     abstract: "Ask the running service to shield an app.",
-    options: [.value("--app", "NAME", "The app that was just blocked."), addressOption],
+    options: ShieldOptions.self,
     discussion: """
       Prints the id of the notification the service posted. A blocker calls this
       when it has stopped an app; the user clicks the notification to continue.
@@ -16,7 +16,7 @@ extension Command {
       """,
     body: { invocation in
       let reply = try await callService(
-        ServiceNames.shield, invocation.value("--app") ?? "", bus: bus(invocation))
+        ServiceNames.shield, invocation[\.app] ?? "", bus: bus(invocation))
       guard let id = try? reply.decode(UInt32.self) else {
         throw CommandFailure("the service answered Shield with '\(reply.signature)'", exitCode: .software)
       }
@@ -24,6 +24,17 @@ extension Command {
       return .success
     }
   )
+}
+
+/// The options of `shieldbridge shield`.
+private struct ShieldOptions: BusOptions {
+  let app: Option<String>
+  let address: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    app = options.value("--app", "NAME", "The app that was just blocked.")
+    address = options.address()
+  }
 }
 
 /// Calls a method of the running service with one string argument.

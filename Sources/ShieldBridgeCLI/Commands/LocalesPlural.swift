@@ -7,7 +7,7 @@ extension Command {
     abstract: "Print the plural form index of each number under a catalog's Plural-Forms.",
     arguments: "LOCALE N...",
     argumentCount: 2...Int.max,
-    options: [LocalesSupport.directoryOption],
+    options: LocalesPluralOptions.self,
     discussion: "English and the pseudo-locales use English's rule, nplurals=2; plural=(n != 1).",
     body: { invocation in
       let tag = try LocalesSupport.tag(invocation.positionals[0])
@@ -19,7 +19,7 @@ extension Command {
         numbers.append(number)
       }
       let forms = try pluralForms(
-        for: tag, directory: try LocalesSupport.directory(invocation.value("--dir")))
+        for: tag, directory: try LocalesSupport.directory(invocation[\.dir]))
       for number in numbers {
         do throws(PluralFormsError) {
           Output.out(String(try forms.index(for: number)))
@@ -30,6 +30,15 @@ extension Command {
       return .success
     }
   )
+}
+
+/// The options of `shieldbridge locales plural`.
+private struct LocalesPluralOptions: OptionGroup {
+  let dir: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    dir = options.catalogDirectory()
+  }
 }
 
 /// The rule of the catalog for `tag` (or for its language), English's for English and the pseudo-locales.

@@ -1,4 +1,3 @@
-import DBus
 import Notifications
 
 extension CommandFailure {
@@ -15,12 +14,3 @@ extension CommandFailure {
     self.init(error.message, exitCode: exitCode)
   }
 }
-
-/// The bus named by `--address`, or the session bus.
-func bus(_ invocation: Invocation) -> Connection.Bus {
-  invocation.value("--address").map(Connection.Bus.address) ?? .session
-}
-
-/// The `--address` option shared by the notification commands.
-let addressOption = Option.value(
-  "--address", "ADDR", "The D-Bus address to use instead of the session bus (unix:path=…).")
