@@ -15,7 +15,10 @@ extension Command {
     abstract: "Solve a short task in the terminal to unlock more minutes for today.",
     options: [
       .value("--app", "NAME", "The app the minutes are for; it picks the rule."),
-      .value("--grant", "N", "The minutes the link offers (1-120); the rule's own minutes apply."),
+      .value(
+        "--grant", "N",
+        "The minutes the link offers (\(Rule.grantMinutesRange.lowerBound)-\(Rule.grantMinutesRange.upperBound)); "
+          + "the rule's own minutes apply."),
       .value("--seed", "S", "Draw the tasks from this seed (a whole number), to repeat them."),
     ],
     discussion: """
@@ -35,7 +38,7 @@ extension Command {
 
 private func runPuzzle(_ invocation: Invocation) throws(CommandFailure) -> ExitCode {
   let app = invocation.value("--app").flatMap { $0.isEmpty ? nil : $0 }
-  let offeredMinutes = try invocation.integer("--grant", in: 1...120)
+  let offeredMinutes = try invocation.integer("--grant", in: Rule.grantMinutesRange)
   var seed: UInt64?
   if let text = invocation.value("--seed") {
     guard let value = UInt64(text), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
