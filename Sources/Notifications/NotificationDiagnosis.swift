@@ -7,7 +7,7 @@ public struct NotificationDiagnosis: Sendable {
   /// The bus address, or `nil` when there is no bus.
   public var busAddress: String?
   /// The unique name of the server that owns `org.freedesktop.Notifications`, if one runs.
-  public var serverOwner: String?
+  public var serverOwner: BusName?
   /// Whether the bus can start a server on demand (a `.service` file names it).
   public var activatable: Bool
   public var information: ServerInformation?
@@ -83,7 +83,7 @@ public struct NotificationDiagnosis: Sendable {
     var members: [(String, JSONValue)] = [
       ("bus", .string(busAddress)),
       ("server", information.map { _ in .bool(true) } ?? .bool(false)),
-      ("owner", .string(serverOwner)),
+      ("owner", .string(serverOwner?.rawValue)),
       ("activatable", .bool(activatable)),
     ]
     if let information {

@@ -405,11 +405,11 @@ public final class NotificationServer: Sendable {
 
   /// Sends one of the four signals to `destination` alone.
   private func emit<A: DBusArgument>(
-    _ member: MemberName, to destination: String, _ id: UInt32, _ argument: A
+    _ member: MemberName, to destination: BusName?, _ id: UInt32, _ argument: A
   ) {
     try? connection.emit(
       path: NotificationsNames.path, interface: NotificationsNames.interface, member: member,
-      destination: BusName(rawValue: destination), id, argument)
+      destination: destination, id, argument)
   }
 
   private func announce(_ activity: Activity) {

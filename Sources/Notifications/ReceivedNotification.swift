@@ -8,7 +8,7 @@ public struct ReceivedNotification: Sendable {
   /// The `replaces_id` argument as sent (0 for a new notification).
   public var replacesID: UInt32
   /// The unique bus name of the connection that posted it; signals about it go there.
-  public var sender: String
+  public var sender: BusName?
   public var appName: String
   public var icon: String
   public var summary: String
@@ -43,7 +43,7 @@ public struct ReceivedNotification: Sendable {
   func writeMembers(to writer: inout JSONLineWriter) {
     writer.member("id", id)
     writer.member("replaces_id", replacesID)
-    writer.member("sender", sender)
+    writer.member("sender", sender?.rawValue ?? "")
     writer.member("app_name", appName)
     writer.member("app_icon", icon)
     writer.member("summary", summary)

@@ -335,7 +335,7 @@ struct EmbeddedServerRecordTests {
       ])
     #expect(notify["event"] == "notify")
     #expect(notify["id"]?.integerValue == Int64(id))
-    #expect(notify["sender"]?.stringValue == connection.uniqueName)
+    #expect(notify["sender"]?.stringValue == connection.uniqueName.rawValue)
     #expect(notify["summary"] == "Time's up")
     #expect(notify["app_icon"] == "dialog-information")
     #expect(notify["actions"] == [.object([("key", "default"), ("label", "Solve")])])
