@@ -107,7 +107,7 @@ public final class NotificationClient: Sendable {
     var tracker: NameOwnerTracker?
     var subscription: SignalSubscription?
     /// `nil` for a client that posts and exits: it asks when it first posts.
-    var prefetch: Task<Result<(server: BusName, list: [String]), DBusError>, Never>?
+    var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
   }
 
   /// Subscribes to the server's signals, tracks its owner and asks for its
@@ -169,7 +169,7 @@ public final class NotificationClient: Sendable {
   /// The server's capabilities, cached until its owner changes.
   ///
   /// - Throws: ``NotificationError`` `no-server` or `timeout`.
-  public func capabilities() async throws(NotificationError) -> [String] {
+  public func capabilities() async throws(NotificationError) -> [Capability] {
     try await currentServer().capabilities
   }
 
@@ -255,7 +255,7 @@ public final class NotificationClient: Sendable {
 
   /// The server that answers now: its unique name and capabilities.
   private func currentServer() async throws(NotificationError) -> (
-    name: BusName, capabilities: [String]
+    name: BusName, capabilities: [Capability]
   ) {
     if let tracker {
       if let owner = tracker.owner, let cached = hub.capabilities(of: owner) {
@@ -288,12 +288,12 @@ public final class NotificationClient: Sendable {
   /// Asks whoever owns the name for its capabilities; the reply names the server that answered.
   private static func fetchCapabilities(
     _ connection: Connection, timeout: Duration
-  ) async -> Result<(server: BusName, list: [String]), DBusError> {
+  ) async -> Result<(server: BusName, list: [Capability]), DBusError> {
     do {
       let reply = try await connection.call(
         NotificationsNames.busName, NotificationsNames.path, NotificationsNames.interface,
         NotificationsNames.getCapabilities, timeout: timeout)
-      let list = try reply.decode([String].self)
+      let list = try reply.decode([String].self).map(Capability.init(rawValue:))
       guard let server = reply.sender else {
         return .failure(DBusError(.failed, "the reply to GetCapabilities has no sender"))
       }
@@ -305,7 +305,7 @@ public final class NotificationClient: Sendable {
 
   /// Posts to one server; `nil` when that server quit before it answered.
   private func post(
-    _ notification: Notification, to server: (name: BusName, capabilities: [String])
+    _ notification: Notification, to server: (name: BusName, capabilities: [Capability])
   ) async throws(NotificationError) -> UInt32? {
     let prepared = Presentation(capabilities: server.capabilities).prepare(notification)
     var tag: String?

@@ -82,10 +82,10 @@ struct EmbeddedServerMethodTests {
   }
 
   @Test func getCapabilitiesReturnsTheConfiguredListInOrder() async throws {
-    let capabilities = ["body", "actions", "inline-reply", "x-custom"]
+    let capabilities: [Capability] = ["body", "actions", "inline-reply", "x-custom"]
     let fixture = try await EmbeddedServer(capabilities: capabilities)
     let reply = try await callServer(try fixture.connection(), "GetCapabilities")
-    #expect(try reply.decode([String].self) == capabilities)
+    #expect(try reply.decode([String].self) == capabilities.map(\.rawValue))
   }
 
   @Test func getServerInformationNamesShieldBridgeAndSpecification13() async throws {

@@ -15,7 +15,7 @@ final class EventHub: Sendable {
     /// The ids posted to `server` and not yet closed.
     var posted = RecentTable<Void>(limit: EventHub.postedLimit)
     /// The capabilities of a server, by the unique name that answered `GetCapabilities`.
-    var capabilities: (server: BusName, list: [String])?
+    var capabilities: (server: BusName, list: [Capability])?
     /// Recent events about ids that are not (yet) ours.
     var early: [(server: BusName, event: NotificationEvent)] = []
     var consumers: [Int: AsyncStream<NotificationEvent>.Continuation] = [:]
@@ -23,7 +23,7 @@ final class EventHub: Sendable {
     /// Who owns the name now, once the tracker is there.
     var tracker: NameOwnerTracker?
     /// The capabilities asked for when the client started, until someone takes the answer.
-    var prefetch: Task<Result<(server: BusName, list: [String]), DBusError>, Never>?
+    var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
     /// Set once the connection is gone (or events were never wanted): new streams end at once.
     var finished = false
   }
@@ -58,7 +58,7 @@ final class EventHub: Sendable {
   /// Starts following the owner of the name, with the capabilities already asked for.
   func follow(
     _ tracker: NameOwnerTracker?,
-    prefetch: Task<Result<(server: BusName, list: [String]), DBusError>, Never>?
+    prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
   ) {
     state.withLock { state in
       state.tracker = tracker
@@ -73,7 +73,7 @@ final class EventHub: Sendable {
   }
 
   /// The answer to the first `GetCapabilities`, once; `nil` when it was taken before.
-  func takePrefetch() async -> Result<(server: BusName, list: [String]), DBusError>? {
+  func takePrefetch() async -> Result<(server: BusName, list: [Capability]), DBusError>? {
     guard
       let task = state.withLock({ state in
         defer { state.prefetch = nil }
@@ -86,19 +86,19 @@ final class EventHub: Sendable {
   }
 
   /// The capabilities cached last, whichever server gave them.
-  var lastCapabilities: (name: BusName, capabilities: [String])? {
+  var lastCapabilities: (name: BusName, capabilities: [Capability])? {
     state.withLock { state in state.capabilities.map { ($0.server, $0.list) } }
   }
 
   /// The capabilities cached for `server`, if they are known.
-  func capabilities(of server: BusName) -> [String]? {
+  func capabilities(of server: BusName) -> [Capability]? {
     state.withLock { state in
       guard let cached = state.capabilities, cached.server == server else { return nil }
       return cached.list
     }
   }
 
-  func setCapabilities(_ list: [String], of server: BusName) {
+  func setCapabilities(_ list: [Capability], of server: BusName) {
     state.withLock { $0.capabilities = (server, list) }
   }
 

@@ -61,7 +61,7 @@ extension Command {
 private var defaultCapabilityList: String {
   var list = ""
   for capability in NotificationServer.Configuration.defaultCapabilities {
-    list += list.isEmpty ? capability : "," + capability
+    list += list.isEmpty ? capability.rawValue : "," + capability.rawValue
   }
   return list
 }
@@ -75,7 +75,7 @@ private func serveNotifications(_ invocation: Invocation) async throws(CommandFa
     if let bad = capabilities.first(where: { $0.contains(where: \.isWhitespace) }) {
       throw .usage("--capabilities takes names separated by commas, not '\(bad)'")
     }
-    configuration.capabilities = capabilities
+    configuration.capabilities = capabilities.map(Capability.init(rawValue:))
   }
   configuration.information.version = shieldBridgeVersion
   let stop = SignalWaiter([SIGTERM, SIGINT])
