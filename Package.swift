@@ -26,7 +26,7 @@ let package = Package(
     .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup"]),
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["NotificationMarkup"]),
-    .target(name: "Brake", dependencies: ["JSON"]),
+    .target(name: "Brake", dependencies: ["JSON", "DeepLink"]),
     .target(
       name: "ShieldBridge",
       dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Spawn"]
@@ -45,7 +45,7 @@ let package = Package(
     .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "NotificationMarkup", "TestSupport"]),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
-    .testTarget(name: "BrakeTests", dependencies: ["Brake", "TestSupport"]),
+    .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]

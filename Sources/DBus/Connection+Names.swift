@@ -58,10 +58,10 @@ extension Connection {
   /// The unique name of the owner of `name`, or `nil` when no one owns it.
   ///
   /// - Throws: the bus's error other than `NameHasNoOwner`.
-  public func nameOwner(_ name: BusName, timeout: Duration = .seconds(25)) async throws(DBusError) -> String? {
+  public func nameOwner(_ name: BusName, timeout: Duration = .seconds(25)) async throws(DBusError) -> BusName? {
     do {
       let reply = try await call(.bus, .bus, .bus, try MemberName("GetNameOwner"), name.rawValue, timeout: timeout)
-      return try reply.decode(String.self)
+      return try BusName(try reply.decode(String.self))
     } catch  where error.is(.nameHasNoOwner) {
       return nil
     }

@@ -59,7 +59,7 @@ extension Connection {
     if let tracker, tracker.connection !== self {
       throw DBusError(.invalidArgs, "the name owner tracker belongs to another connection")
     }
-    var requiredSender: (@Sendable () -> String?)?
+    var requiredSender: (@Sendable () -> BusName?)?
     if let tracker { requiredSender = { tracker.owner } }
     let id = try core.addSignalHandler(
       SignalHandlerTable.Entry(rule: rule, requiredSender: requiredSender, deliver: deliver, end: end))

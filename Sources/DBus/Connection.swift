@@ -100,7 +100,7 @@ public final class Connection: Sendable {
   }
 
   /// The unique name the bus gave this connection, such as `:1.42`.
-  public var uniqueName: String { core.uniqueName }
+  public var uniqueName: BusName { core.uniqueName }
 
   /// Whether the connection is still open.
   public var isConnected: Bool { core.closedBecause == nil }

@@ -23,8 +23,8 @@ public struct MethodCall: Sendable {
   /// The call itself.
   public let message: Message
 
-  /// The unique name of the caller.
-  public var sender: String { message.sender ?? "" }
+  /// The unique name of the caller; `nil` only on a connection without a bus.
+  public var sender: BusName? { message.sender }
 
   /// Reads the arguments; the dispatcher has already checked the signature.
   ///

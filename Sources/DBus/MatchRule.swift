@@ -78,7 +78,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
   /// Whether `message` satisfies the rule, as far as this side can tell.
   public func matches(_ message: Message) -> Bool {
     if let kind, message.kind != kind { return false }
-    if let sender, sender.isUnique, message.sender != sender.rawValue { return false }
+    if let sender, sender.isUnique, message.sender != sender { return false }
     if let interface, message.interface != interface { return false }
     if let member, message.member != member { return false }
     if let path, message.path != path { return false }
@@ -87,7 +87,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
         messagePath == pathNamespace || pathNamespace.isAncestor(of: messagePath)
       else { return false }
     }
-    if let destination, message.destination != destination.rawValue { return false }
+    if let destination, message.destination != destination { return false }
     if !arguments.isEmpty {
       guard let highest = arguments.keys.max() else { return true }
       var reader = message.reader()

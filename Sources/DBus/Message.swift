@@ -133,10 +133,12 @@ public final class Message: @unchecked Sendable {
   }
 
   /// The unique name of the sender, as stamped by the bus.
-  public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+  public var sender: BusName? { dbus_message_get_sender(raw).map { BusName(trusted: String(cString: $0)) } }
 
   /// The destination bus name, if any.
-  public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+  public var destination: BusName? {
+    dbus_message_get_destination(raw).map { BusName(trusted: String(cString: $0)) }
+  }
 
   /// The error name of an error message.
   public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }

@@ -16,10 +16,10 @@ public final class NameOwnerTracker: Sendable {
   private let subscription = Mutex<SignalSubscription?>(nil)
 
   private struct State {
-    var owner: String?
+    var owner: BusName?
     /// Counts `NameOwnerChanged` signals applied, so a late `GetNameOwner` reply cannot undo one.
     var generation = 0
-    var observers: [Int: @Sendable (String?) -> Void] = [:]
+    var observers: [Int: @Sendable (BusName?) -> Void] = [:]
     var nextObserver = 1
   }
 
@@ -38,7 +38,12 @@ public final class NameOwnerTracker: Sendable {
       guard let tracker, let (changed, _, newOwner) = try? message.decode(String.self, String.self, String.self),
         changed == name.rawValue
       else { return }
-      tracker.apply(newOwner.isEmpty ? nil : newOwner)
+      // The bus names the new owner by its unique name, or by nothing when the name was released.
+      if newOwner.isEmpty {
+        tracker.apply(nil)
+      } else if let owner = BusName(rawValue: newOwner) {
+        tracker.apply(owner)
+      }
     }
     tracker.subscription.withLock { $0 = subscription }
     let generation = tracker.state.withLock { $0.generation }
@@ -51,7 +56,7 @@ public final class NameOwnerTracker: Sendable {
         try connection.core.sendWithReply(message, timeout: .seconds(25)) { [weak tracker] result in
           switch result {
           case .success(let reply):
-            if let owner = try? reply.decode(String.self) {
+            if let text = try? reply.decode(String.self), let owner = BusName(rawValue: text) {
               tracker?.applyInitial(owner, generation: generation)
             }
             continuation.resume(returning: .success(()))
@@ -76,11 +81,11 @@ public final class NameOwnerTracker: Sendable {
   }
 
   /// The unique name of the current owner, or `nil` when no one owns the name.
-  public var owner: String? { state.withLock { $0.owner } }
+  public var owner: BusName? { state.withLock { $0.owner } }
 
   /// Calls `observer` as the change is dispatched, after every change of owner; returns a token for ``removeObserver(_:)``.
   @discardableResult
-  public func addObserver(_ observer: @escaping @Sendable (String?) -> Void) -> Int {
+  public func addObserver(_ observer: @escaping @Sendable (BusName?) -> Void) -> Int {
     state.withLock { state in
       let id = state.nextObserver
       state.nextObserver += 1
@@ -95,8 +100,8 @@ public final class NameOwnerTracker: Sendable {
   }
 
   /// Every change of owner from now on: the new unique name, or `nil` when the name was released.
-  public func ownerChanges() -> AsyncStream<String?> {
-    let (stream, continuation) = AsyncStream.makeStream(of: String?.self)
+  public func ownerChanges() -> AsyncStream<BusName?> {
+    let (stream, continuation) = AsyncStream.makeStream(of: BusName?.self)
     let id = addObserver { continuation.yield($0) }
     continuation.onTermination = { [weak self] _ in self?.removeObserver(id) }
     connection.onDisconnect { _ in continuation.finish() }
@@ -104,10 +109,10 @@ public final class NameOwnerTracker: Sendable {
   }
 
   /// Waits until the name has an owner, for at most `timeout`; returns the owner or `nil`.
-  public func waitForOwner(timeout: Duration) async -> String? {
+  public func waitForOwner(timeout: Duration) async -> BusName? {
     if let owner { return owner }
     let changes = ownerChanges()
-    return await withTaskGroup(of: String?.self) { group in
+    return await withTaskGroup(of: BusName?.self) { group in
       group.addTask {
         for await owner in changes where owner != nil { return owner }
         return nil
@@ -127,8 +132,8 @@ public final class NameOwnerTracker: Sendable {
     }
   }
 
-  private func applyInitial(_ owner: String?, generation: Int) {
-    let observers: [@Sendable (String?) -> Void]? = state.withLock { state in
+  private func applyInitial(_ owner: BusName?, generation: Int) {
+    let observers: [@Sendable (BusName?) -> Void]? = state.withLock { state in
       guard state.generation == generation, state.owner != owner else { return nil }
       state.owner = owner
       return Array(state.observers.values)
@@ -136,8 +141,8 @@ public final class NameOwnerTracker: Sendable {
     for observer in observers ?? [] { observer(owner) }
   }
 
-  private func apply(_ owner: String?) {
-    let observers: [@Sendable (String?) -> Void] = state.withLock { state in
+  private func apply(_ owner: BusName?) {
+    let observers: [@Sendable (BusName?) -> Void] = state.withLock { state in
       state.generation += 1
       state.owner = owner
       return Array(state.observers.values)

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let app: Parameter<String?> = .text("app")                        // optional
-/// let grant: Parameter<Int> = .integer("grant", in: 1...120, default: 5)
+/// let grant: Parameter<Int> = .integer("grant", in: LinkConfiguration.grantRange, default: 5)
 /// let view: Parameter<String> = .token("view", .viewName, default: "home")
 /// ```
 ///

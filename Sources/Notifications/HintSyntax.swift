@@ -13,16 +13,16 @@ public enum HintSyntax {
   ///
   /// - Throws: ``NotificationError`` `invalid-argument` naming what is wrong.
   public static func parse(_ text: String) throws(NotificationError) -> (
-    name: String, value: DBusValue
+    name: HintName, value: DBusValue
   ) {
     let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
     guard parts.count == 3 else {
       throw invalid(text, "expected TYPE:NAME:VALUE")
     }
     let type = String(parts[0])
-    let name = String(parts[1])
+    let name = HintName(rawValue: String(parts[1]))
     let value = String(parts[2])
-    guard !name.isEmpty else { throw invalid(text, "the hint name is empty") }
+    guard !name.rawValue.isEmpty else { throw invalid(text, "the hint name is empty") }
     switch type {
     case "int":
       guard let number = Int32(value) else {

@@ -26,7 +26,7 @@ extension Notification {
       actionStrings.append(.string(action.label))
     }
     let hintEntries = hints.entries.map {
-      DBusValue.DictionaryEntry(.string($0.name), .variant($0.value))
+      DBusValue.DictionaryEntry(.string($0.name.rawValue), .variant($0.value))
     }
     return [
       .string(appName), .uint32(replacesID), .string(icon), .string(summary), .string(body),

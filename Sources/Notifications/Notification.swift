@@ -153,7 +153,7 @@ public struct Notification: Sendable, Hashable {
     /// KDE's placeholder for the inline reply field (`x-kde-reply-placeholder-text`).
     public var replyPlaceholder: String?
     /// Any other hint by name; a name given here wins over the typed fields above.
-    public var custom: [String: DBusValue]
+    public var custom: [HintName: DBusValue]
 
     public init(
       urgency: Urgency? = nil, category: String? = nil, desktopEntry: String? = nil,
@@ -161,7 +161,7 @@ public struct Notification: Sendable, Hashable {
       resident: Bool? = nil, imagePath: String? = nil, soundName: String? = nil,
       suppressSound: Bool? = nil,
       x: Int32? = nil, y: Int32? = nil, replyPlaceholder: String? = nil,
-      custom: [String: DBusValue] = [:]
+      custom: [HintName: DBusValue] = [:]
     ) {
       self.urgency = urgency
       self.category = category
@@ -179,49 +179,29 @@ public struct Notification: Sendable, Hashable {
 
     /// The hints as sent: the typed ones in the specification's order, then
     /// the custom ones sorted by name, each name once.
-    public var entries: [(name: String, value: DBusValue)] {
-      var result: [(name: String, value: DBusValue)] = []
-      func add(_ name: String, _ value: DBusValue?) {
+    public var entries: [(name: HintName, value: DBusValue)] {
+      var result: [(name: HintName, value: DBusValue)] = []
+      func add(_ name: HintName, _ value: DBusValue?) {
         guard let value, custom[name] == nil else { return }
         result.append((name, value))
       }
-      add(HintName.urgency, urgency.map { .byte($0.rawValue) })
-      add(HintName.category, category.map(DBusValue.string))
-      add(HintName.desktopEntry, desktopEntry.map(DBusValue.string))
-      add(HintName.transient, transient.map(DBusValue.boolean))
-      add(HintName.resident, resident.map(DBusValue.boolean))
-      add(HintName.imagePath, imagePath.map(DBusValue.string))
-      add(HintName.soundName, soundName.map(DBusValue.string))
-      add(HintName.suppressSound, suppressSound.map(DBusValue.boolean))
+      add(.urgency, urgency.map { .byte($0.rawValue) })
+      add(.category, category.map(DBusValue.string))
+      add(.desktopEntry, desktopEntry.map(DBusValue.string))
+      add(.transient, transient.map(DBusValue.boolean))
+      add(.resident, resident.map(DBusValue.boolean))
+      add(.imagePath, imagePath.map(DBusValue.string))
+      add(.soundName, soundName.map(DBusValue.string))
+      add(.suppressSound, suppressSound.map(DBusValue.boolean))
       if let x, let y {
-        add(HintName.x, .int32(x))
-        add(HintName.y, .int32(y))
+        add(.x, .int32(x))
+        add(.y, .int32(y))
       }
-      add(HintName.replyPlaceholder, replyPlaceholder.map(DBusValue.string))
-      for name in custom.keys.sorted() {
+      add(.replyPlaceholder, replyPlaceholder.map(DBusValue.string))
+      for name in custom.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
         if let value = custom[name] { result.append((name, value)) }
       }
       return result
     }
   }
-}
-
-/// The names of the hints ShieldBridge sets or reads.
-public enum HintName {
-  public static let urgency = "urgency"
-  public static let category = "category"
-  public static let desktopEntry = "desktop-entry"
-  public static let transient = "transient"
-  public static let resident = "resident"
-  public static let imagePath = "image-path"
-  public static let soundName = "sound-name"
-  public static let suppressSound = "suppress-sound"
-  public static let x = "x"
-  public static let y = "y"
-  /// KDE's placeholder text for the inline reply field.
-  public static let replyPlaceholder = "x-kde-reply-placeholder-text"
-  /// dunst's stack tag: a notification with the same tag replaces the shown one.
-  public static let dunstStackTag = "x-dunst-stack-tag"
-  /// The stack tag of Ubuntu's NotifyOSD, also read by dunst and others.
-  public static let canonicalPrivateSynchronous = "x-canonical-private-synchronous"
 }

@@ -107,7 +107,7 @@ public final class NotificationClient: Sendable {
     var tracker: NameOwnerTracker?
     var subscription: SignalSubscription?
     /// `nil` for a client that posts and exits: it asks when it first posts.
-    var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>?
+    var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
   }
 
   /// Subscribes to the server's signals, tracks its owner and asks for its
@@ -150,10 +150,10 @@ public final class NotificationClient: Sendable {
   }
 
   /// The unique bus name of the current notification server, or `nil` when none runs.
-  public var serverOwner: String? { tracker?.owner }
+  public var serverOwner: BusName? { tracker?.owner }
 
   /// Every change of the server's owner: its new unique name, or `nil` when it went away.
-  public func serverChanges() -> AsyncStream<String?> {
+  public func serverChanges() -> AsyncStream<BusName?> {
     tracker?.ownerChanges() ?? AsyncStream { $0.finish() }
   }
 
@@ -169,7 +169,7 @@ public final class NotificationClient: Sendable {
   /// The server's capabilities, cached until its owner changes.
   ///
   /// - Throws: ``NotificationError`` `no-server` or `timeout`.
-  public func capabilities() async throws(NotificationError) -> [String] {
+  public func capabilities() async throws(NotificationError) -> [Capability] {
     try await currentServer().capabilities
   }
 
@@ -216,7 +216,7 @@ public final class NotificationClient: Sendable {
     // A client that follows no server and posts what any server gets alike
     // need not ask for capabilities first: one round trip to the server less.
     if tracker == nil, Presentation.isSameForEveryServer(notification),
-      let id = try await post(notification, to: (NotificationsNames.busName.rawValue, []))
+      let id = try await post(notification, to: (NotificationsNames.busName, []))
     {
       return id
     }
@@ -235,8 +235,8 @@ public final class NotificationClient: Sendable {
   public func close(_ id: UInt32) async throws(NotificationError) {
     let action = "CloseNotification"
     var destination = NotificationsNames.busName
-    if let owner = tracker?.owner, hub.owns(id, on: owner), let unique = BusName(rawValue: owner) {
-      destination = unique
+    if let owner = tracker?.owner, hub.owns(id, on: owner) {
+      destination = owner
     }
     do {
       _ = try await connection.call(
@@ -255,7 +255,7 @@ public final class NotificationClient: Sendable {
 
   /// The server that answers now: its unique name and capabilities.
   private func currentServer() async throws(NotificationError) -> (
-    name: String, capabilities: [String]
+    name: BusName, capabilities: [Capability]
   ) {
     if let tracker {
       if let owner = tracker.owner, let cached = hub.capabilities(of: owner) {
@@ -288,12 +288,12 @@ public final class NotificationClient: Sendable {
   /// Asks whoever owns the name for its capabilities; the reply names the server that answered.
   private static func fetchCapabilities(
     _ connection: Connection, timeout: Duration
-  ) async -> Result<(server: String, list: [String]), DBusError> {
+  ) async -> Result<(server: BusName, list: [Capability]), DBusError> {
     do {
       let reply = try await connection.call(
         NotificationsNames.busName, NotificationsNames.path, NotificationsNames.interface,
         NotificationsNames.getCapabilities, timeout: timeout)
-      let list = try reply.decode([String].self)
+      let list = try reply.decode([String].self).map(Capability.init(rawValue:))
       guard let server = reply.sender else {
         return .failure(DBusError(.failed, "the reply to GetCapabilities has no sender"))
       }
@@ -305,11 +305,8 @@ public final class NotificationClient: Sendable {
 
   /// Posts to one server; `nil` when that server quit before it answered.
   private func post(
-    _ notification: Notification, to server: (name: String, capabilities: [String])
+    _ notification: Notification, to server: (name: BusName, capabilities: [Capability])
   ) async throws(NotificationError) -> UInt32? {
-    guard let destination = BusName(rawValue: server.name) else {
-      throw NotificationError(.serverError, "the server's name '\(server.name)' is not a bus name")
-    }
     let prepared = Presentation(capabilities: server.capabilities).prepare(notification)
     var tag: String?
     var replacesID = notification.replacesID
@@ -320,7 +317,7 @@ public final class NotificationClient: Sendable {
     }
     let reply: Message
     do {
-      let message = try prepared.notifyCall(replacesID: replacesID, destination: destination)
+      let message = try prepared.notifyCall(replacesID: replacesID, destination: server.name)
       reply = try await connection.call(message, timeout: timeout)
     } catch  where isGoneError(error) {
       return nil
@@ -350,13 +347,13 @@ public final class NotificationClient: Sendable {
   }
 
   /// The tag identifier ids are stored under: the bus's id and the server's unique name.
-  private func serverTag(_ server: String) async throws(NotificationError) -> String {
-    if let known = busID.withLock({ $0 }) { return known + "/" + server }
+  private func serverTag(_ server: BusName) async throws(NotificationError) -> String {
+    if let known = busID.withLock({ $0 }) { return known + "/" + server.rawValue }
     do {
       let reply = try await connection.call(.bus, .bus, .bus, MemberName("GetId"), timeout: timeout)
       let id = try reply.decode(String.self)
       busID.withLock { $0 = id }
-      return id + "/" + server
+      return id + "/" + server.rawValue
     } catch {
       throw NotificationError.from(error, doing: "GetId", timeout: timeout)
     }

@@ -7,11 +7,11 @@ public struct NotificationDiagnosis: Sendable {
   /// The bus address, or `nil` when there is no bus.
   public var busAddress: String?
   /// The unique name of the server that owns `org.freedesktop.Notifications`, if one runs.
-  public var serverOwner: String?
+  public var serverOwner: BusName?
   /// Whether the bus can start a server on demand (a `.service` file names it).
   public var activatable: Bool
   public var information: ServerInformation?
-  public var capabilities: [String]?
+  public var capabilities: [Capability]?
   public var presentation: Presentation?
   /// What went wrong, when something did (no bus, no server, no answer).
   public var problem: NotificationError?
@@ -68,7 +68,7 @@ public struct NotificationDiagnosis: Sendable {
     }
     if let capabilities {
       lines.append(
-        "capabilities: " + (capabilities.isEmpty ? "none" : capabilities.joined(separator: ", ")))
+        "capabilities: " + (capabilities.isEmpty ? "none" : capabilities.map(\.rawValue).joined(separator: ", ")))
     }
     if let presentation {
       lines.append("presentation: \(presentation)")
@@ -83,7 +83,7 @@ public struct NotificationDiagnosis: Sendable {
     var members: [(String, JSONValue)] = [
       ("bus", .string(busAddress)),
       ("server", information.map { _ in .bool(true) } ?? .bool(false)),
-      ("owner", .string(serverOwner)),
+      ("owner", .string(serverOwner?.rawValue)),
       ("activatable", .bool(activatable)),
     ]
     if let information {
@@ -99,7 +99,7 @@ public struct NotificationDiagnosis: Sendable {
     } else {
       members.append(("information", .null))
     }
-    members.append(("capabilities", capabilities.map { .array($0.map(JSONValue.string)) } ?? .null))
+    members.append(("capabilities", capabilities.map { .array($0.map { .string($0.rawValue) }) } ?? .null))
     if let presentation {
       members.append(
         (
@@ -108,7 +108,7 @@ public struct NotificationDiagnosis: Sendable {
             ("style", .string(presentation.style.rawValue)),
             ("body_markup", .bool(presentation.bodyMarkup)),
             ("inline_reply", .bool(presentation.inlineReply)),
-            ("stack_tag_hints", .array(presentation.stackTagHints.map(JSONValue.string))),
+            ("stack_tag_hints", .array(presentation.stackTagHints.map { .string($0.rawValue) })),
           ])
         ))
     } else {

@@ -22,7 +22,7 @@ public final class NotificationServer: Sendable {
   /// What the server advertises and where it records.
   public struct Configuration: Sendable {
     /// The capabilities `GetCapabilities` returns, in this order.
-    public var capabilities: [String]
+    public var capabilities: [Capability]
     /// What `GetServerInformation` returns.
     public var information: ServerInformation
     /// A file that receives one JSON object per line for every notification,
@@ -32,13 +32,12 @@ public final class NotificationServer: Sendable {
     public var retainedLimit: Int
 
     /// The capabilities of a full-featured server without inline replies.
-    public static let defaultCapabilities = [
-      Capability.actions, Capability.body, Capability.bodyHyperlinks, Capability.bodyMarkup,
-      Capability.iconStatic, Capability.persistence,
+    public static let defaultCapabilities: [Capability] = [
+      .actions, .body, .bodyHyperlinks, .bodyMarkup, .iconStatic, .persistence,
     ]
 
     public init(
-      capabilities: [String] = Configuration.defaultCapabilities,
+      capabilities: [Capability] = Configuration.defaultCapabilities,
       information: ServerInformation = ServerInformation(
         name: "shieldbridge", vendor: "ShieldBridge", version: "0.1.0", specVersion: "1.3"),
       recordPath: String? = nil, retainedLimit: Int = 1000
@@ -186,7 +185,7 @@ public final class NotificationServer: Sendable {
     throws(NotificationError)
     -> String
   {
-    guard configuration.capabilities.contains(Capability.actions) else {
+    guard configuration.capabilities.contains(.actions) else {
       throw NotificationError(
         .actionsUnsupported, "this server does not advertise 'actions'; nothing can be clicked")
     }
@@ -233,7 +232,7 @@ public final class NotificationServer: Sendable {
   ///   `inline-reply` capability, `unknown-notification`, or `invalid-argument`
   ///   when the notification did not ask for a reply (no `inline-reply` action).
   public func reply(_ id: UInt32, text: String) throws(NotificationError) {
-    guard configuration.capabilities.contains(Capability.inlineReply) else {
+    guard configuration.capabilities.contains(.inlineReply) else {
       throw NotificationError(
         .inlineReplyUnsupported, "this server does not advertise 'inline-reply'")
     }
@@ -284,7 +283,7 @@ public final class NotificationServer: Sendable {
         },
         try Method("GetCapabilities", outputs: "as", outputNames: ["capabilities"]) {
           [configuration] _ in
-          [.array(element: .string, configuration.capabilities.map(DBusValue.string))]
+          [.array(element: .string, configuration.capabilities.map { .string($0.rawValue) })]
         },
         try Method(
           "GetServerInformation", outputs: "ssss",
@@ -333,7 +332,9 @@ public final class NotificationServer: Sendable {
         Notification.Action(key: actionStrings[index], label: actionStrings[index + 1]))
       index += 2
     }
-    let hints = hintEntries.map { (name: $0.key, value: DBusValue.variant($0.value.value)) }
+    let hints = hintEntries.map {
+      (name: HintName(rawValue: $0.key), value: DBusValue.variant($0.value.value))
+    }
     var notification = ReceivedNotification(
       id: 0, replacesID: replacesID, sender: call.sender, appName: appName, icon: icon,
       summary: summary, body: body,
@@ -405,11 +406,11 @@ public final class NotificationServer: Sendable {
 
   /// Sends one of the four signals to `destination` alone.
   private func emit<A: DBusArgument>(
-    _ member: MemberName, to destination: String, _ id: UInt32, _ argument: A
+    _ member: MemberName, to destination: BusName?, _ id: UInt32, _ argument: A
   ) {
     try? connection.emit(
       path: NotificationsNames.path, interface: NotificationsNames.interface, member: member,
-      destination: BusName(rawValue: destination), id, argument)
+      destination: destination, id, argument)
   }
 
   private func announce(_ activity: Activity) {

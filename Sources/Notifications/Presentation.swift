@@ -23,26 +23,24 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
   /// Whether the server offers KDE's inline reply field (`inline-reply`).
   public let inlineReply: Bool
   /// The stack-tag hints the server advertises, set to the notification's identifier.
-  public let stackTagHints: [String]
+  public let stackTagHints: [HintName]
 
   /// The stack-tag hints ShieldBridge knows, in the order they are set.
-  public static let knownStackTagHints = [
-    HintName.dunstStackTag, HintName.canonicalPrivateSynchronous,
-  ]
+  public static let knownStackTagHints: [HintName] = [.dunstStackTag, .canonicalPrivateSynchronous]
 
   /// Decides the presentation for a server with these capabilities.
-  public init(capabilities: [String]) {
+  public init(capabilities: [Capability]) {
     let set = Set(capabilities)
-    if set.contains(Capability.actions) {
+    if set.contains(.actions) {
       style = .actions
-    } else if set.contains(Capability.bodyHyperlinks) {
+    } else if set.contains(.bodyHyperlinks) {
       style = .bodyHyperlink
     } else {
       style = .closeOnly
     }
-    bodyMarkup = set.contains(Capability.bodyMarkup)
-    inlineReply = set.contains(Capability.inlineReply)
-    stackTagHints = Presentation.knownStackTagHints.filter(set.contains)
+    bodyMarkup = set.contains(.bodyMarkup)
+    inlineReply = set.contains(.inlineReply)
+    stackTagHints = Presentation.knownStackTagHints.filter { set.contains(Capability(hint: $0)) }
   }
 
   /// Whether clicks come back to the program that posted (only with actions).
@@ -133,24 +131,8 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
     parts.append(bodyMarkup ? "body markup (values escaped)" : "plain text")
     if inlineReply { parts.append("inline reply") }
     if !stackTagHints.isEmpty {
-      parts.append("stack tags: " + stackTagHints.joined(separator: ", "))
+      parts.append("stack tags: " + stackTagHints.map(\.rawValue).joined(separator: ", "))
     }
     return parts.joined(separator: ", ")
   }
-}
-
-/// The capability names of the specification that ShieldBridge reads.
-public enum Capability {
-  public static let actions = "actions"
-  public static let actionIcons = "action-icons"
-  public static let body = "body"
-  public static let bodyHyperlinks = "body-hyperlinks"
-  public static let bodyImages = "body-images"
-  public static let bodyMarkup = "body-markup"
-  public static let iconMulti = "icon-multi"
-  public static let iconStatic = "icon-static"
-  public static let persistence = "persistence"
-  public static let sound = "sound"
-  /// KDE's inline reply field; replies come back as `NotificationReplied`.
-  public static let inlineReply = "inline-reply"
 }

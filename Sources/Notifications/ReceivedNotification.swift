@@ -8,7 +8,7 @@ public struct ReceivedNotification: Sendable {
   /// The `replaces_id` argument as sent (0 for a new notification).
   public var replacesID: UInt32
   /// The unique bus name of the connection that posted it; signals about it go there.
-  public var sender: String
+  public var sender: BusName?
   public var appName: String
   public var icon: String
   public var summary: String
@@ -16,19 +16,19 @@ public struct ReceivedNotification: Sendable {
   /// The actions as key/label pairs (a trailing key without a label is dropped).
   public var actions: [Notification.Action]
   /// The hints in the order they arrived.
-  public var hints: [(name: String, value: DBusValue)]
+  public var hints: [(name: HintName, value: DBusValue)]
   /// The `expire_timeout` argument as sent.
   public var expireTimeout: Int32
   /// When it arrived, as an RFC 3339 UTC timestamp.
   public var time: String
 
   /// The value of the hint `name`, without its variant wrapper.
-  public func hint(_ name: String) -> DBusValue? {
+  public func hint(_ name: HintName) -> DBusValue? {
     hints.last { $0.name == name }?.value.unwrapped
   }
 
   /// Whether the `resident` hint is set: the notification stays after an action.
-  public var isResident: Bool { hint(HintName.resident)?.boolValue == true }
+  public var isResident: Bool { hint(.resident)?.boolValue == true }
 
   /// The notification as one JSON object, fields in the order of the `Notify` arguments.
   public var json: JSONValue {
@@ -43,7 +43,7 @@ public struct ReceivedNotification: Sendable {
   func writeMembers(to writer: inout JSONLineWriter) {
     writer.member("id", id)
     writer.member("replaces_id", replacesID)
-    writer.member("sender", sender)
+    writer.member("sender", sender?.rawValue ?? "")
     writer.member("app_name", appName)
     writer.member("app_icon", icon)
     writer.member("summary", summary)
@@ -60,7 +60,7 @@ public struct ReceivedNotification: Sendable {
     writer.key("hints")
     writer.beginObject()
     for hint in hints {
-      writer.key(hint.name)
+      writer.key(hint.name.rawValue)
       writer.value(hint.value)
     }
     writer.endObject()

@@ -1,4 +1,5 @@
 import Brake
+import DeepLink
 import Testing
 
 @Suite("Rules decide which limit an app falls under")
@@ -53,5 +54,26 @@ struct RuleTests {
     #expect(try rules.rule(for: "Anything").name == "default")
     #expect(try rules.rule(for: nil) == Rule.builtIn)
     #expect(Rule.builtIn.limitMinutes(grants: 5) == 30)
+  }
+
+  @Test("The checking initialiser refuses the first limit outside its range, and names it")
+  func checking() throws {
+    #expect(
+      try Rule(checking: "video", apps: ["Netflix"], grantMinutes: 10)
+        == Rule(
+          name: "video", apps: ["Netflix"], grantMinutes: 10))
+    #expect(throws: RuleError(limit: .grantMinutes, value: 121)) {
+      try Rule(checking: "video", apps: [], grantMinutes: 121)
+    }
+    #expect(throws: RuleError(limit: .dailyLimitMinutes, value: -1)) {
+      try Rule(checking: "video", apps: [], dailyLimitMinutes: -1, maxGrantsPerDay: 101)
+    }
+    #expect(
+      RuleError(limit: .maxGrantsPerDay, value: 101).description
+        == "maxGrantsPerDay must be a whole number from 0 to 100, not 101")
+    #expect(Rule.grantMinutesRange == LinkConfiguration.grantRange)
+    for limit in Rule.Limit.allCases {
+      #expect(limit.range.contains(limit.defaultValue))
+    }
   }
 }

@@ -27,13 +27,13 @@ struct CallingThreadTests {
 
   private static func slowCall(_ pair: EchoPair) throws(DBusError) -> Message {
     try Message.methodCall(
-      destination: try BusName(pair.server.uniqueName), path: try ObjectPath("/org/example/Slow"),
+      destination: pair.server.uniqueName, path: try ObjectPath("/org/example/Slow"),
       interface: try InterfaceName("org.example.Slow"), member: slow)
   }
 
   private static func echoCall(_ pair: EchoPair, _ text: String) throws(DBusError) -> Message {
     let message = try Message.methodCall(
-      destination: try BusName(pair.server.uniqueName), path: pair.path, interface: pair.interface,
+      destination: pair.server.uniqueName, path: pair.path, interface: pair.interface,
       member: try MemberName("Echo0"))
     try message.append(text)
     return message
@@ -44,7 +44,7 @@ struct CallingThreadTests {
     let client = try Connection(.address(pair.bus.address), timeout: .seconds(5), dispatching: .callingThread)
     #expect(client.dispatching == .callingThread)
     #expect(pair.client.dispatching == .ownThread)
-    #expect(client.uniqueName.hasPrefix(":"))
+    #expect(client.uniqueName.rawValue.hasPrefix(":"))
     let reply = try await client.call(try Self.echoCall(pair, "async"), timeout: .seconds(5))
     #expect(try reply.decode(String.self) == "async")
     let blocking = try await onOwnThread {

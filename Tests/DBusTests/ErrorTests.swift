@@ -45,7 +45,7 @@ struct ErrorTests {
     -> Message
   {
     let message = try Message.methodCall(
-      destination: try BusName(server.uniqueName), path: path, interface: interface, member: try MemberName(member))
+      destination: server.uniqueName, path: path, interface: interface, member: try MemberName(member))
     try message.append(values: values)
     return try await client.call(message, timeout: timeout)
   }
@@ -70,7 +70,7 @@ struct ErrorTests {
 
   @Test func aBlockingCallAlsoTimesOut() async throws {
     let message = try Message.methodCall(
-      destination: try BusName(server.uniqueName), path: path, interface: interface, member: try MemberName("Silent"))
+      destination: server.uniqueName, path: path, interface: interface, member: try MemberName("Silent"))
     let client = self.client
     let error = await Task.detached {
       #expect(throws: DBusError.self) { try client.callBlocking(message, timeout: .milliseconds(200)) }
@@ -85,13 +85,13 @@ struct ErrorTests {
 
   @Test func anUnknownInterfaceAndObjectAreNamedAsSuch() async throws {
     let wrongInterface = try Message.methodCall(
-      destination: try BusName(server.uniqueName), path: path, interface: try InterfaceName("org.example.Other"),
+      destination: server.uniqueName, path: path, interface: try InterfaceName("org.example.Other"),
       member: try MemberName("Plain"))
     let interfaceError = await #expect(throws: DBusError.self) { try await client.call(wrongInterface) }
     #expect(interfaceError?.is(.unknownInterface) == true)
 
     let wrongObject = try Message.methodCall(
-      destination: try BusName(server.uniqueName), path: try ObjectPath("/nowhere"), interface: interface,
+      destination: server.uniqueName, path: try ObjectPath("/nowhere"), interface: interface,
       member: try MemberName("Plain"))
     let objectError = await #expect(throws: DBusError.self) { try await client.call(wrongObject) }
     #expect(objectError?.is(.unknownObject) == true)
@@ -135,7 +135,7 @@ struct ErrorTests {
     // taken must complete, also one sent just as the connection's loop ended.
     let progress = EventLog<String>()
     let message = try Message.methodCall(
-      destination: try BusName(server.uniqueName), path: path, interface: interface, member: try MemberName("Silent"))
+      destination: server.uniqueName, path: path, interface: interface, member: try MemberName("Silent"))
     let sender = Task { [client] in
       try await onOwnThread {
         var taken = 0

@@ -23,7 +23,7 @@ struct ExportTests {
 
     func introspect(_ path: String) async throws -> String {
       let reply = try await client.call(
-        try BusName(server.uniqueName), try ObjectPath(path), .introspectable, try MemberName("Introspect"))
+        server.uniqueName, try ObjectPath(path), .introspectable, try MemberName("Introspect"))
       return try reply.decode(String.self)
     }
 
@@ -50,7 +50,7 @@ struct ExportTests {
     #expect(missing?.is(.unknownObject) == true)
 
     let area = try await client.call(
-      try BusName(server.uniqueName), try ObjectPath("/org/example/shapes/square"),
+      server.uniqueName, try ObjectPath("/org/example/shapes/square"),
       try InterfaceName("org.example.Shapes"), try MemberName("Area"), 3.0, 4.0)
     #expect(try area.decode(Double.self) == 12)
   }
@@ -59,8 +59,8 @@ struct ExportTests {
     let bus = try BusDaemon()
     let server = try Connection(.address(bus.address))
     let client = try Connection(.address(bus.address))
-    _ = try await client.call(try BusName(server.uniqueName), .root, .peer, try MemberName("Ping"))
-    let machine = try await client.call(try BusName(server.uniqueName), .root, .peer, try MemberName("GetMachineId"))
+    _ = try await client.call(server.uniqueName, .root, .peer, try MemberName("Ping"))
+    let machine = try await client.call(server.uniqueName, .root, .peer, try MemberName("GetMachineId"))
     let id = try machine.decode(String.self)
     #expect(id.count == 32)
     #expect(id.allSatisfy { $0.isHexDigit })
@@ -77,7 +77,7 @@ struct ExportTests {
     }
     func which(_ argument: DBusValue = .string("x"), interface: InterfaceName? = nil) async throws -> String {
       let message = try Message.methodCall(
-        destination: try BusName(server.uniqueName), path: path, interface: interface ?? name,
+        destination: server.uniqueName, path: path, interface: interface ?? name,
         member: try MemberName("Which"))
       try message.append(values: [argument])
       return try await client.call(message).decode(String.self)

@@ -24,7 +24,7 @@ struct PipelinedCallTests {
     let count: UInt32 = 500
     for value in 0..<count {
       let message = try Message.methodCall(
-        destination: try BusName(server.uniqueName), path: path,
+        destination: server.uniqueName, path: path,
         interface: try InterfaceName("org.example.Echo"),
         member: try MemberName("Echo"))
       try message.append(value)
@@ -60,7 +60,7 @@ struct PipelinedCallTests {
           ])
       ], at: path)
     let message = try Message.methodCall(
-      destination: try BusName(silent.uniqueName), path: path,
+      destination: silent.uniqueName, path: path,
       interface: try InterfaceName("org.example.Silent"),
       member: try MemberName("Wait"))
     let (stream, continuation) = AsyncStream.makeStream(of: DBusError?.self)
@@ -99,7 +99,7 @@ struct MessageCopyTests {
       ], at: path)
     let client = try Connection(.address(bus.address))
     let template = try Message.methodCall(
-      destination: try BusName(server.uniqueName), path: path,
+      destination: server.uniqueName, path: path,
       interface: try InterfaceName("org.example.Echo"),
       member: try MemberName("Echo"))
     try template.append("hello", UInt32(7))

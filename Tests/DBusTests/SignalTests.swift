@@ -105,7 +105,7 @@ struct OwnerTrackingTests {
     #expect(await changes.next() == second.uniqueName)
     #expect(try await second.releaseName(name) == .released)
     // `first` asked not to be queued, so losing the name to `second` dropped it for good.
-    #expect(await changes.next() == nil as String?)
+    #expect(await changes.next() == nil as BusName?)
     #expect(tracker.owner == nil)
   }
 
@@ -121,7 +121,7 @@ struct OwnerTrackingTests {
       #expect(await changes.next() == owner.uniqueName)
       owner.close()
     }
-    #expect(await changes.next() == nil as String?)
+    #expect(await changes.next() == nil as BusName?)
   }
 
   @Test func waitingForAnOwnerReturnsItOrNilAfterTheTimeout() async throws {

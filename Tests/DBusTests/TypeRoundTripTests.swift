@@ -24,7 +24,7 @@ struct EchoPair {
   /// Calls `Echo<index>` with `values` and returns the reply's values.
   func echo(_ index: Int, _ values: [DBusValue]) async throws -> Message {
     let message = try Message.methodCall(
-      destination: try BusName(server.uniqueName), path: path, interface: interface,
+      destination: server.uniqueName, path: path, interface: interface,
       member: try MemberName("Echo\(index)"))
     try message.append(values: values)
     return try await client.call(message, timeout: .seconds(5))
@@ -95,7 +95,7 @@ struct TypeRoundTripTests {
   @Test func typedArgumentsDecodeDirectly() async throws {
     let pair = try EchoPair(signatures: ["ybnqiuxtdsog", "asa{su}", "av"])
     let message = try Message.methodCall(
-      destination: try BusName(pair.server.uniqueName), path: pair.path, interface: pair.interface,
+      destination: pair.server.uniqueName, path: pair.path, interface: pair.interface,
       member: try MemberName("Echo0"))
     try message.append(
       UInt8(9), true, Int16(-3), UInt16(4), Int32(-5), UInt32(6), Int64(-7), UInt64(8), 9.5, "ten",
@@ -108,7 +108,7 @@ struct TypeRoundTripTests {
     #expect(s == "ten" && o.rawValue == "/eleven" && g.rawValue == "a{sv}")
 
     let second = try Message.methodCall(
-      destination: try BusName(pair.server.uniqueName), path: pair.path, interface: pair.interface,
+      destination: pair.server.uniqueName, path: pair.path, interface: pair.interface,
       member: try MemberName("Echo1"))
     try second.append(["a", "b"], ["one": UInt32(1), "two": UInt32(2)])
     let (strings, numbers) = try await pair.client.call(second).decode([String].self, [String: UInt32].self)
@@ -116,7 +116,7 @@ struct TypeRoundTripTests {
     #expect(numbers == ["one": 1, "two": 2])
 
     let third = try Message.methodCall(
-      destination: try BusName(pair.server.uniqueName), path: pair.path, interface: pair.interface,
+      destination: pair.server.uniqueName, path: pair.path, interface: pair.interface,
       member: try MemberName("Echo2"))
     try third.append([Variant(.string("s")), Variant(.array(element: .int32, [.int32(1)]))])
     let variants = try await pair.client.call(third).decode([Variant].self)
@@ -140,7 +140,7 @@ struct BlockingAndLoopTests {
     let emitter = try Connection(.address(pair.bus.address))
     let stream = try await pair.client.signals(Ping.self)
     let message = try Message.methodCall(
-      destination: try BusName(pair.server.uniqueName), path: pair.path, interface: pair.interface,
+      destination: pair.server.uniqueName, path: pair.path, interface: pair.interface,
       member: try MemberName("Echo0"))
     try message.append("payload")
     let client = pair.client

@@ -72,7 +72,7 @@ struct TypedReadTests {
     try server.export([interface], at: pair.path)
     let error = await #expect(throws: DBusError.self) {
       _ = try await pair.client.call(
-        try BusName(server.uniqueName), pair.path, try InterfaceName("org.example.Fails"), try MemberName("Fail"))
+        server.uniqueName, pair.path, try InterfaceName("org.example.Fails"), try MemberName("Fail"))
     }
     #expect(error?.name == "org.example.Error.Broken")
     #expect(error?.message == "it broke")

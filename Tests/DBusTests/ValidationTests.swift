@@ -36,6 +36,22 @@ struct ValidationTests {
     #expect(throws: DBusError.self) { try ErrorName(name) }
   }
 
+  @Test func everyNameTypeSharesOneShape() {
+    func check<Name: DBusName>(_: Name.Type, valid: String, invalid: String) {
+      #expect(Name(rawValue: valid)?.description == valid)
+      #expect(Name(rawValue: valid) == (try? Name(valid)))
+      #expect(Name(rawValue: invalid) == nil)
+      let error = #expect(throws: DBusError.self) { try Name(invalid) }
+      #expect(error?.is(.invalidArgs) == true)
+      #expect(error?.message.contains("'\(invalid)'") == true)
+    }
+    check(BusName.self, valid: ":1.42", invalid: "a..b")
+    check(ObjectPath.self, valid: "/a/b", invalid: "/a/")
+    check(InterfaceName.self, valid: "org.example.A", invalid: "noDots")
+    check(MemberName.self, valid: "Notify", invalid: "with.dot")
+    check(ErrorName.self, valid: "org.example.Error.Failed", invalid: "Failed")
+  }
+
   @Test(arguments: [
     "(", ")", "a", "a{}", "{sv}", "a{vs}", "()", "ah", "z", "a{s}", "a{sss}",
     String(repeating: "a", count: 33) + "i",

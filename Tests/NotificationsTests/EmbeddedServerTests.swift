@@ -82,10 +82,10 @@ struct EmbeddedServerMethodTests {
   }
 
   @Test func getCapabilitiesReturnsTheConfiguredListInOrder() async throws {
-    let capabilities = ["body", "actions", "inline-reply", "x-custom"]
+    let capabilities: [Capability] = ["body", "actions", "inline-reply", "x-custom"]
     let fixture = try await EmbeddedServer(capabilities: capabilities)
     let reply = try await callServer(try fixture.connection(), "GetCapabilities")
-    #expect(try reply.decode([String].self) == capabilities)
+    #expect(try reply.decode([String].self) == capabilities.map(\.rawValue))
   }
 
   @Test func getServerInformationNamesShieldBridgeAndSpecification13() async throws {
@@ -335,7 +335,7 @@ struct EmbeddedServerRecordTests {
       ])
     #expect(notify["event"] == "notify")
     #expect(notify["id"]?.integerValue == Int64(id))
-    #expect(notify["sender"]?.stringValue == connection.uniqueName)
+    #expect(notify["sender"]?.stringValue == connection.uniqueName.rawValue)
     #expect(notify["summary"] == "Time's up")
     #expect(notify["app_icon"] == "dialog-information")
     #expect(notify["actions"] == [.object([("key", "default"), ("label", "Solve")])])

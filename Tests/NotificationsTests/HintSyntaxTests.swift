@@ -27,7 +27,7 @@ struct HintSyntaxTests {
   ])
   func validHintsParse(text: String, name: String, value: DBusValue) throws {
     let parsed = try HintSyntax.parse(text)
-    #expect(parsed.name == name)
+    #expect(parsed.name.rawValue == name)
     #expect(parsed.value == value)
   }
 

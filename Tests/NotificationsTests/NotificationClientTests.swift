@@ -338,7 +338,7 @@ struct NotificationClientEventTests {
       try spoofer.emit(
         path: NotificationsNames.path, interface: NotificationsNames.interface,
         member: MemberName("ActionInvoked"),
-        destination: destination.flatMap(BusName.init(rawValue:)), id, "view")
+        destination: destination, id, "view")
     }
     // The spoofed signals reach the bus before the click does.
     _ = try await spoofer.nameOwner(.bus)

@@ -12,7 +12,7 @@ struct PresentationDecisionTests {
     (["body", "body-markup"], .closeOnly),
     ([], .closeOnly),
   ])
-  func theStyleFollowsActionsThenHyperlinks(capabilities: [String], style: Presentation.Style) {
+  func theStyleFollowsActionsThenHyperlinks(capabilities: [Capability], style: Presentation.Style) {
     #expect(Presentation(capabilities: capabilities).style == style)
   }
 
@@ -44,7 +44,7 @@ struct PresentationDecisionTests {
   }
 
   @Test func preparingTwiceChangesNothingMore() {
-    for capabilities in [
+    for capabilities: [Capability] in [
       ["actions", "body-markup"], ["body-hyperlinks"], ["body"],
       ["body-hyperlinks", "body-markup"],
     ] {
@@ -71,13 +71,13 @@ struct PresentationDecisionTests {
 @Suite("A notification that every server gets alike is known without asking for capabilities")
 struct SameForEveryServerTests {
   /// Every subset of the capabilities that change a presentation.
-  static let capabilitySets: [[String]] = {
-    let names = ["actions", "body-hyperlinks", "body-markup", "inline-reply", "x-dunst-stack-tag"]
+  static let capabilitySets: [[Capability]] = {
+    let names: [Capability] = ["actions", "body-hyperlinks", "body-markup", "inline-reply", "x-dunst-stack-tag"]
     return (0..<(1 << names.count)).map { mask in names.indices.filter { mask & (1 << $0) != 0 }.map { names[$0] } }
   }()
 
   /// What `prepare` puts on the wire (whether the body counts as markup is not sent).
-  static func wire(_ notification: Notification, _ capabilities: [String]) -> Notification {
+  static func wire(_ notification: Notification, _ capabilities: [Capability]) -> Notification {
     var prepared = Presentation(capabilities: capabilities).prepare(notification)
     prepared.bodyIsMarkup = false
     return prepared

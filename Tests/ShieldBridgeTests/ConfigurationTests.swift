@@ -208,6 +208,22 @@ struct ConfigurationTests {
     )
   }
 
+  @Test("With two wrong limits, the first in declaration order is reported, whatever is wrong with it")
+  func firstWrongLimit() {
+    let outOfRange = configurationError(
+      #"{"rules":[{"name":"s","apps":["A"],"grantMinutes":"five","dailyLimitMinutes":2000}]}"#)
+    #expect(outOfRange?.code == .range)
+    #expect(outOfRange?.keyPath == "rules[0].dailyLimitMinutes")
+    let notANumber = configurationError(
+      #"{"rules":[{"name":"s","apps":["A"],"dailyLimitMinutes":"x","maxGrantsPerDay":500}]}"#)
+    #expect(notANumber?.code == .type)
+    #expect(notANumber?.keyPath == "rules[0].dailyLimitMinutes")
+    let huge = configurationError(
+      #"{"rules":[{"name":"s","apps":["A"],"maxGrantsPerDay":1e300}]}"#)
+    #expect(huge?.code == .type)
+    #expect(huge?.problem.hasPrefix("expected a whole number from 0 to 100, found ") == true)
+  }
+
   @Test("Text that is not JSON is an error with line and column")
   func syntax() {
     let error = configurationError("{\n  \"scheme\": \"x\",\n}")

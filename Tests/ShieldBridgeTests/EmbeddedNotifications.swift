@@ -11,7 +11,7 @@ final class EmbeddedNotifications: Sendable {
   let activity = EventLog<NotificationServer.Activity>()
   private let collector: Task<Void, Never>
 
-  init(capabilities: [String]) async throws {
+  init(capabilities: [Capability]) async throws {
     bus = try BusDaemon()
     server = try NotificationServer(
       connection: try Connection(.address(bus.address)),

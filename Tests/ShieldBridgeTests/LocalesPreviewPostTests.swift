@@ -43,10 +43,10 @@ struct LocalesPreviewPostTests {
   @Test(
     "Every locale arrives as the service lays it out, escaped only where the server reads markup",
     arguments: [
-      [Capability.actions, Capability.body, Capability.bodyMarkup, HintName.dunstStackTag],
+      [Capability.actions, Capability.body, Capability.bodyMarkup, Capability(hint: .dunstStackTag)],
       [Capability.actions, Capability.body],
     ])
-  func everyLocaleArrives(capabilities: [String]) async throws {
+  func everyLocaleArrives(capabilities: [Capability]) async throws {
     let desk = try await EmbeddedNotifications(capabilities: capabilities)
     let runtime = try TemporaryDirectory()
     // '&' and '<' show whether the body is escaped for the server, and only the body.

@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import JSON
 import Notifications
@@ -9,7 +10,7 @@ import TestSupport
 final class ServeProcess: Sendable {
   let process: BackgroundProcess
   /// Its unique name on the bus, once it owns the service's name.
-  let uniqueName: String
+  let uniqueName: BusName
 
   /// Starts `serve --address ADDRESS` and returns once it owns `org.shieldbridge.ShieldBridge`.
   ///

@@ -107,8 +107,8 @@ struct ServiceDunstEndToEndTests {
     #expect(record["app"] == "Instagram")
 
     let dunst = try #require(running.desktop.serverOwner)
-    let sent = try await running.signals.untilActionInvoked(from: dunst)
-    #expect(sent.last == .init(member: "ActionInvoked", sender: dunst, id: id, text: "default"))
+    let sent = try await running.signals.untilActionInvoked(from: dunst.rawValue)
+    #expect(sent.last == .init(member: "ActionInvoked", sender: dunst.rawValue, id: id, text: "default"))
     // dunst 1.9 sends no ActivationToken; a later one may, and then it is passed on.
     let token = sent.last { $0.member == "ActivationToken" && $0.id == id }?.text ?? ""
     #expect(
@@ -122,7 +122,7 @@ struct ServiceDunstEndToEndTests {
     let running = try await DunstService()
     let id = try await running.shield("Instagram")
     let spoofer = try Connection(.address(running.desktop.bus.address))
-    for destination in [try BusName(running.serve.uniqueName), nil] {
+    for destination in [running.serve.uniqueName, nil] {
       try spoofer.emit(
         path: NotificationsNames.path, interface: NotificationsNames.interface,
         member: try MemberName("ActivationToken"), destination: destination, id, "spoofed-token")

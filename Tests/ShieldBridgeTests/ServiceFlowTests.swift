@@ -174,7 +174,7 @@ struct ServiceFlowTests {
     _ = try harness.recordingHandler("puzzle")
     let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
     let spoofer = try Connection(.address(harness.bus.address))
-    let destination = try BusName(harness.serviceConnection.uniqueName)
+    let destination = harness.serviceConnection.uniqueName
     for target in [destination, nil] {
       try spoofer.emit(
         path: NotificationsNames.path, interface: NotificationsNames.interface,
@@ -202,7 +202,7 @@ struct ServiceFlowTests {
       configuration: ServiceHarness.configuration(puzzleHandler: [handler]), sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
     let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
-    let destination = try BusName(harness.serviceConnection.uniqueName)
+    let destination = harness.serviceConnection.uniqueName
     // Two ActionInvoked for the same notification and key, from the real server, back to back.
     for _ in 0..<2 {
       try harness.server.connection.emit(

@@ -23,7 +23,7 @@ final class ServiceHarness: Sendable {
   ]
 
   init(
-    capabilities: [String] = allCapabilities, configuration: Configuration = ServiceHarness.configuration(),
+    capabilities: [Capability] = allCapabilities, configuration: Configuration = ServiceHarness.configuration(),
     environment: [String: String] = [:], sandbox: Sandbox? = nil
   ) async throws {
     let sandbox = try sandbox ?? Sandbox()

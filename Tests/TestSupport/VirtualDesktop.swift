@@ -77,7 +77,7 @@ public final class VirtualDesktop: Sendable {
   }
 
   /// The unique bus name of the notification server, if one runs.
-  public var serverOwner: String? { tracker.owner }
+  public var serverOwner: BusName? { tracker.owner }
 
   /// Starts dunst and waits until it owns the notification name.
   public func startDunst() async throws {

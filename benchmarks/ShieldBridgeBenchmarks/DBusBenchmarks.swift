@@ -36,7 +36,7 @@ enum DBusBenchmarks {
             try Method("Echo", inputs: "s", outputs: "s") { call in [.string(try call.decode(String.self))] }
           ])
       ], at: path)
-    let destination = try BusName(server.uniqueName)
+    let destination = server.uniqueName
     let member = try MemberName("Echo")
     @Sendable func makeCall() throws -> Message {
       let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
@@ -95,7 +95,7 @@ enum DBusBenchmarks {
       }
       // The C client against the Swift server: tells the two sides apart.
       let cross = try Subprocess.run(
-        [baseline, bus.address, String(blockingCalls), "1", "1", server.uniqueName], timeout: .seconds(300))
+        [baseline, bus.address, String(blockingCalls), "1", "1", server.uniqueName.rawValue], timeout: .seconds(300))
       for line in cross.output.split(separator: "\n") where line.hasPrefix("blocking_ns_per_call ") {
         if let value = Double(line.split(separator: " ")[1]) { crossBlocking.append(value) }
       }

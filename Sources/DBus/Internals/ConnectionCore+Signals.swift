@@ -3,7 +3,7 @@ struct SignalHandlerTable {
   struct Entry {
     var rule: MatchRule
     /// Returns the unique name a signal must come from, or `nil` to accept none.
-    var requiredSender: (@Sendable () -> String?)?
+    var requiredSender: (@Sendable () -> BusName?)?
     var deliver: @Sendable (Message) -> Void
     var end: @Sendable () -> Void
   }

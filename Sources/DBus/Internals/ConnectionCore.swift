@@ -26,8 +26,9 @@ private let threadsInitialised: Bool = dbus_threads_init_default() != 0
 /// dispatch and send what other threads queued meanwhile.
 final class ConnectionCore: @unchecked Sendable {
   let raw: OpaquePointer
-  /// Set once by `open` before the core is shared, never changed afterwards.
-  private(set) var uniqueName = ""
+  /// Set once by `open` before the core is shared, never changed afterwards
+  /// (the bus's own name until then, which no caller can see).
+  private(set) var uniqueName = BusName.bus
   /// Whether a thread of the connection's own runs ``run()``.
   let hasLoopThread: Bool
 
@@ -113,10 +114,10 @@ final class ConnectionCore: @unchecked Sendable {
     let hello = try Message.methodCall(
       destination: .bus, path: .bus, interface: .bus, member: MemberName(trusted: "Hello"))
     let reply = try callBlocking(hello, timeout: timeout)
-    guard let name = try? reply.decode(String.self), !name.isEmpty else {
+    guard let text = try? reply.decode(String.self), let name = BusName(rawValue: text), name.isUnique else {
       throw DBusError(.noServer, "the bus at \(address) did not give this connection a name")
     }
-    guard dbus_bus_set_unique_name(raw, name) != 0 else { throw .outOfMemory }
+    guard dbus_bus_set_unique_name(raw, name.rawValue) != 0 else { throw .outOfMemory }
     uniqueName = name
   }
 

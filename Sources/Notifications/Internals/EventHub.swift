@@ -11,19 +11,19 @@ import Synchronization
 final class EventHub: Sendable {
   private struct State {
     /// The unique name of the server our posted ids belong to.
-    var server: String?
+    var server: BusName?
     /// The ids posted to `server` and not yet closed.
     var posted = RecentTable<Void>(limit: EventHub.postedLimit)
     /// The capabilities of a server, by the unique name that answered `GetCapabilities`.
-    var capabilities: (server: String, list: [String])?
+    var capabilities: (server: BusName, list: [Capability])?
     /// Recent events about ids that are not (yet) ours.
-    var early: [(server: String, event: NotificationEvent)] = []
+    var early: [(server: BusName, event: NotificationEvent)] = []
     var consumers: [Int: AsyncStream<NotificationEvent>.Continuation] = [:]
     var nextConsumer = 1
     /// Who owns the name now, once the tracker is there.
     var tracker: NameOwnerTracker?
     /// The capabilities asked for when the client started, until someone takes the answer.
-    var prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>?
+    var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
     /// Set once the connection is gone (or events were never wanted): new streams end at once.
     var finished = false
   }
@@ -58,7 +58,7 @@ final class EventHub: Sendable {
   /// Starts following the owner of the name, with the capabilities already asked for.
   func follow(
     _ tracker: NameOwnerTracker?,
-    prefetch: Task<Result<(server: String, list: [String]), DBusError>, Never>?
+    prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
   ) {
     state.withLock { state in
       state.tracker = tracker
@@ -67,13 +67,13 @@ final class EventHub: Sendable {
   }
 
   /// Whether `sender` is the current owner of the name: only its signals count.
-  func isCurrentServer(_ sender: String) -> Bool {
+  func isCurrentServer(_ sender: BusName) -> Bool {
     guard let tracker = state.withLock({ $0.tracker }) else { return false }
     return tracker.owner == sender
   }
 
   /// The answer to the first `GetCapabilities`, once; `nil` when it was taken before.
-  func takePrefetch() async -> Result<(server: String, list: [String]), DBusError>? {
+  func takePrefetch() async -> Result<(server: BusName, list: [Capability]), DBusError>? {
     guard
       let task = state.withLock({ state in
         defer { state.prefetch = nil }
@@ -86,29 +86,29 @@ final class EventHub: Sendable {
   }
 
   /// The capabilities cached last, whichever server gave them.
-  var lastCapabilities: (name: String, capabilities: [String])? {
+  var lastCapabilities: (name: BusName, capabilities: [Capability])? {
     state.withLock { state in state.capabilities.map { ($0.server, $0.list) } }
   }
 
   /// The capabilities cached for `server`, if they are known.
-  func capabilities(of server: String) -> [String]? {
+  func capabilities(of server: BusName) -> [Capability]? {
     state.withLock { state in
       guard let cached = state.capabilities, cached.server == server else { return nil }
       return cached.list
     }
   }
 
-  func setCapabilities(_ list: [String], of server: String) {
+  func setCapabilities(_ list: [Capability], of server: BusName) {
     state.withLock { $0.capabilities = (server, list) }
   }
 
   /// Whether `id` is a notification this client posted to `server` and that is still open.
-  func owns(_ id: UInt32, on server: String) -> Bool {
+  func owns(_ id: UInt32, on server: BusName) -> Bool {
     state.withLock { $0.server == server && $0.posted.contains(id) }
   }
 
   /// Records that `server` gave `id` to one of our posts, and delivers what already came for it.
-  func register(_ id: UInt32, server: String) {
+  func register(_ id: UInt32, server: BusName) {
     state.withLock { state in
       if state.server != server {
         state.server = server
@@ -126,7 +126,7 @@ final class EventHub: Sendable {
   }
 
   /// Handles an event sent by `server` (already checked to be the current owner).
-  func receive(_ event: NotificationEvent, from server: String) {
+  func receive(_ event: NotificationEvent, from server: BusName) {
     state.withLock { state in
       if let cached = state.capabilities, cached.server == server,
         !Presentation(capabilities: cached.list).accepts(event)
@@ -144,7 +144,7 @@ final class EventHub: Sendable {
 
   /// The server went away or was replaced: its notifications are gone with it,
   /// and each ends with `closed(undefined)`.
-  func serverChanged(to newOwner: String?) {
+  func serverChanged(to newOwner: BusName?) {
     state.withLock { state in
       guard state.server != newOwner else { return }
       let ended = state.posted.ids

@@ -101,20 +101,42 @@ struct ConfigurationReader {
         owners[app.lowercased()] = name
         apps.append(app)
       }
-      rules.append(
-        Rule(
-          name: name, apps: apps,
-          dailyLimitMinutes: try integer(
-            members["dailyLimitMinutes"], at: rulePath.key("dailyLimitMinutes"), in: 0...1440,
-            default: Rule.defaultDailyLimitMinutes),
-          grantMinutes: try integer(
-            members["grantMinutes"], at: rulePath.key("grantMinutes"), in: 1...120,
-            default: Rule.defaultGrantMinutes),
-          maxGrantsPerDay: try integer(
-            members["maxGrantsPerDay"], at: rulePath.key("maxGrantsPerDay"), in: 0...100,
-            default: Rule.defaultMaxGrantsPerDay)))
+      rules.append(try rule(name: name, apps: apps, members: members, at: rulePath))
     }
     return RuleSet(rules)
+  }
+
+  /// A rule with its limits read from `members` and checked by ``Rule``.
+  ///
+  /// The limits are reported in the order they are declared: a limit that is
+  /// not a whole number is reported after an earlier one that is out of range.
+  private func rule(
+    name: String, apps: [String], members: Members, at path: ConfigurationKeyPath
+  ) throws(ConfigurationError) -> Rule {
+    var values: [Rule.Limit: Int] = [:]
+    var notANumber: ConfigurationError?
+    for limit in Rule.Limit.allCases where notANumber == nil {
+      guard let value = members[limit.rawValue] else { continue }
+      do {
+        values[limit] = try integer(value, at: path.key(limit.rawValue), for: limit)
+      } catch {
+        notANumber = error
+      }
+    }
+    let rule: Rule
+    do {
+      rule = try Rule(
+        checking: name, apps: apps,
+        dailyLimitMinutes: values[.dailyLimitMinutes] ?? Rule.Limit.dailyLimitMinutes.defaultValue,
+        grantMinutes: values[.grantMinutes] ?? Rule.Limit.grantMinutes.defaultValue,
+        maxGrantsPerDay: values[.maxGrantsPerDay] ?? Rule.Limit.maxGrantsPerDay.defaultValue)
+    } catch {
+      let value = members[error.limit.rawValue] ?? .integer(Int64(error.value))
+      throw self.error(
+        .range, at: path.key(error.limit.rawValue), expectedNumber(for: error.limit, found: value))
+    }
+    if let notANumber { throw notANumber }
+    return rule
   }
 
   private mutating func views(_ value: JSONValue, at path: ConfigurationKeyPath)
@@ -256,19 +278,21 @@ struct ConfigurationReader {
     return text
   }
 
-  private func integer(
-    _ value: JSONValue?, at path: ConfigurationKeyPath, in range: ClosedRange<Int>, default: Int
-  )
+  /// A whole number for `limit`; its range is left for ``Rule`` to check.
+  private func integer(_ value: JSONValue, at path: ConfigurationKeyPath, for limit: Rule.Limit)
     throws(ConfigurationError) -> Int
   {
-    guard let value else { return `default` }
-    let expected =
-      "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(found(value))"
-    guard let number = value.integerValue else { throw error(.type, at: path, expected) }
-    guard let integer = Int(exactly: number), range.contains(integer) else {
-      throw error(.range, at: path, expected)
+    guard let number = value.integerValue else {
+      throw error(.type, at: path, expectedNumber(for: limit, found: value))
+    }
+    guard let integer = Int(exactly: number) else {
+      throw error(.range, at: path, expectedNumber(for: limit, found: value))
     }
     return integer
+  }
+
+  private func expectedNumber(for limit: Rule.Limit, found value: JSONValue) -> String {
+    "expected a whole number from \(limit.range.lowerBound) to \(limit.range.upperBound), found \(found(value))"
   }
 
   // MARK: - Messages

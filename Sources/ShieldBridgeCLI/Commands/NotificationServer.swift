@@ -72,7 +72,7 @@ private typealias ServerInvocation = Invocation<NotificationServerOptions>
 private var defaultCapabilityList: String {
   var list = ""
   for capability in NotificationServer.Configuration.defaultCapabilities {
-    list += list.isEmpty ? capability : "," + capability
+    list += list.isEmpty ? capability.rawValue : "," + capability.rawValue
   }
   return list
 }
@@ -86,7 +86,7 @@ private func serveNotifications(_ invocation: ServerInvocation) async throws(Com
     if let bad = capabilities.first(where: { $0.contains(where: \.isWhitespace) }) {
       throw .usage("--capabilities takes names separated by commas, not '\(bad)'")
     }
-    configuration.capabilities = capabilities
+    configuration.capabilities = capabilities.map(Capability.init(rawValue:))
   }
   configuration.information.version = shieldBridgeVersion
   let stop = SignalWaiter([SIGTERM, SIGINT])

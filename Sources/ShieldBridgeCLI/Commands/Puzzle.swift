@@ -38,7 +38,9 @@ private struct PuzzleOptions: OptionGroup {
   init(declaring options: inout OptionDeclarations) {
     app = options.value("--app", "NAME", "The app the minutes are for; it picks the rule.")
     grant = options.integer(
-      "--grant", "N", in: 1...120, "The minutes the link offers (1-120); the rule's own minutes apply.")
+      "--grant", "N", in: Rule.grantMinutesRange,
+      "The minutes the link offers (\(Rule.grantMinutesRange.lowerBound)-\(Rule.grantMinutesRange.upperBound)); "
+        + "the rule's own minutes apply.")
     seed = options.integer(
       "--seed", "S", in: 0...UInt64.max, digitsOnly: true,
       "Draw the tasks from this seed (a whole number), to repeat them.")

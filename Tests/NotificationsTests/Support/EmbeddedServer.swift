@@ -8,7 +8,7 @@ final class EmbeddedServer: Sendable {
   let server: NotificationServer
 
   init(
-    capabilities: [String] = NotificationServer.Configuration.defaultCapabilities,
+    capabilities: [Capability] = NotificationServer.Configuration.defaultCapabilities,
     recordPath: String? = nil,
     retainedLimit: Int = 1000
   ) async throws {
@@ -20,7 +20,7 @@ final class EmbeddedServer: Sendable {
   /// Starts another server on the same bus (after the first was stopped).
   static func startServer(
     on bus: BusDaemon,
-    capabilities: [String] = NotificationServer.Configuration.defaultCapabilities,
+    capabilities: [Capability] = NotificationServer.Configuration.defaultCapabilities,
     recordPath: String? = nil, retainedLimit: Int = 1000
   ) async throws -> NotificationServer {
     let connection = try Connection(.address(bus.address))

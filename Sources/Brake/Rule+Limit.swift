@@ -1,0 +1,40 @@
+extension Rule {
+  /// One of a rule's numeric limits, with the range it must lie in.
+  ///
+  /// The cases are in the order the checking initialiser checks them; the raw
+  /// value is the property's name, which is also the key in `config.json`.
+  public enum Limit: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    case dailyLimitMinutes
+    case grantMinutes
+    case maxGrantsPerDay
+
+    /// The values the limit may take.
+    public var range: ClosedRange<Int> {
+      switch self {
+      case .dailyLimitMinutes: Rule.dailyLimitMinutesRange
+      case .grantMinutes: Rule.grantMinutesRange
+      case .maxGrantsPerDay: Rule.maxGrantsPerDayRange
+      }
+    }
+
+    /// The value a rule has when it does not say.
+    public var defaultValue: Int {
+      switch self {
+      case .dailyLimitMinutes: Rule.defaultDailyLimitMinutes
+      case .grantMinutes: Rule.defaultGrantMinutes
+      case .maxGrantsPerDay: Rule.defaultMaxGrantsPerDay
+      }
+    }
+
+    /// The rule's property that holds the limit.
+    public var keyPath: WritableKeyPath<Rule, Int> {
+      switch self {
+      case .dailyLimitMinutes: \.dailyLimitMinutes
+      case .grantMinutes: \.grantMinutes
+      case .maxGrantsPerDay: \.maxGrantsPerDay
+      }
+    }
+
+    public var description: String { rawValue }
+  }
+}
