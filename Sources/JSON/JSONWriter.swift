@@ -103,17 +103,26 @@ public struct JSONWriter: ~Copyable {
   /// pays for: a literal such as `"app_name"` has nothing to escape.
   @inlinable
   public mutating func key(_ name: StaticString) {
-    separate()
-    name.withUTF8Buffer { name in
-      assert(name.allSatisfy { !JSONWriter.needsEscape($0) }, "a key literal must need no escaping")
-      reserve(name.count + 3)
-      storage[byteCount] = UInt8(ascii: "\"")
-      if let base = name.baseAddress { JSONWriter.copy(base, to: storage + byteCount + 1, count: name.count) }
-      byteCount += name.count + 1
-      storage[byteCount] = UInt8(ascii: "\"")
-      storage[byteCount + 1] = UInt8(ascii: ":")
-      byteCount += 2
+    guard name.hasPointerRepresentation else {
+      // A one-character literal is held as a scalar, not as bytes.
+      key(escaping: name.description)
+      return
     }
+    let length = name.utf8CodeUnitCount
+    assert(
+      UnsafeBufferPointer(start: name.utf8Start, count: length).allSatisfy { !JSONWriter.needsEscape($0) },
+      "a key literal must need no escaping")
+    reserve(length + 4)
+    var target = storage + byteCount
+    if needsSeparator {
+      target.pointee = UInt8(ascii: ",")
+      target += 1
+    }
+    target.pointee = UInt8(ascii: "\"")
+    JSONWriter.copy(name.utf8Start, to: target + 1, count: length)
+    target[length + 1] = UInt8(ascii: "\"")
+    target[length + 2] = UInt8(ascii: ":")
+    byteCount = storage.distance(to: target) + length + 3
     needsSeparator = false
   }
 
@@ -160,8 +169,9 @@ public struct JSONWriter: ~Copyable {
   /// Writes a number as ``JSONValue/number(_:)`` is written.
   ///
   /// A whole number below 10¹⁵ in magnitude is written as an integer (`3`, not
-  /// `3.0`), any other as Swift's shortest round-trip form (`0.1`, `1e+15`), and
-  /// a number that is not finite, which JSON cannot hold, as `null`.
+  /// `3.0`), any other as Swift's shortest round-trip form (`0.1`,
+  /// `1000000000000000.0`, `1e+16`), and a number that is not finite, which
+  /// JSON cannot hold, as `null`.
   public mutating func number(_ value: Double) {
     separate()
     if !value.isFinite {
@@ -249,7 +259,11 @@ public struct JSONWriter: ~Copyable {
   /// Appends a literal straight from the binary's constants.
   @inlinable
   public mutating func append(literal: StaticString) {
-    literal.withUTF8Buffer { append(bytes: $0) }
+    if literal.hasPointerRepresentation {
+      append(bytes: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    } else {
+      literal.withUTF8Buffer { append(bytes: $0) }
+    }
   }
 
   /// Appends the UTF-8 of `text` as it is.
@@ -279,29 +293,48 @@ public struct JSONWriter: ~Copyable {
 
   /// Appends UTF-8 bytes as a quoted JSON string, escaped by the one rule (see ``JSONWriter``).
   ///
-  /// Runs of bytes with nothing to escape, which is nearly all of them, are copied whole.
+  /// Runs of bytes with nothing to escape, which is nearly all of them, are
+  /// copied whole, and found eight bytes at a time.
   @inlinable
   public mutating func append(quotedUTF8 bytes: UnsafeBufferPointer<UInt8>) {
-    append(UInt8(ascii: "\""))
-    var start = 0
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      guard JSONWriter.needsEscape(byte) else {
-        index += 1
-        continue
+    // Every byte escaped is at most six bytes, plus the quotes: room enough
+    // to write without a check for each.
+    reserve(bytes.count * 6 + 2)
+    var target = storage + byteCount
+    target.pointee = UInt8(ascii: "\"")
+    target += 1
+    if let base = bytes.baseAddress {
+      var start = 0
+      var index = 0
+      while index < bytes.count {
+        if index + 8 <= bytes.count,
+          !JSONWriter.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        {
+          index += 8
+          continue
+        }
+        let byte = base[index]
+        guard JSONWriter.needsEscape(byte) else {
+          index += 1
+          continue
+        }
+        // 0xE2 starts U+2028 and U+2029 but also many a character that needs nothing.
+        if byte == 0xE2 && !JSONWriter.isLineOrParagraphSeparator(bytes, at: index) {
+          index += 1
+          continue
+        }
+        JSONWriter.copy(base + start, to: target, count: index - start)
+        target += index - start
+        let escaped = JSONWriter.writeEscape(of: bytes, at: index, to: target)
+        target = escaped.end
+        index += escaped.consumed
+        start = index
       }
-      // 0xE2 starts U+2028 and U+2029 but also many a character that needs nothing.
-      if byte == 0xE2 && !JSONWriter.isLineOrParagraphSeparator(bytes, at: index) {
-        index += 1
-        continue
-      }
-      append(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-      index += appendEscape(of: bytes, at: index)
-      start = index
+      JSONWriter.copy(base + start, to: target, count: index - start)
+      target += index - start
     }
-    append(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-    append(UInt8(ascii: "\""))
+    target.pointee = UInt8(ascii: "\"")
+    byteCount = storage.distance(to: target) + 1
   }
 
   // MARK: Internals
@@ -319,25 +352,48 @@ public struct JSONWriter: ~Copyable {
       && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
   }
 
-  /// Appends the escape of the byte (or separator) at `index`; returns how many bytes it stood for.
+  /// Whether any of the eight bytes of `word` may need escaping: one below
+  /// 0x20, or one of 0x22, 0x5C, 0x7F and 0xE2 (see ``needsEscape(_:)``).
+  ///
+  /// The classic tests for a zero byte and for a byte less than n (exact as
+  /// to whether there is one), on the whole word at once.
+  @inlinable
+  static func mayNeedEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+    let control = (word &- ones &* 0x20) & ~word & highs
+    return control | hasZeroByte(word ^ (ones &* 0x22)) | hasZeroByte(word ^ (ones &* 0x5C))
+      | hasZeroByte(word ^ (ones &* 0x7F)) | hasZeroByte(word ^ (ones &* 0xE2)) != 0
+  }
+
+  /// Writes the escape of the byte (or separator) at `index` to `target`,
+  /// which has room for six bytes; returns the end and how many bytes of
+  /// `bytes` the escape stands for.
   @usableFromInline
-  mutating func appendEscape(of bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+  static func writeEscape(
+    of bytes: UnsafeBufferPointer<UInt8>, at index: Int, to target: UnsafeMutablePointer<UInt8>
+  ) -> (end: UnsafeMutablePointer<UInt8>, consumed: Int) {
     let byte = bytes[index]
+    target[0] = UInt8(ascii: "\\")
     switch byte {
-    case 0x22: append(literal: #"\""#)
-    case 0x5C: append(literal: #"\\"#)
-    case 0x0A: append(literal: #"\n"#)
-    case 0x0D: append(literal: #"\r"#)
-    case 0x09: append(literal: #"\t"#)
+    case 0x22, 0x5C:
+      target[1] = byte
+      return (target + 2, 1)
+    case 0x0A, 0x0D, 0x09:
+      target[1] = byte == 0x0A ? UInt8(ascii: "n") : byte == 0x0D ? UInt8(ascii: "r") : UInt8(ascii: "t")
+      return (target + 2, 1)
     case 0xE2:
-      append(literal: bytes[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#)
-      return 3
+      // U+2028 or U+2029: E2 80 A8 or E2 80 A9.
+      for (offset, character) in "u202".utf8.enumerated() { target[1 + offset] = character }
+      target[5] = bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")
+      return (target + 6, 3)
     default:
-      append(literal: #"\u00"#)
-      append(JSONWriter.hexDigit(byte >> 4))
-      append(JSONWriter.hexDigit(byte & 0x0F))
+      for (offset, character) in "u00".utf8.enumerated() { target[1 + offset] = character }
+      target[4] = hexDigit(byte >> 4)
+      target[5] = hexDigit(byte & 0x0F)
+      return (target + 6, 1)
     }
-    return 1
   }
 
   /// The lowercase hex digit of `nibble` (0 to 15).
