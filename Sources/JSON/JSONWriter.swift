@@ -293,48 +293,26 @@ public struct JSONWriter: ~Copyable {
 
   /// Appends UTF-8 bytes as a quoted JSON string, escaped by the one rule (see ``JSONWriter``).
   ///
-  /// Runs of bytes with nothing to escape, which is nearly all of them, are
-  /// copied whole, and found eight bytes at a time.
+  /// Nearly every string has nothing to escape: it is checked eight bytes at a
+  /// time and copied whole; only one that may need escaping is written byte by byte.
   @inlinable
   public mutating func append(quotedUTF8 bytes: UnsafeBufferPointer<UInt8>) {
     // Every byte escaped is at most six bytes, plus the quotes: room enough
     // to write without a check for each.
-    reserve(bytes.count * 6 + 2)
+    reserve(bytes.count &* 6 &+ 2)
     var target = storage + byteCount
     target.pointee = UInt8(ascii: "\"")
     target += 1
-    if let base = bytes.baseAddress {
-      var start = 0
-      var index = 0
-      while index < bytes.count {
-        if index + 8 <= bytes.count,
-          !JSONWriter.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        {
-          index += 8
-          continue
-        }
-        let byte = base[index]
-        guard JSONWriter.needsEscape(byte) else {
-          index += 1
-          continue
-        }
-        // 0xE2 starts U+2028 and U+2029 but also many a character that needs nothing.
-        if byte == 0xE2 && !JSONWriter.isLineOrParagraphSeparator(bytes, at: index) {
-          index += 1
-          continue
-        }
-        JSONWriter.copy(base + start, to: target, count: index - start)
-        target += index - start
-        let escaped = JSONWriter.writeEscape(of: bytes, at: index, to: target)
-        target = escaped.end
-        index += escaped.consumed
-        start = index
+    if let base = bytes.baseAddress, !bytes.isEmpty {
+      if JSONWriter.mayNeedEscape(base, count: bytes.count) {
+        target = JSONWriter.writeEscaped(bytes, to: target)
+      } else {
+        JSONWriter.copy(base, to: target, count: bytes.count)
+        target += bytes.count
       }
-      JSONWriter.copy(base + start, to: target, count: index - start)
-      target += index - start
     }
     target.pointee = UInt8(ascii: "\"")
-    byteCount = storage.distance(to: target) + 1
+    byteCount = storage.distance(to: target) &+ 1
   }
 
   // MARK: Internals
@@ -350,6 +328,52 @@ public struct JSONWriter: ~Copyable {
   static func isLineOrParagraphSeparator(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
     index + 2 < bytes.count && bytes[index] == 0xE2 && bytes[index + 1] == 0x80
       && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+  }
+
+  /// Whether any of the `count` bytes at `base` may need escaping (see ``needsEscape(_:)``).
+  @inlinable
+  static func mayNeedEscape(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+    let raw = UnsafeRawPointer(base)
+    guard count >= 8 else {
+      guard count >= 4 else {
+        for index in 0..<count where needsEscape(base[index]) { return true }
+        return false
+      }
+      // Four to seven bytes: the first four and the last four, overlapping, make one word.
+      let first = raw.loadUnaligned(as: UInt32.self)
+      let last = raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      return mayNeedEscape(UInt64(first) | UInt64(last) << 32)
+    }
+    var index = 0
+    while index &+ 8 <= count {
+      if mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
+      index &+= 8
+    }
+    // The last bytes, in a word that overlaps the one before.
+    return index < count && mayNeedEscape(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+  }
+
+  /// Writes `bytes` escaped to `target`, which has room for six bytes each; returns the end.
+  @usableFromInline
+  static func writeEscaped(
+    _ bytes: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>
+  ) -> UnsafeMutablePointer<UInt8> {
+    var target = target
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      // 0xE2 starts U+2028 and U+2029 but also many a character that needs nothing.
+      guard needsEscape(byte), byte != 0xE2 || isLineOrParagraphSeparator(bytes, at: index) else {
+        target.pointee = byte
+        target += 1
+        index += 1
+        continue
+      }
+      let escaped = writeEscape(of: bytes, at: index, to: target)
+      target = escaped.end
+      index += escaped.consumed
+    }
+    return target
   }
 
   /// Whether any of the eight bytes of `word` may need escaping: one below
@@ -439,14 +463,27 @@ public struct JSONWriter: ~Copyable {
     capacity = newCapacity
   }
 
-  /// Copies `count` bytes; most are a few bytes long, for which a loop beats a call to `memmove`.
+  /// Copies `count` bytes; most are a few bytes long, for which two
+  /// overlapping loads and stores beat a call to `memmove`.
   @inlinable @inline(__always)
   static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
     if count > 16 {
       target.update(from: source, count: count)
-      return
+    } else if count >= 8 {
+      let first = from.loadUnaligned(as: UInt64.self)
+      let last = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      to.storeBytes(of: first, as: UInt64.self)
+      to.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+    } else if count >= 4 {
+      let first = from.loadUnaligned(as: UInt32.self)
+      let last = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      to.storeBytes(of: first, as: UInt32.self)
+      to.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+    } else {
+      for index in 0..<count { target[index] = source[index] }
     }
-    for index in 0..<count { target[index] = source[index] }
   }
 
   /// Calls `body` with the UTF-8 of `text`, without copying a native string.
