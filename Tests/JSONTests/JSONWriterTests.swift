@@ -38,6 +38,30 @@ struct JSONWriterTests {
     #expect(quoted("\u{2027}\u{202A}") == "\"\u{2027}\u{202A}\"")
   }
 
+  @Test func aCharacterToEscapeIsFoundAtEveryPositionOfEveryLength() {
+    // Strings are checked eight bytes at a time, the short ones and the tail in overlapping words.
+    let escaped: [(String, String)] = [
+      ("\"", #"\""#), ("\\", #"\\"#), ("\u{1}", #"\u0001"#), ("\u{1F}", #"\u001f"#), ("\u{7F}", #"\u007f"#),
+      ("\u{2028}", #"\u2028"#), ("…", "…"), ("\u{A0}", "\u{A0}"),
+    ]
+    for length in 0...24 {
+      for position in 0...length {
+        let before = String(repeating: "a", count: position)
+        let after = String(repeating: "z", count: length - position)
+        for (character, escape) in escaped {
+          #expect(quoted(before + character + after) == "\"" + before + escape + after + "\"")
+        }
+      }
+    }
+  }
+
+  @Test func everyOtherASCIICharacterIsCopied() {
+    let printable = String(
+      (0x20...0x7E).map { Character(UnicodeScalar(UInt8($0))) }.filter { $0 != "\"" && $0 != "\\" })
+    #expect(quoted(printable) == "\"" + printable + "\"")
+    #expect(quoted(String(printable.reversed())) == "\"" + String(printable.reversed()) + "\"")
+  }
+
   @Test func longStringsWithManyEscapesGrowTheBuffer() {
     let text = String(repeating: "\u{1}é\"", count: 1000)
     #expect(quoted(text) == "\"" + String(repeating: #"\u0001é\""#, count: 1000) + "\"")
