@@ -32,15 +32,15 @@ public struct ReceivedNotification: Sendable {
 
   /// The notification as one JSON object, fields in the order of the `Notify` arguments.
   public var json: JSONValue {
-    var writer = JSONLineWriter()
+    var writer = JSONWriter()
     writer.beginObject()
     writeMembers(to: &writer)
     writer.endObject()
-    return (try? JSONValue(parsing: writer.bytes)) ?? .null
+    return writer.withBytes { try? JSONValue(parsing: $0) } ?? .null
   }
 
   /// Writes the members of ``json`` into an object that is open in `writer`.
-  func writeMembers(to writer: inout JSONLineWriter) {
+  func writeMembers(to writer: inout JSONWriter) {
     writer.member("id", id)
     writer.member("replaces_id", replacesID)
     writer.member("sender", sender?.rawValue ?? "")
@@ -60,7 +60,7 @@ public struct ReceivedNotification: Sendable {
     writer.key("hints")
     writer.beginObject()
     for hint in hints {
-      writer.key(hint.name.rawValue)
+      writer.key(escaping: hint.name.rawValue)
       writer.value(hint.value)
     }
     writer.endObject()

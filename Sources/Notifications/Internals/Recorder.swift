@@ -1,3 +1,4 @@
+import JSON
 import Synchronization
 
 /// The embedded server's record: one JSON object per line, appended and
@@ -5,8 +6,13 @@ import Synchronization
 final class Recorder: Sendable {
   let path: String
   private let file: AppendOnlyFile
-  private let state = Mutex<(writer: JSONLineWriter, failure: NotificationError?)>(
-    (JSONLineWriter(), nil))
+  private let state = Mutex(State())
+
+  /// The line being written, kept for the next one, and the first failure.
+  private struct State: ~Copyable {
+    var writer = JSONWriter()
+    var failure: NotificationError?
+  }
 
   /// Opens (or creates) the record file for appending.
   ///
@@ -20,9 +26,9 @@ final class Recorder: Sendable {
   var failure: NotificationError? { state.withLock { $0.failure } }
 
   /// Appends one line: the object whose members `members` writes.
-  func record(_ members: (inout JSONLineWriter) -> Void) {
+  func record(_ members: (inout JSONWriter) -> Void) {
     state.withLock { state in
-      state.writer.reset()
+      state.writer.removeAll()
       state.writer.beginObject()
       members(&state.writer)
       state.writer.endObject()

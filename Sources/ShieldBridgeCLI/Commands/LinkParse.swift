@@ -57,45 +57,37 @@ private struct LinkParseOptions: LinkSchemeOptions {
 enum LinkParseOutput {
   /// `{"ok":true,"action":…,"ignored":[…]}` and a newline.
   static func appendJSON(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
-    // Route, scheme, tokens and keys cannot hold a character JSON escapes;
-    // only the app's name and a message can.
-    output.append(literal: #"{"ok":true,"action":"#)
-    output.appendQuoted(resolution.route)
-    output.append(literal: #","scheme":"#)
-    output.appendQuoted(resolution.scheme)
+    output.beginObject()
+    output.member("ok", true)
+    output.member("action", resolution.route)
+    output.member("scheme", resolution.scheme)
     switch resolution.action {
     case .puzzle(let app, let grant, let id):
-      output.append(literal: #","app":"#)
-      if let app { output.appendJSONString(app) } else { output.append(literal: "null") }
-      output.append(literal: #","grant":"#)
-      output.append(decimal: grant)
-      output.append(literal: #","id":"#)
-      output.appendQuoted(id)
+      output.member("app", app)
+      output.member("grant", grant)
+      output.member("id", id)
     case .view(let app, let view, let id):
-      output.append(literal: #","app":"#)
-      output.appendJSONString(app)
-      output.append(literal: #","view":"#)
-      output.appendQuoted(view)
-      output.append(literal: #","id":"#)
-      output.appendQuoted(id)
+      output.member("app", app)
+      output.member("view", view)
+      output.member("id", id)
     }
-    output.append(literal: #","ignored":["#)
-    for (index, key) in resolution.ignored.enumerated() {
-      if index > 0 { output.append(UInt8(ascii: ",")) }
-      output.appendQuoted(key)
-    }
-    output.append(literal: "]}\n")
+    output.key("ignored")
+    output.beginArray()
+    for key in resolution.ignored { output.string(key) }
+    output.endArray()
+    output.endObject()
+    output.newline()
   }
 
   /// `{"ok":false,"error":…,"offset":…,"message":…}` and a newline.
   static func appendJSON(_ error: DeepLinkError, to output: inout LinkOutput) {
-    output.append(literal: #"{"ok":false,"error":"#)
-    output.appendQuoted(error.code.rawValue)
-    output.append(literal: #","offset":"#)
-    output.append(decimal: error.offset)
-    output.append(literal: #","message":"#)
-    output.appendJSONString(error.message)
-    output.append(literal: "}\n")
+    output.beginObject()
+    output.member("ok", false)
+    output.member("error", error.code.rawValue)
+    output.member("offset", error.offset)
+    output.member("message", error.message)
+    output.endObject()
+    output.newline()
   }
 
   /// `puzzle app="Instagram" grant=5 id="shield-open"`, then ` ignored=a,b` when
@@ -106,19 +98,19 @@ enum LinkParseOutput {
     case .puzzle(let app, let grant, let id):
       if let app {
         output.append(literal: " app=")
-        output.appendJSONString(app)
+        output.append(quoted: app)
       }
       output.append(literal: " grant=")
       output.append(decimal: grant)
       output.append(literal: " id=")
-      output.appendJSONString(id)
+      output.append(quoted: id)
     case .view(let app, let view, let id):
       output.append(literal: " app=")
-      output.appendJSONString(app)
+      output.append(quoted: app)
       output.append(literal: " view=")
-      output.appendJSONString(view)
+      output.append(quoted: view)
       output.append(literal: " id=")
-      output.appendJSONString(id)
+      output.append(quoted: id)
     }
     if !resolution.ignored.isEmpty {
       output.append(literal: " ignored=")
