@@ -6,10 +6,13 @@ import JSON
 /// it does not know.
 struct ConfigurationReader {
   let file: String
+  /// The numbers not written as integers, as written, by JSON Pointer (see ``JSONValue/parsingKeepingNumberTexts(_:)``).
+  let numberTexts: [String: String]
   private(set) var warnings: [ConfigurationWarning] = []
 
-  init(file: String) {
+  init(file: String, numberTexts: [String: String] = [:]) {
     self.file = file
+    self.numberTexts = numberTexts
   }
 
   mutating func configuration(_ json: JSONValue) throws(ConfigurationError) -> Configuration {
@@ -262,9 +265,23 @@ struct ConfigurationReader {
     throws(ConfigurationError) -> Int
   {
     guard let value else { return `default` }
+    // A whole number is written as one: digits and an optional minus. The
+    // parser keeps the text of any other number, whose Double would hide
+    // that it was 4.9999999999999999999 or 1e-400.
+    let written = numberTexts[path.pointer]
     let expected =
-      "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(found(value))"
-    guard let number = value.integerValue else { throw error(.type, at: path, expected) }
+      "expected a whole number from \(range.lowerBound) to \(range.upperBound), "
+      + "found \(written ?? found(value))"
+    if let written {
+      guard written.utf8.dropFirst(written.hasPrefix("-") ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }) else {
+        throw error(
+          .type, at: path,
+          expected + " (a whole number is written as digits alone, without a fraction or an exponent)")
+      }
+      // Digits beyond Int64: a whole number, but outside every range here.
+      throw error(.range, at: path, expected)
+    }
+    guard case .integer(let number) = value else { throw error(.type, at: path, expected) }
     guard let integer = Int(exactly: number), range.contains(integer) else {
       throw error(.range, at: path, expected)
     }
