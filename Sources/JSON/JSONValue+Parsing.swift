@@ -24,15 +24,29 @@ extension JSONValue {
   ///
   /// - Throws: ``JSONParseError`` with the line and column of the first problem.
   public init(parsing text: some Collection<UInt8>) throws(JSONParseError) {
-    let bytes = Array(text)
-    var parser = Parser(bytes: bytes)
-    parser.skipWhitespace()
-    let value = try parser.parseValue(depth: 0)
-    parser.skipWhitespace()
-    guard parser.index == bytes.count else {
-      throw parser.error("unexpected text after the JSON value")
-    }
-    self = value
+    var parser = Parser(bytes: Array(text))
+    self = try parser.parseDocument()
+  }
+
+  /// Parses one JSON text as ``init(parsing:)-(Collection<UInt8>)`` does, and
+  /// keeps the text of every number that is not an integer as written.
+  ///
+  /// A `Double` does not say how a number was written: `4.9999999999999999999`
+  /// and `5.0` are both 5, and `1e-400` is 0. A reader that takes only whole
+  /// numbers needs the text to refuse those and to quote them. Only numbers
+  /// stored as ``number(_:)`` are kept: those with a fraction or an exponent,
+  /// and digits beyond `Int64`.
+  ///
+  /// - Returns: The value, and the texts keyed by the JSON Pointer (RFC 6901)
+  ///   of each number: `/rules/0/grantMinutes`, `""` for the whole text.
+  /// - Throws: ``JSONParseError`` with the line and column of the first problem.
+  public static func parsingKeepingNumberTexts(_ text: some Collection<UInt8>) throws(JSONParseError)
+    -> (value: JSONValue, numberTexts: [String: String])
+  {
+    var parser = Parser(bytes: Array(text))
+    parser.numberTexts = [:]
+    let value = try parser.parseDocument()
+    return (value, parser.numberTexts ?? [:])
   }
 
   /// Parses one JSON text from a string; see ``init(parsing:)-(Collection<UInt8>)``.
@@ -44,8 +58,32 @@ extension JSONValue {
 private struct Parser {
   let bytes: [UInt8]
   var index = 0
+  /// The texts of the numbers that are not integers, by pointer; `nil` when they are not kept.
+  var numberTexts: [String: String]? = nil
+  /// The JSON Pointer of the value being parsed, kept up to date only while `numberTexts` is kept.
+  var pointer = ""
 
   init(bytes: [UInt8]) { self.bytes = bytes }
+
+  mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    skipWhitespace()
+    let value = try parseValue(depth: 0)
+    skipWhitespace()
+    guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+    return value
+  }
+
+  /// Parses the value at `token` below the current pointer (an escaped key or an index).
+  mutating func parseValue(depth: Int, at token: @autoclosure () -> String) throws(JSONParseError)
+    -> JSONValue
+  {
+    guard numberTexts != nil else { return try parseValue(depth: depth) }
+    let outer = pointer
+    pointer = outer + "/" + token()
+    let value = try parseValue(depth: depth)
+    pointer = outer
+    return value
+  }
 
   func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
     let offset = min(offset ?? index, bytes.count)
@@ -112,7 +150,8 @@ private struct Parser {
       }
       index += 1
       skipWhitespace()
-      members.append((key, try parseValue(depth: depth)))
+      let value = try parseValue(depth: depth, at: key.replacing("~", with: "~0").replacing("/", with: "~1"))
+      members.append((key, value))
       skipWhitespace()
       guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -137,7 +176,7 @@ private struct Parser {
     }
     while true {
       skipWhitespace()
-      values.append(try parseValue(depth: depth))
+      values.append(try parseValue(depth: depth, at: String(values.count)))
       skipWhitespace()
       guard index < bytes.count else { throw error("unexpected end of the text inside an array") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -182,6 +221,7 @@ private struct Parser {
     guard let number = Double(text), number.isFinite else {
       throw error("number out of range", at: start)
     }
+    if numberTexts != nil { numberTexts?[pointer] = text }
     return .number(number)
   }
 

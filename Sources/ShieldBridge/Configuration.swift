@@ -145,13 +145,15 @@ extension Configuration {
         code: .unreadable, file: file, keyPath: "", problem: "larger than \(maximumFileSize) bytes")
     }
     let json: JSONValue
+    let numberTexts: [String: String]
     do {
-      json = try JSONValue(parsing: bytes)
+      // The texts, so that a whole-number field can refuse 5.0 or 1e-400 and quote them.
+      (json, numberTexts) = try JSONValue.parsingKeepingNumberTexts(bytes)
     } catch {
       throw ConfigurationError(
         code: .syntax, file: file, keyPath: "", problem: "not valid JSON: \(error)")
     }
-    var reader = ConfigurationReader(file: file)
+    var reader = ConfigurationReader(file: file, numberTexts: numberTexts)
     let configuration = try reader.configuration(json)
     return (configuration, reader.warnings)
   }

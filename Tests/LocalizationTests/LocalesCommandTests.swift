@@ -92,6 +92,21 @@ struct LocalesCheckCommandTests {
       result.output == "\(Repository.catalogFiles.count + 1) files checked: 0 errors, 0 warnings\n")
   }
 
+  @Test("--dir names the folder as DIR does, as 'locales --help' promises")
+  func directoryOption() throws {
+    let argument = try ShieldBridgeTool.run(
+      ["locales", "check", Repository.locales], environment: environment())
+    for arguments in [["--dir", Repository.locales], ["--dir=\(Repository.locales)", "--json"]] {
+      let option = try ShieldBridgeTool.run(["locales", "check"] + arguments, environment: environment())
+      #expect(option.status == 0, "\(option.error)")
+      #expect(option.error.isEmpty)
+      #expect(option.output == (arguments.contains("--json") ? "" : argument.output))
+    }
+    let both = try ShieldBridgeTool.run(
+      ["locales", "check", Repository.locales, "--dir", Repository.locales], environment: environment())
+    #expect(both.status == 64)
+  }
+
   @Test("Without DIR the in-tree catalogs are checked")
   func defaultDirectory() throws {
     let result = try ShieldBridgeTool.run(["locales", "check"], environment: environment())

@@ -198,6 +198,44 @@ struct ConfigurationTests {
       error.description.hasPrefix(keyPath.isEmpty ? "config.json: " : "config.json: \(keyPath): "))
   }
 
+  @Test(
+    "A whole-number field takes only a number written as one: digits, an optional minus",
+    arguments: [
+      ("grantMinutes", "4.9999999999999999999"), ("dailyLimitMinutes", "1e-400"),
+      ("maxGrantsPerDay", "5.0"), ("grantMinutes", "5e0"), ("grantMinutes", "5E+0"),
+      ("dailyLimitMinutes", "-0.0"), ("maxGrantsPerDay", "0.5e1"),
+    ])
+  func wholeNumbersAreWrittenAsOne(key: String, number: String) {
+    let range =
+      ["grantMinutes": "1 to 120", "dailyLimitMinutes": "0 to 1440", "maxGrantsPerDay": "0 to 100"]
+    let error = configurationError(#"{"rules":[{"name":"s","apps":["A"],"\#(key)":\#(number)}]}"#)
+    #expect(error?.code == .type)
+    #expect(
+      error?.description
+        == "config.json: rules[0].\(key): expected a whole number from \(range[key] ?? "?"), "
+        + "found \(number) (a whole number is written as digits alone, without a fraction or an exponent)")
+  }
+
+  @Test("Digits beyond what a whole number can hold are out of range, quoted as written")
+  func hugeWholeNumber() {
+    let error = configurationError(
+      #"{"rules":[{"name":"s","apps":["A"],"grantMinutes":-99999999999999999999}]}"#)
+    #expect(error?.code == .range)
+    #expect(
+      error?.description
+        == "config.json: rules[0].grantMinutes: expected a whole number from 1 to 120, found -99999999999999999999")
+  }
+
+  @Test("A whole number written as digits is read, -0 as 0")
+  func wholeNumbers() throws {
+    let (configuration, _) = try parse(
+      #"{"rules":[{"name":"s","apps":["A"],"grantMinutes":120,"dailyLimitMinutes":-0,"maxGrantsPerDay":0}]}"#)
+    let rule = try #require(configuration.rules.rules.first)
+    #expect(rule.grantMinutes == 120)
+    #expect(rule.dailyLimitMinutes == 0)
+    #expect(rule.maxGrantsPerDay == 0)
+  }
+
   @Test("The documented message for a wrong grant is exact")
   func documentedMessage() {
     let error = configurationError(

@@ -4,10 +4,13 @@ import JSON
 /// `views["Google Maps"].home`.
 struct ConfigurationKeyPath: CustomStringConvertible {
   private(set) var description = ""
+  /// The same path as a JSON Pointer (RFC 6901), `/rules/0/grantMinutes`, as the parser keys number texts.
+  private(set) var pointer = ""
 
   /// The path of `key` inside this object.
   func key(_ key: String) -> ConfigurationKeyPath {
     var path = self
+    path.pointer += "/" + key.replacing("~", with: "~0").replacing("/", with: "~1")
     let bytes = Array(key.utf8)
     let isIdentifier =
       !bytes.isEmpty && !(0x30...0x39).contains(bytes[0])
@@ -26,6 +29,7 @@ struct ConfigurationKeyPath: CustomStringConvertible {
   /// The path of element `index` inside this array.
   func index(_ index: Int) -> ConfigurationKeyPath {
     var path = self
+    path.pointer += "/\(index)"
     path.description += "[\(index)]"
     return path
   }

@@ -6,10 +6,13 @@ import JSON
 /// it does not know.
 struct ConfigurationReader {
   let file: String
+  /// The numbers not written as integers, as written, by JSON Pointer (see ``JSONValue/parsingKeepingNumberTexts(_:)``).
+  let numberTexts: [String: String]
   private(set) var warnings: [ConfigurationWarning] = []
 
-  init(file: String) {
+  init(file: String, numberTexts: [String: String] = [:]) {
     self.file = file
+    self.numberTexts = numberTexts
   }
 
   mutating func configuration(_ json: JSONValue) throws(ConfigurationError) -> Configuration {
@@ -133,7 +136,7 @@ struct ConfigurationReader {
     } catch {
       let value = members[error.limit.rawValue] ?? .integer(Int64(error.value))
       throw self.error(
-        .range, at: path.key(error.limit.rawValue), expectedNumber(for: error.limit, found: value))
+        .range, at: path.key(error.limit.rawValue), expectedNumber(for: error.limit, found: found(value)))
     }
     if let notANumber { throw notANumber }
     return rule
@@ -282,17 +285,27 @@ struct ConfigurationReader {
   private func integer(_ value: JSONValue, at path: ConfigurationKeyPath, for limit: Rule.Limit)
     throws(ConfigurationError) -> Int
   {
-    guard let number = value.integerValue else {
-      throw error(.type, at: path, expectedNumber(for: limit, found: value))
+    // A whole number is written as one: digits and an optional minus. The
+    // parser keeps the text of any other number, whose Double would hide
+    // that it was 4.9999999999999999999 or 1e-400.
+    if let written = numberTexts[path.pointer] {
+      let expected = expectedNumber(for: limit, found: written)
+      guard written.utf8.dropFirst(written.hasPrefix("-") ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }) else {
+        throw error(
+          .type, at: path,
+          expected + " (a whole number is written as digits alone, without a fraction or an exponent)")
+      }
+      // Digits beyond Int64: a whole number, but outside every range here.
+      throw error(.range, at: path, expected)
     }
-    guard let integer = Int(exactly: number) else {
-      throw error(.range, at: path, expectedNumber(for: limit, found: value))
+    guard case .integer(let number) = value else {
+      throw error(.type, at: path, expectedNumber(for: limit, found: found(value)))
     }
-    return integer
+    return Int(number)
   }
 
-  private func expectedNumber(for limit: Rule.Limit, found value: JSONValue) -> String {
-    "expected a whole number from \(limit.range.lowerBound) to \(limit.range.upperBound), found \(found(value))"
+  private func expectedNumber(for limit: Rule.Limit, found: String) -> String {
+    "expected a whole number from \(limit.range.lowerBound) to \(limit.range.upperBound), found \(found)"
   }
 
   // MARK: - Messages

@@ -6,10 +6,11 @@ extension Command {
     name: "locales",
     abstract: "Check, preview and negotiate the translations in locales/.",
     discussion: """
-      The catalogs are found in this order: the DIR argument or --dir, $SHIELDBRIDGE_LOCALEDIR,
-      ../share/shieldbridge/locales beside the executable, a locales/ folder with
-      shieldbridge.pot above the executable or the current directory, then
-      /usr/local/share/shieldbridge/locales and /usr/share/shieldbridge/locales.
+      check, negotiate, plural and preview find the catalogs in this order: --dir
+      (or check's DIR argument), $SHIELDBRIDGE_LOCALEDIR, ../share/shieldbridge/locales
+      beside the executable, a locales/ folder with shieldbridge.pot above the executable
+      or the current directory, then /usr/local/share/shieldbridge/locales and
+      /usr/share/shieldbridge/locales. template prints the built-in messages and reads none.
       """,
     subcommands: [
       .localesCheck, .localesPreview, .localesPlural, .localesNegotiate, .localesTemplate,

@@ -2,7 +2,7 @@ import JSON
 import Localization
 
 extension Command {
-  /// `shieldbridge locales check [DIR] [--json]`.
+  /// `shieldbridge locales check [DIR | --dir DIR] [--json]`.
   static let localesCheck = Command(
     name: "check",
     abstract: "Lint the template and the catalogs like msgfmt -c and pofilter together.",
@@ -14,9 +14,15 @@ extension Command {
       Exits 65 when there are errors; warnings alone exit 0.
       """,
     body: { invocation in
-      guard let directory = try LocalesSupport.directory(invocation.positional(0)) else {
+      // DIR is the older spelling; --dir is what the other locales commands take.
+      if invocation.positional(0) != nil, invocation[\.dir] != nil {
+        throw CommandFailure.usage("name the catalog folder once, as DIR or with --dir")
+      }
+      guard
+        let directory = try LocalesSupport.directory(invocation.positional(0) ?? invocation[\.dir])
+      else {
         throw CommandFailure(
-          "no catalog folder found; name one (DIR) or set \(CatalogDirectory.environmentVariable)",
+          "no catalog folder found; name one (DIR or --dir) or set \(CatalogDirectory.environmentVariable)",
           exitCode: .noInput)
       }
       let report = CatalogCheck.check(directory: directory)
@@ -49,9 +55,11 @@ extension Command {
 /// The options of `shieldbridge locales check`.
 private struct LocalesCheckOptions: OptionGroup {
   let json: Flag
+  let dir: Option<String>
 
   init(declaring options: inout OptionDeclarations) {
     json = options.flag("--json", "One JSON object per finding: file, line, severity, rule, message.")
+    dir = options.catalogDirectory()
   }
 }
 

@@ -23,7 +23,7 @@ extension Command {
       the input ended without a right answer; 75 when today's grants are used
       up (try again tomorrow) or another process kept the ledger locked; 78
       when the configuration is wrong or no rule covers the app; 74 when the
-      ledger cannot be read or written.
+      ledger cannot be read or written (checked before the task is asked).
       """,
     body: { invocation in try runPuzzle(invocation) }
   )
@@ -73,6 +73,9 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
       Output.out(localizer.render(.shieldUsedUp(app: app)))
       return .tryAgain
     }
+    // Before the task, not after the right answer: a state folder the grant
+    // cannot be written to fails now, with the error the write would give.
+    try store.checkWritable()
   } catch {
     throw CommandFailure(error)
   }
