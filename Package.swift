@@ -18,7 +18,9 @@ let package = Package(
       pkgConfig: "dbus-1",
       providers: [.apt(["libdbus-1-dev"])]
     ),
-    .target(name: "Spawn"),
+    // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
+    .target(name: "Posix"),
+    .target(name: "Spawn", dependencies: ["Posix"]),
     // Double rounding in pure Swift calls into libm, which nothing else links for this module.
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "DBus", dependencies: ["CDBus", "Spawn"]),
@@ -38,6 +40,7 @@ let package = Package(
       path: "benchmarks/ShieldBridgeBenchmarks"
     ),
     .target(name: "TestSupport", dependencies: ["DBus", "Spawn"], path: "Tests/TestSupport"),
+    .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
