@@ -1,20 +1,27 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
 
-/// An open file descriptor, closed when the value goes away.
+/// An open file descriptor, closed when the last reference goes away.
 ///
-/// A single-owner resource, so `~Copyable` (swift-system's `Mach.Port`): it
-/// cannot be closed twice or used after ``close()``. Every call retries
-/// `EINTR` through ``valueOrErrno(retryOnInterrupt:_:)``. A descriptor this
-/// value does not own (stdin, or one a ``Spawn`` subprocess keeps) is wrapped
-/// with ``init(borrowing:)`` and never closed by it.
-public struct FileDescriptor: ~Copyable, Sendable {
+/// A class rather than a `~Copyable` value: a descriptor is used from the
+/// closures of `withUnsafeBytes` and friends, which a non-copyable value
+/// cannot be captured by inside a loop, and one allocation per opened file is
+/// nothing next to the system calls. It is closed once, by ``close()`` or by
+/// `deinit`. Every call retries `EINTR` through
+/// ``valueOrErrno(retryOnInterrupt:_:)``. A descriptor this value does not
+/// own (stdin, or one a `Subprocess` keeps) is wrapped with
+/// ``init(borrowing:)`` and never closed by it.
+public final class FileDescriptor: Sendable {
   /// The C descriptor number.
   public let rawValue: Int32
   private let owned: Bool
+  // Set by the first close, so that `deinit` does not close a number the kernel may have reused.
+  private let open = Atomic(true)
 
   /// Takes ownership of `rawValue`: it is closed with this value.
   public init(owning rawValue: Int32) {
@@ -36,19 +43,18 @@ public struct FileDescriptor: ~Copyable, Sendable {
   public static var standardError: FileDescriptor { FileDescriptor(borrowing: 2) }
 
   deinit {
-    if owned { _ = systemClose(rawValue) }
+    if owned && open.load(ordering: .relaxed) { _ = systemClose(rawValue) }
   }
 
-  /// Closes the descriptor now and reports the failure `close` may have.
+  /// Closes the descriptor now and reports the failure `close` may have; a
+  /// second call, or one on a borrowed descriptor, does nothing.
   ///
-  /// `close` is not retried on `EINTR`: on Linux the descriptor is gone even then.
+  /// `close` is not retried on `EINTR`: on Linux the descriptor is gone even
+  /// then. Do not use the value after closing it.
   ///
   /// - Throws: ``Errno`` when `close` failed (a late write error on some file systems).
-  public consuming func close() throws(Errno) {
-    let rawValue = self.rawValue
-    let owned = self.owned
-    discard self
-    guard owned else { return }
+  public func close() throws(Errno) {
+    guard owned, open.exchange(false, ordering: .relaxed) else { return }
     try nothingOrErrno(retryOnInterrupt: false) { systemClose(rawValue) }
   }
 
@@ -139,7 +145,7 @@ public struct FileDescriptor: ~Copyable, Sendable {
       // Not retried here: after a signal the remaining time is computed again.
       do {
         return try valueOrErrno(retryOnInterrupt: false) { poll(&poller, 1, milliseconds) } > 0
-      } catch where error == .interrupted {
+      } catch  where error == .interrupted {
         continue
       }
     }

@@ -39,7 +39,7 @@ public struct FileLock: ~Copyable {
       do {
         try nothingOrErrno { flock(descriptor.rawValue, LOCK_EX | LOCK_NB) }
         break
-      } catch where error == .wouldBlock {
+      } catch  where error == .wouldBlock {
         guard ContinuousClock.now < deadline else { throw .timedOut }
         sleepThread(min(pause, deadline - ContinuousClock.now))
         pause = min(pause * 2, .milliseconds(20))

@@ -78,7 +78,7 @@ extension FileSystem {
       step = .syncDirectory
       do {
         try directory.sync()
-      } catch where error == .invalidArgument {
+      } catch  where error == .invalidArgument {
         // Some file systems cannot flush a folder; the rename is then as durable as they make it.
       }
     } catch {

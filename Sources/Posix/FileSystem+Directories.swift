@@ -20,6 +20,12 @@ public struct MakeDirectoriesError: Error, Hashable, Sendable {
   /// The path that failed (a parent, for `create`).
   public var path: String
   public var errno: Errno
+
+  public init(step: Step, path: String, errno: Errno) {
+    self.step = step
+    self.path = path
+    self.errno = errno
+  }
 }
 
 /// Why ``FileSystem/makePrivateDirectory(_:)`` refused a folder.
@@ -47,7 +53,7 @@ extension FileSystem {
       prefix += "/" + component
       do {
         try nothingOrErrno { mkdir(prefix, mode_t(permissions)) }
-      } catch where error == .fileExists {
+      } catch  where error == .fileExists {
       } catch {
         throw MakeDirectoriesError(step: .create, path: prefix, errno: error)
       }
@@ -67,7 +73,7 @@ extension FileSystem {
   public static func makePrivateDirectory(_ path: String) throws(PrivateDirectoryError) {
     do {
       try nothingOrErrno { mkdir(path, 0o700) }
-    } catch where error == .fileExists {
+    } catch  where error == .fileExists {
     } catch {
       throw .create(error)
     }

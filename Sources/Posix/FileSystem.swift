@@ -26,7 +26,8 @@ public enum FileSystem {
     let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
       while count < capacity {
         do throws(Errno) {
-          let read = try descriptor.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+          let read = try descriptor.read(
+            into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
           if read == 0 { break }
           count += read
         } catch {
@@ -50,7 +51,7 @@ public enum FileSystem {
   public static func readFileIfPresent(_ path: String, limit: Int) throws(ReadFileError) -> [UInt8]? {
     do {
       return try readFile(path, limit: limit)
-    } catch where error.isNotFound {
+    } catch  where error.isNotFound {
       return nil
     }
   }

@@ -107,7 +107,8 @@ public struct LineReader: ~Copyable {
       storage.deallocate()
       storage = grown
     }
-    let count = try FileDescriptor(borrowing: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
+    let count = try FileDescriptor(borrowing: descriptor).read(
+      into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
     if count == 0 { atEnd = true }
     end += count
   }
