@@ -25,10 +25,10 @@ let package = Package(
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "DBus", dependencies: ["CDBus", "Spawn"]),
     .target(name: "NotificationMarkup"),
-    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup"]),
+    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix"]),
     .target(name: "DeepLink"),
-    .target(name: "Localization", dependencies: ["NotificationMarkup"]),
-    .target(name: "Brake", dependencies: ["JSON"]),
+    .target(name: "Localization", dependencies: ["NotificationMarkup", "Posix"]),
+    .target(name: "Brake", dependencies: ["JSON", "Posix"]),
     .target(
       name: "ShieldBridge",
       dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Spawn"]
@@ -47,7 +47,7 @@ let package = Package(
     .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "NotificationMarkup", "TestSupport"]),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
-    .testTarget(name: "BrakeTests", dependencies: ["Brake", "TestSupport"]),
+    .testTarget(name: "BrakeTests", dependencies: ["Brake", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
   ]
 )

@@ -113,7 +113,7 @@ public enum FileSystem {
     }
   }
 
-  /// The names in the directory `path`, without `.` and `..`, in the order the directory gives them.
+  /// The names in the directory `path`, without `.` and `..`, sorted by their bytes.
   ///
   /// - Throws: ``Errno`` when it cannot be opened.
   public static func contentsOfDirectory(_ path: String) throws(Errno) -> [String] {
@@ -126,7 +126,8 @@ public enum FileSystem {
       }
       if name != "." && name != ".." { names.append(name) }
     }
-    return names
+    // Sorted, so that what is made from a listing does not depend on the file system's order.
+    return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   /// Creates a new directory `prefix` followed by six random characters (`mkdtemp`), mode 0700.

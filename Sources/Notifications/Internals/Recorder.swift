@@ -1,10 +1,11 @@
+import Posix
 import Synchronization
 
 /// The embedded server's record: one JSON object per line, appended and
 /// written out line by line, never interleaved, whatever thread records.
 final class Recorder: Sendable {
   let path: String
-  private let file: AppendOnlyFile
+  private let file: FileDescriptor
   private let state = Mutex<(writer: JSONLineWriter, failure: NotificationError?)>(
     (JSONLineWriter(), nil))
 
@@ -13,7 +14,12 @@ final class Recorder: Sendable {
   /// - Throws: ``NotificationError`` `file` when it cannot be opened.
   init(path: String) throws(NotificationError) {
     self.path = path
-    file = try AppendOnlyFile(path: path)
+    do {
+      // Mode 0600: notifications can be private.
+      file = try FileDescriptor.open(path, [.writeOnly, .append, .create], permissions: 0o600)
+    } catch {
+      throw NotificationError(.file, "cannot open \(path) for writing: \(error)")
+    }
   }
 
   /// The first failure to write, if there was one; later lines are still tried.
@@ -27,10 +33,11 @@ final class Recorder: Sendable {
       members(&state.writer)
       state.writer.endObject()
       state.writer.newline()
-      let code = file.append(state.writer.bytes)
-      if code != 0, state.failure == nil {
-        state.failure = NotificationError(.file, "cannot write to \(path): \(errnoText(code))")
-      }
+      do {
+        try file.writeAll(state.writer.bytes)
+      } catch where state.failure == nil {
+        state.failure = NotificationError(.file, "cannot write to \(path): \(error)")
+      } catch {}
     }
   }
 }
