@@ -23,7 +23,7 @@ let package = Package(
     .target(name: "Spawn", dependencies: ["Posix"]),
     // Double rounding in pure Swift calls into libm, which nothing else links for this module.
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "DBus", dependencies: ["CDBus", "Spawn"]),
+    .target(name: "DBus", dependencies: ["CDBus", "Posix", "Spawn"]),
     .target(name: "NotificationMarkup"),
     .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix"]),
     .target(name: "DeepLink"),
@@ -31,9 +31,9 @@ let package = Package(
     .target(name: "Brake", dependencies: ["JSON", "Posix"]),
     .target(
       name: "ShieldBridge",
-      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Spawn"]
+      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Posix", "Spawn"]
     ),
-    .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridge"]),
+    .executableTarget(name: "shieldbridge", dependencies: ["Posix", "ShieldBridge"]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "ShieldBridge"],

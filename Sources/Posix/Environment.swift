@@ -17,15 +17,14 @@ public enum Environment {
     return value
   }
 
-  /// Every variable of the process (`environ`); the first of two with the same name wins, as `getenv` reads.
+  /// Every variable of the process (`environ`); of two with the same name, the later one.
   public static var all: [String: String] {
     var result: [String: String] = [:]
     var pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = environ
     while let entry = pointer.pointee {
       let text = String(cString: entry)
       if let equals = text.firstIndex(of: "=") {
-        let name = String(text[..<equals])
-        if result[name] == nil { result[name] = String(text[text.index(after: equals)...]) }
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
       }
       pointer += 1
     }

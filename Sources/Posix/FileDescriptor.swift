@@ -80,6 +80,33 @@ public final class FileDescriptor: Sendable {
     return try valueOrErrno { systemRead(rawValue, base, buffer.count) }
   }
 
+  /// Reads at most `buffer.count` bytes into the start of `buffer`.
+  ///
+  /// - Returns: The number of bytes read; 0 at the end of the input.
+  /// - Throws: ``Errno`` when `read` failed.
+  public func read(into buffer: inout [UInt8]) throws(Errno) -> Int {
+    var result: Result<Int, Errno> = .success(0)
+    buffer.withUnsafeMutableBytes { raw in
+      result = Result { () throws(Errno) in try read(into: raw) }
+    }
+    return try result.get()
+  }
+
+  /// Writes what one `write` call takes of `bytes` (a non-blocking descriptor may take less).
+  ///
+  /// - Returns: The number of bytes written.
+  /// - Throws: ``Errno`` when `write` failed (`wouldBlock` when a non-blocking pipe is full).
+  public func write(_ bytes: ArraySlice<UInt8>) throws(Errno) -> Int {
+    var result: Result<Int, Errno> = .success(0)
+    bytes.withUnsafeBytes { raw in
+      result = Result { () throws(Errno) in
+        guard let base = raw.baseAddress, !raw.isEmpty else { return 0 }
+        return try valueOrErrno { systemWrite(rawValue, base, raw.count) }
+      }
+    }
+    return try result.get()
+  }
+
   /// Writes all of `bytes`, retrying partial writes and `EINTR`.
   ///
   /// - Throws: ``Errno`` of the first write that failed.

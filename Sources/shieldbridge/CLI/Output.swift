@@ -1,3 +1,5 @@
+import Posix
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -27,16 +29,8 @@ enum Output {
 
   /// Writes `text` and a newline to stderr.
   static func err(_ text: String) {
-    let line = text + "\n"
-    var remaining = line.utf8[...]
-    while !remaining.isEmpty {
-      let written = remaining.withContiguousStorageIfAvailable { write(2, $0.baseAddress, $0.count) } ?? -1
-      if written < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      remaining = remaining.dropFirst(written)
-    }
+    // Unbuffered, so that it is never held behind stdout; nothing is left to tell of a failure.
+    try? FileDescriptor.standardError.writeAll(text + "\n")
   }
 
   /// Pushes what stdout holds to the reader.

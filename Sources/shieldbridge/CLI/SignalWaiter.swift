@@ -1,4 +1,5 @@
 import DBus
+import Posix
 import Spawn
 
 #if canImport(Glibc)
@@ -40,9 +41,9 @@ final class SignalWaiter {
     let readEnd = self.readEnd
     let (stream, continuation) = AsyncStream.makeStream(of: Int32?.self)
     detachThread {
-      var byte: UInt8 = 0
-      while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
-      continuation.yield(Int32(byte))
+      var byte: [UInt8] = [0]
+      _ = try? FileDescriptor(borrowing: readEnd).read(into: &byte)
+      continuation.yield(Int32(byte[0]))
     }
     connection.onDisconnect { _ in continuation.yield(nil) }
     for await first in stream { return first }

@@ -1,5 +1,6 @@
 import DBus
 import Localization
+import Posix
 import ShieldBridge
 import Spawn
 
@@ -70,8 +71,5 @@ func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
 
 /// The path of this executable, for the terminal that runs `shieldbridge puzzle`.
 func currentExecutable() -> String {
-  var buffer = [CChar](repeating: 0, count: 4096)
-  let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-  guard length > 0 else { return CommandLine.arguments.first ?? "shieldbridge" }
-  return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  FileSystem.executablePath() ?? CommandLine.arguments.first ?? "shieldbridge"
 }
