@@ -82,7 +82,7 @@ extension Subprocess {
         ready = try valueOrErrno(retryOnInterrupt: false) {
           poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         }
-      } catch where error == .interrupted {
+      } catch  where error == .interrupted {
         continue
       } catch {
         break
@@ -94,7 +94,7 @@ extension Subprocess {
           var failed = false
           do {
             pending = pending.dropFirst(try stream.write(pending))
-          } catch where error == .wouldBlock {
+          } catch  where error == .wouldBlock {
           } catch {
             failed = true
           }

@@ -356,7 +356,7 @@ extension ConnectionCore {
         result = try valueOrErrno(retryOnInterrupt: false) {
           poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: deadline))
         }
-      } catch where error == .interrupted {
+      } catch  where error == .interrupted {
         result = -1
       } catch {
         break

@@ -35,7 +35,7 @@ final class Recorder: Sendable {
       state.writer.newline()
       do {
         try file.writeAll(state.writer.bytes)
-      } catch where state.failure == nil {
+      } catch  where state.failure == nil {
         state.failure = NotificationError(.file, "cannot write to \(path): \(error)")
       } catch {}
     }
