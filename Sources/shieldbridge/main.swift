@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 /// The version printed by `--version`.
 let shieldBridgeVersion = "0.1.0"
@@ -23,7 +19,7 @@ extension Command {
 
 // A reader that goes away (a closed pipe, a child that exits early) is an
 // error from write(2) for us to report, not a signal that ends the process.
-signal(SIGPIPE, SIG_IGN)
+CurrentProcess.ignoreBrokenPipes()
 let status = await Command.root.main(Array(CommandLine.arguments.dropFirst()))
 Output.flush()
-exit(status.rawValue)
+CurrentProcess.exit(status.rawValue)

@@ -1,15 +1,5 @@
 import Posix
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-// Our own stdio stream on fd 1: C's `stdout` is a mutable global that strict
-// concurrency does not let us touch, and nothing here writes to fd 1 otherwise.
-nonisolated(unsafe) private let standardOutput = fdopen(1, "w")
-
 /// Writing to stdout and stderr without Foundation.
 ///
 /// stdout goes through C's stdio buffer (line-buffered on a terminal, fully
@@ -18,13 +8,12 @@ nonisolated(unsafe) private let standardOutput = fdopen(1, "w")
 enum Output {
   /// Writes `text` and a newline to stdout.
   static func out(_ text: String) {
-    fputs(text, standardOutput)
-    fputc(0x0A, standardOutput)
+    StandardOutput.writeLine(text)
   }
 
   /// Writes raw bytes to stdout.
   static func out(bytes: [UInt8]) {
-    _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, standardOutput) }
+    StandardOutput.write(bytes)
   }
 
   /// Writes `text` and a newline to stderr.
@@ -35,6 +24,6 @@ enum Output {
 
   /// Pushes what stdout holds to the reader.
   static func flush() {
-    fflush(standardOutput)
+    StandardOutput.flush()
   }
 }

@@ -3,12 +3,6 @@ import Localization
 import Posix
 import ShieldBridge
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension Command {
   /// `shieldbridge puzzle [--app NAME] [--grant N] [--seed S]`: the plain terminal task.
   static let puzzle = Command(
@@ -109,7 +103,7 @@ private func askUntilSolved<Random: RandomNumberGenerator>(
   var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
   // A terminal echoes the answer and its line end; piped input does not, so
   // the next text would otherwise continue the prompt's line.
-  let echoes = isatty(0) == 1
+  let echoes = FileDescriptor.standardInput.isTerminal
   Output.out(localizer.render(.puzzleTitle))
   Output.out("")
   Output.out(localizer.render(.puzzleIntro(app: app, minutes: minutes)))

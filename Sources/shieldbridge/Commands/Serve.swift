@@ -4,12 +4,6 @@ import Posix
 import ShieldBridge
 import Spawn
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension Command {
   /// `shieldbridge serve [--address ADDR]`: the service.
   static let serve = Command(
@@ -34,7 +28,7 @@ extension Command {
 }
 
 private func runService(_ invocation: Invocation) async throws(CommandFailure) -> ExitCode {
-  let stop = SignalWaiter([SIGTERM, SIGINT])
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt])
   let options = try serviceOptions()
   let connection: Connection
   do {
