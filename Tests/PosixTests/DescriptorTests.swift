@@ -106,4 +106,9 @@ final class Thread: @unchecked Sendable {
   func join() {
     pthread_join(thread, nil)
   }
+
+  /// Sends `number` to this thread alone.
+  func signal(_ number: Int32) {
+    pthread_kill(thread, number)
+  }
 }
