@@ -144,9 +144,7 @@ extension Subprocess {
 /// Closes the writing end of a pipe by duplicating `/dev/null` over it, so that
 /// the descriptor number stays owned (and closed once) by its ``Subprocess``.
 private func shutdownWriting(_ descriptor: Int32) {
-  let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-  if null >= 0 {
-    dup2(null, descriptor)
-    close(null)
-  }
+  guard let null = try? FileDescriptor.open("/dev/null", .writeOnly) else { return }
+  dup2(null.rawValue, descriptor)
+  try? null.close()
 }
