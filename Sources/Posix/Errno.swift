@@ -40,8 +40,4 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
   /// `EACCES`: permission denied.
   public static let permissionDenied = Errno(rawValue: EACCES)
-  /// `EBADF`: not an open descriptor.
-  public static let badFileDescriptor = Errno(rawValue: EBADF)
-  /// `ETIMEDOUT`: the operation timed out.
-  public static let timedOut = Errno(rawValue: ETIMEDOUT)
 }

@@ -36,11 +36,9 @@ public final class FileDescriptor: Sendable {
   }
 
   /// Standard input (fd 0), not owned.
-  public static var standardInput: FileDescriptor { FileDescriptor(borrowing: 0) }
-  /// Standard output (fd 1), not owned.
-  public static var standardOutput: FileDescriptor { FileDescriptor(borrowing: 1) }
+  public static let standardInput = FileDescriptor(borrowing: 0)
   /// Standard error (fd 2), not owned.
-  public static var standardError: FileDescriptor { FileDescriptor(borrowing: 2) }
+  public static let standardError = FileDescriptor(borrowing: 2)
 
   deinit {
     if owned && open.load(ordering: .relaxed) { _ = systemClose(rawValue) }
@@ -199,12 +197,8 @@ public struct OpenOptions: OptionSet, Sendable {
   public static let exclusive = OpenOptions(rawValue: O_EXCL)
   /// `O_APPEND`: every write goes to the end.
   public static let append = OpenOptions(rawValue: O_APPEND)
-  /// `O_TRUNC`: empty the file.
-  public static let truncate = OpenOptions(rawValue: O_TRUNC)
   /// `O_NONBLOCK`: do not wait (a FIFO without a writer opens at once).
   public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
   /// `O_DIRECTORY`: fail unless the path is a directory.
   public static let directory = OpenOptions(rawValue: O_DIRECTORY)
-  /// `O_NOFOLLOW`: fail when the last component is a symbolic link.
-  public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
 }
