@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 /// Why a grant could not be recorded or the ledger could not be read.
 public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -33,7 +29,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     case .grantsUsedUp(let rule, let maximum, let day):
       "the rule '\(rule)' already has its \(maximum) grants for \(day)"
     case .io(let operation, let path, let code):
-      "\(path): \(operation) failed: \(String(cString: strerror(code)))"
+      "\(path): \(operation) failed: \(Errno(rawValue: code))"
     case .lockTimeout(let path):
       "\(path): another shieldbridge process holds the ledger lock; try again"
     case .newerVersion(let path, let problem):

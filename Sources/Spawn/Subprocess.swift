@@ -1,4 +1,5 @@
 import Dispatch
+import Posix
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ public struct SpawnError: Error, Hashable, Sendable, CustomStringConvertible {
   public var code: Int32
 
   public var description: String {
-    "\(operation): \(String(cString: strerror(code)))"
+    "\(operation): \(Errno(rawValue: code))"
   }
 }
 
@@ -175,10 +176,7 @@ public final class Subprocess: Sendable {
     let exit = self.exit
     detachThread {
       var info = siginfo_t()
-      var waited: Int32
-      repeat {
-        waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-      } while waited < 0 && errno == EINTR
+      let waited = (try? valueOrErrno { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }) ?? -1
       let status = info._sifields._sigchld.si_status
       // -1, which no exit status can be, when the child was reaped elsewhere (SIGCHLD ignored).
       let ended: Termination =
@@ -186,7 +184,7 @@ public final class Subprocess: Sendable {
       exit.termination.withLock { $0 = ended }
       exited?(ended)
       var reaped: Int32 = 0
-      while waitpid(pid, &reaped, 0) < 0 && errno == EINTR {}
+      _ = try? valueOrErrno { waitpid(pid, &reaped, 0) }
       exit.semaphore.signal()
     }
   }
@@ -238,16 +236,7 @@ public final class Subprocess: Sendable {
 
   /// The environment of this process.
   public static func currentEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let line = pointer.pointee {
-      let entry = String(cString: line)
-      if let equals = entry.firstIndex(of: "=") {
-        result[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
-      }
-      pointer += 1
-    }
-    return result
+    Environment.all
   }
 }
 

@@ -1,11 +1,12 @@
 import JSON
+import Posix
 import Synchronization
 
 /// The embedded server's record: one JSON object per line, appended and
 /// written out line by line, never interleaved, whatever thread records.
 final class Recorder: Sendable {
   let path: String
-  private let file: AppendOnlyFile
+  private let file: FileDescriptor
   private let state = Mutex(State())
 
   /// The line being written, kept for the next one, and the first failure.
@@ -19,7 +20,12 @@ final class Recorder: Sendable {
   /// - Throws: ``NotificationError`` `file` when it cannot be opened.
   init(path: String) throws(NotificationError) {
     self.path = path
-    file = try AppendOnlyFile(path: path)
+    do {
+      // Mode 0600: notifications can be private.
+      file = try FileDescriptor.open(path, [.writeOnly, .append, .create], permissions: 0o600)
+    } catch {
+      throw NotificationError(.file, "cannot open \(path) for writing: \(error)")
+    }
   }
 
   /// The first failure to write, if there was one; later lines are still tried.
@@ -33,10 +39,11 @@ final class Recorder: Sendable {
       members(&state.writer)
       state.writer.endObject()
       state.writer.newline()
-      let code = file.append(state.writer.bytes)
-      if code != 0, state.failure == nil {
-        state.failure = NotificationError(.file, "cannot write to \(path): \(errnoText(code))")
-      }
+      do {
+        try file.writeAll(state.writer.bytes)
+      } catch  where state.failure == nil {
+        state.failure = NotificationError(.file, "cannot write to \(path): \(error)")
+      } catch {}
     }
   }
 }

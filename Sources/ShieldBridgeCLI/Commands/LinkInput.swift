@@ -1,10 +1,5 @@
 import DeepLink
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 /// The inputs of `link encode`, `link decode` and `link parse`: each argument,
 /// or else each line of stdin, answered in order.
@@ -69,65 +64,18 @@ struct LinkInput {
   private func readLines(
     _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void, beforeWaiting: () -> Void
   ) -> ExitCode? {
-    var buffer = [UInt8](repeating: 0, count: LinkInput.chunkSize)
-    var start = 0
-    var end = 0
+    var reader = LineReader(chunkSize: LinkInput.chunkSize, maximumLineLength: maximumLineLength)
     var number = 0
-    // After a line was cut at the maximum length, the rest of it is skipped.
-    var skipping = false
-    while true {
-      let consumed = buffer.withUnsafeBufferPointer { bytes in
-        var position = start
-        while position < end {
-          guard let base = bytes.baseAddress,
-            let newline = memchr(base + position, 0x0A, end - position)
-          else { break }
-          let lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-          if !skipping {
-            number += 1
-            body(UnsafeBufferPointer(rebasing: bytes[position..<lineEnd]), number)
-          }
-          skipping = false
-          position = lineEnd + 1
-        }
-        if !skipping, let limit = maximumLineLength, end - position > limit {
-          number += 1
-          body(UnsafeBufferPointer(rebasing: bytes[position..<(position + limit)]), number)
-          skipping = true
-        }
-        return skipping ? end : position
+    do {
+      try reader.forEachLine(beforeWaiting: beforeWaiting) { line in
+        number += 1
+        body(line, number)
       }
-      start = consumed
-      beforeWaiting()
-      if start > 0 {
-        buffer.withUnsafeMutableBufferPointer { bytes in
-          guard let base = bytes.baseAddress else { return }
-          memmove(base, base + start, end - start)
-        }
-        end -= start
-        start = 0
-      }
-      if end == buffer.count {
-        buffer.append(contentsOf: repeatElement(0, count: buffer.count))
-      }
-      let count = buffer.withUnsafeMutableBufferPointer { bytes in
-        read(0, bytes.baseAddress.map { $0 + end }, bytes.count - end)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        Output.err("shieldbridge: reading stdin failed: \(String(cString: strerror(errno)))")
-        return .ioError
-      }
-      if count == 0 {
-        if end > start && !skipping {
-          buffer.withUnsafeBufferPointer { bytes in
-            body(UnsafeBufferPointer(rebasing: bytes[start..<end]), number + 1)
-          }
-        }
-        return nil
-      }
-      end += count
+    } catch {
+      Output.err("shieldbridge: reading stdin failed: \(error)")
+      return .ioError
     }
+    return nil
   }
 
   /// Reports a bad input on stderr, after what stdout holds so far.

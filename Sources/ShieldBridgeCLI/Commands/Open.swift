@@ -1,13 +1,8 @@
 import DBus
 import DeepLink
 import JSON
+import Posix
 import ShieldBridge
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension Command {
   /// `shieldbridge open URL`: the handler of `x-scheme-handler/shieldbridge`.
@@ -63,7 +58,8 @@ private func openLink(_ invocation: Invocation<OpenOptions>) async throws(Comman
     throw CommandFailure("\(error.code) at byte \(error.offset): \(error.message)", exitCode: .dataError)
   }
   let record = LocalDispatch.dispatch(
-    resolution.action, link: link, scheme: links.scheme, options: options, interactive: isatty(0) == 1)
+    resolution.action, link: link, scheme: links.scheme, options: options,
+    interactive: FileDescriptor.standardInput.isTerminal)
   Output.out(record.json.serialized)
   return try exitCode(record.outcome, record.detail)
 }

@@ -1,13 +1,8 @@
 import DBus
 import Localization
+import Posix
 import ShieldBridge
 import Spawn
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension Command {
   /// `shieldbridge serve [--address ADDR]`: the service.
@@ -42,7 +37,7 @@ private struct ServeOptions: BusOptions {
 }
 
 private func runService(_ invocation: Invocation<ServeOptions>) async throws(CommandFailure) -> ExitCode {
-  let stop = SignalWaiter([SIGTERM, SIGINT])
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt])
   let options = try serviceOptions()
   let connection: Connection
   do {
@@ -79,8 +74,5 @@ func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
 
 /// The path of this executable, for the terminal that runs `shieldbridge puzzle`.
 func currentExecutable() -> String {
-  var buffer = [CChar](repeating: 0, count: 4096)
-  let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-  guard length > 0 else { return CommandLine.arguments.first ?? "shieldbridge" }
-  return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  FileSystem.executablePath() ?? CommandLine.arguments.first ?? "shieldbridge"
 }

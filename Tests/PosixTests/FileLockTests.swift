@@ -1,0 +1,41 @@
+import Posix
+import Testing
+
+@Suite("A file lock excludes every other holder and gives up after its timeout")
+struct FileLockTests {
+  @Test func aSecondHolderTimesOutWhileTheFirstHoldsTheLock() throws {
+    try withScratchFolder { folder in
+      let path = folder + "/state.lock"
+      let first = try FileLock(path: path, timeout: .seconds(1))
+      let start = ContinuousClock.now
+      #expect(throws: FileLockError.timedOut) { _ = try FileLock(path: path, timeout: .milliseconds(150)) }
+      let waited = ContinuousClock.now - start
+      #expect(waited >= .milliseconds(150))
+      #expect(waited < .seconds(10))
+      first.unlock()
+      let second = try FileLock(path: path, timeout: .milliseconds(150))
+      second.unlock()
+    }
+  }
+
+  @Test func withLockRunsTheBodyAndReleasesTheLock() throws {
+    try withScratchFolder { folder in
+      let path = folder + "/state.lock"
+      let value = try FileLock.withLock(path: path, timeout: .seconds(1), lockFailure: { $0 }) {
+        () throws(FileLockError) in
+        #expect(throws: FileLockError.timedOut) { _ = try FileLock(path: path, timeout: .milliseconds(20)) }
+        return 42
+      }
+      #expect(value == 42)
+      try FileLock(path: path, timeout: .milliseconds(20)).unlock()
+    }
+  }
+
+  @Test func aLockFileThatCannotBeCreatedIsAnOpenError() throws {
+    try withScratchFolder { folder in
+      #expect(throws: FileLockError.open(.noSuchFileOrDirectory)) {
+        _ = try FileLock(path: folder + "/missing/state.lock", timeout: .seconds(1))
+      }
+    }
+  }
+}
