@@ -64,3 +64,10 @@ for target in package.targets where target.type != .system {
       .unsafeFlags(["-warnings-as-errors"]),
     ]
 }
+
+// A module's imports stay its own unless it says `public import`: the C modules
+// (Glibc, CDBus) cannot leak into the API of the modules above them. Tests
+// import what they test and export nothing.
+for target in package.targets where target.type == .regular || target.type == .executable {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

@@ -1,5 +1,5 @@
 import JSON
-import Posix
+public import Posix
 
 /// The ledger on disk: `ledger.json` in the state directory, shared by every
 /// ShieldBridge process of the user.

@@ -1,4 +1,4 @@
-import Posix
+public import Posix
 
 // Local time comes from the C library through Posix's `WallTime`:
 // `localtime_r` and `mktime` read `TZ` (or `/etc/localtime`) after `tzset`,

@@ -1,4 +1,4 @@
-import Posix
+public import Posix
 
 /// Where the current time comes from: the system clock, or one a test controls.
 ///

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 import Synchronization
 
 /// A client of the freedesktop notification server (`org.freedesktop.Notifications`, spec 1.3).

@@ -1,6 +1,6 @@
-import Brake
+public import Brake
 import JSON
-import Posix
+public import Posix
 
 /// What the user configured in `$XDG_CONFIG_HOME/shieldbridge/config.json`.
 ///

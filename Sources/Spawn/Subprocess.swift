@@ -53,7 +53,8 @@ public final class Subprocess: Sendable {
     case descriptor(Int32)
   }
 
-  public let pid: pid_t
+  /// The child's process id (`pid_t`).
+  public let pid: Int32
   /// The parent's writing end of the child's stdin, when it was `.pipe`; owned by this
   /// value and closed with it (use ``closeStandardInput()`` to end the input early).
   public let standardInput: Int32?

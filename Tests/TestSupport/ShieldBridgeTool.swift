@@ -1,5 +1,5 @@
 import Foundation
-import Spawn
+public import Spawn
 
 /// The `shieldbridge` executable built beside the tests, and ways to run it.
 public enum ShieldBridgeTool {

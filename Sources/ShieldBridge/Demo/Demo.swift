@@ -1,6 +1,6 @@
-import Brake
+public import Brake
 import DBus
-import Localization
+public import Localization
 import Notifications
 import Posix
 

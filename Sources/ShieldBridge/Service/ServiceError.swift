@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// Why the service could not do what was asked, with a stable code and the D-Bus error name it travels as.
 public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {

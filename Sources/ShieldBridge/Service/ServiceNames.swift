@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// The names under which the ShieldBridge service is reached on the session bus.
 ///

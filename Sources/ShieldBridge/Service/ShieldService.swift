@@ -1,9 +1,9 @@
-import Brake
-import DBus
+public import Brake
+public import DBus
 import DeepLink
 import JSON
-import Localization
-import Notifications
+public import Localization
+public import Notifications
 
 /// The service: shield → notification → click → route → puzzle or app view.
 ///
