@@ -13,16 +13,9 @@ final class CompiledRoutes: @unchecked Sendable {
     /// The lowercase name, in `bytes`.
     var nameStart: Int
     var nameCount: Int
-    /// The name's first eight bytes as a little-endian word, padded with
-    /// zeros, with the ``Tables/folds`` of those bytes and a mask of them.
-    var nameWord: UInt64
-    var nameFold: UInt64
-    var nameMask: UInt64
     /// The route's rules, in `rules`.
     var firstRule: Int
     var ruleCount: Int
-    /// One bit per rule, by its place in the route, for those without which a link is incomplete.
-    var required: UInt64
   }
 
   struct RuleEntry {
@@ -35,10 +28,6 @@ final class CompiledRoutes: @unchecked Sendable {
     /// The key, in `bytes`.
     var keyStart: Int
     var keyCount: Int
-    /// The key's first eight bytes, little-endian and padded with zeros, to compare in one go.
-    var packedKey: UInt64
-    /// Ones over the bytes of `packedKey` that belong to the key.
-    var keyMask: UInt64
     var kind: Kind
     /// The values of an integer, or the lengths of a token.
     var range: ClosedRange<Int>
@@ -49,8 +38,8 @@ final class CompiledRoutes: @unchecked Sendable {
 
   /// The buffers, as plain pointers that cost no reference counting to pass around.
   struct Tables {
-    /// The scheme followed by `://`, the route names and the keys, one after
-    /// the other, then eight zeros so that a word can be read at any of them.
+    /// The scheme, the route names and the keys, one after the other, then
+    /// eight zeros so that a word can be read at any of them.
     var bytes: UnsafePointer<UInt8>
     /// For each byte of `bytes`, what is ORed into a link's byte before they
     /// are compared: 0x20 for the letters of the scheme and the route names,
@@ -62,16 +51,6 @@ final class CompiledRoutes: @unchecked Sendable {
     var tokens: UnsafePointer<UInt8>
     /// The lowercase scheme, at the start of `bytes`.
     var schemeCount: Int
-    /// The scheme and `://`, at the start of `bytes`.
-    var prefixCount: Int
-    /// ``ByteTables/classes``, ``ByteTables/hexValues`` and
-    /// ``ByteTables/utf8Leads``, read here without the check that a global
-    /// has been initialised.
-    var classes: UnsafePointer<UInt8>
-    var hexValues: UnsafePointer<UInt8>
-    var utf8Leads: UnsafePointer<UInt32>
-    /// ``SmallString/isSupported``, likewise.
-    var smallStrings: Bool
 
     /// Whether `count` bytes at `bytes` equal those of the table at `start`.
     @inline(__always)
@@ -100,11 +79,6 @@ final class CompiledRoutes: @unchecked Sendable {
     var routeEntries: [RouteEntry] = []
     var ruleEntries: [RuleEntry] = []
     var tokens: [UInt8] = []
-    /// The first eight bytes from `start` of `bytes`, padded with zeros, as a little-endian word.
-    func word(_ bytes: [UInt8], _ start: Int, _ count: Int) -> UInt64 {
-      bytes[start..<(start + min(count, 8))].reversed().reduce(0) { $0 << 8 | UInt64($1) }
-    }
-    func mask(_ count: Int) -> UInt64 { count >= 8 ? ~0 : (1 << UInt64(count * 8)) - 1 }
     func append(_ text: String, foldingCase: Bool) -> (start: Int, count: Int) {
       let start = bytes.count
       bytes.append(contentsOf: text.utf8)
@@ -112,19 +86,15 @@ final class CompiledRoutes: @unchecked Sendable {
       return (start, bytes.count - start)
     }
     let schemeCount = append(scheme, foldingCase: true).count
-    let prefixCount = schemeCount + append("://", foldingCase: false).count
     for route in routes {
       let name = append(route.name, foldingCase: true)
       let first = ruleEntries.count
-      var required: UInt64 = 0
-      for (index, rule) in route.rules.enumerated() {
+      for rule in route.rules {
         let key = append(rule.key, foldingCase: false)
         var entry = RuleEntry(
-          keyStart: key.start, keyCount: key.count, packedKey: word(bytes, key.start, key.count),
-          keyMask: mask(key.count), kind: .text, range: 0...0, tokenTable: 0, required: false)
+          keyStart: key.start, keyCount: key.count, kind: .text, range: 0...0, tokenTable: 0, required: false)
         if case .required = rule.requirement {
           entry.required = true
-          required |= 1 << UInt64(index)
         }
         switch rule.kind {
         case .text:
@@ -141,20 +111,14 @@ final class CompiledRoutes: @unchecked Sendable {
         ruleEntries.append(entry)
       }
       routeEntries.append(
-        RouteEntry(
-          nameStart: name.start, nameCount: name.count, nameWord: word(bytes, name.start, name.count),
-          nameFold: word(folds, name.start, name.count), nameMask: mask(name.count), firstRule: first,
-          ruleCount: route.rules.count, required: required))
+        RouteEntry(nameStart: name.start, nameCount: name.count, firstRule: first, ruleCount: route.rules.count))
     }
     bytes += Array(repeating: 0, count: 8)
     folds += Array(repeating: 0, count: 8)
     tables = Tables(
       bytes: CompiledRoutes.copy(bytes), folds: CompiledRoutes.copy(folds),
       routes: UnsafeBufferPointer(start: CompiledRoutes.copy(routeEntries), count: routeEntries.count),
-      rules: CompiledRoutes.copy(ruleEntries), tokens: CompiledRoutes.copy(tokens), schemeCount: schemeCount,
-      prefixCount: prefixCount,
-      classes: ByteTables.classes, hexValues: ByteTables.hexValues, utf8Leads: ByteTables.utf8Leads,
-      smallStrings: SmallString.isSupported)
+      rules: CompiledRoutes.copy(ruleEntries), tokens: CompiledRoutes.copy(tokens), schemeCount: schemeCount)
     slotCount = routes.map(\.rules.count).max() ?? 0
     schemeName = scheme
     routeNames = routes.map(\.name)
@@ -165,6 +129,11 @@ final class CompiledRoutes: @unchecked Sendable {
       let entry = standard.indices.contains(index) ? standard[index] : nil
       (standardRoutes + index).initialize(to: entry)
     }
+  }
+
+  /// How many rules the route at `route` has.
+  func ruleCount(of route: Int) -> Int {
+    tables.routes[route].ruleCount
   }
 
   /// `elements` in a buffer of their own, never empty, so that its address is never `nil`.

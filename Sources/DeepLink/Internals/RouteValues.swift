@@ -20,11 +20,8 @@ struct Slot {
 /// The checked values of one route's parameters, in the order of its rules.
 struct RouteValues {
   let slots: UnsafeBufferPointer<Slot>
-  /// The link's values, decoded one after the other, followed by at least 16
-  /// bytes that may be read, all initialised.
+  /// The link's values, decoded one after the other.
   let decoded: UnsafePointer<UInt8>
-  /// ``SmallString/isSupported``, read once.
-  let smallStrings: Bool
 
   var count: Int { slots.count }
 
@@ -32,19 +29,12 @@ struct RouteValues {
   @inline(__always)
   func text(_ index: Int) -> String? {
     guard index < slots.count, slots[index].state == .text else { return nil }
-    let start = decoded + slots[index].start
-    let count = slots[index].count
-    if smallStrings && count <= SmallString.capacity { return SmallString.make(start, count: count) }
-    return RouteValues.string(UnsafeBufferPointer(start: start, count: count))
-  }
-
-  /// A string the standard library's way, which allocates; out of line, as it is the long way anyway.
-  @inline(never)
-  private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    String(decoding: bytes, as: UTF8.self)
+    return String(
+      decoding: UnsafeBufferPointer(start: decoded + slots[index].start, count: slots[index].count), as: UTF8.self)
   }
 
   /// The integer at `index`, or `nil` when it was absent or is not an integer.
+  @inline(__always)
   func integer(_ index: Int) -> Int? {
     guard index < slots.count, slots[index].state == .integer else { return nil }
     return slots[index].integer
@@ -55,19 +45,37 @@ struct RouteValues {
     if let integer = integer(index) { return .integer(integer) }
     return text(index).map(ParameterValue.text)
   }
+
+  /// The text of a declared parameter, its default when the link left it out.
+  @inline(__always)
+  subscript(_ parameter: ParameterIndex<String>) -> String? {
+    text(parameter.position) ?? parameter.fallback
+  }
+
+  /// The text of a declared optional parameter, `nil` when the link left it out.
+  @inline(__always)
+  subscript(_ parameter: ParameterIndex<String?>) -> String? {
+    text(parameter.position) ?? parameter.fallback ?? nil
+  }
+
+  /// The integer of a declared parameter, its default when the link left it out.
+  @inline(__always)
+  subscript(_ parameter: ParameterIndex<Int>) -> Int? {
+    integer(parameter.position) ?? parameter.fallback
+  }
 }
 
 extension RouteValues {
   /// Calls `body` with scratch space on the stack for resolving a link of
   /// `length` bytes: room for its decoded values (no link past
-  /// ``DeepLink/maximumLength`` is decoded) and the 16 bytes that ``text(_:)``
-  /// may read past them, not initialised, and `slotCount` absent slots.
+  /// ``DeepLink/maximumLength`` is decoded), not initialised, and `slotCount`
+  /// absent slots.
   @inline(__always)
   static func withScratch<Result, Failure: Error>(
     length: Int, slotCount: Int,
     _ body: (UnsafeMutableBufferPointer<UInt8>, UnsafeMutableBufferPointer<Slot>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let capacity = min(length, DeepLink.maximumLength) &+ 16
+    let capacity = max(1, min(length, DeepLink.maximumLength))
     return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { decoded throws(Failure) in
       try withUnsafeTemporaryAllocation(of: Slot.self, capacity: max(1, slotCount)) { slots throws(Failure) in
         slots.initialize(repeating: Slot())
