@@ -155,7 +155,7 @@ private struct Collector: LinkVisitor {
   }
 
   mutating func visitParameter(
-    key: UnsafeBufferPointer<UInt8>, at keyOffset: Int,
+    key: UnsafeBufferPointer<UInt8>, word: UInt64, at keyOffset: Int,
     value: UnsafeBufferPointer<UInt8>, decodedAt decodedOffset: Int, at valueOffset: Int
   ) throws(DeepLinkError) {
     let key = String(decoding: key, as: UTF8.self)

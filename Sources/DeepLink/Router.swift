@@ -90,7 +90,7 @@ public struct Router<Action: Sendable>: Sendable {
   ///   `unknown-route`, `invalid-value`, `duplicate-parameter`, and
   ///   `missing-parameter` (at the end of the link) once the link was read.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<Action> {
-    try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
+    try resolve(utf8: link.utf8.span)
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``resolve(_:)``.
@@ -122,13 +122,17 @@ public struct Router<Action: Sendable>: Sendable {
     _ link: UnsafeBufferPointer<UInt8>, fastPath: Bool = true,
     making makeAction: (Int, RouteValues) throws(DeepLinkError) -> Action
   ) throws(DeepLinkError) -> Resolution<Action> {
+    // The closures see plain values and locals only: capturing `self`
+    // would retain each of its fields for every link.
+    let compiled = self.compiled
+    var route = -1
+    var ignored: [String] = []
+    var action: Action?
     try RouteValues.withScratch(length: link.count, slotCount: compiled.slotCount) {
       decoded, slots throws(DeepLinkError) in
       guard let decodedBase = decoded.baseAddress else {
         throw DeepLinkError(.tooLong, at: 0, "no memory for the link's values")
       }
-      var route = -1
-      var ignored: [String] = []
       if fastPath {
         var resolver = Resolver<StoppingAtProblems>(table: compiled, slots: slots)
         do throws(StoppingAtProblems.Stopped) {
@@ -147,11 +151,12 @@ public struct Router<Action: Sendable>: Sendable {
       guard route >= 0 && route < compiled.routeNames.count else {
         throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
       }
-      let values = RouteValues(
-        slots: UnsafeBufferPointer(rebasing: slots[0..<compiled.ruleCount(of: route)]), decoded: decodedBase)
-      return Resolution(
-        action: try makeAction(route, values), scheme: scheme, route: compiled.routeNames[route], ignored: ignored)
+      action = try makeAction(route, compiled.values(of: route, slots: slots, decoded: decodedBase))
     }
+    guard let action = consume action else {
+      throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
+    }
+    return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: ignored)
   }
 
   /// ``resolveLink(_:fastPath:making:)`` with the actions of the routes' closures.
@@ -159,8 +164,14 @@ public struct Router<Action: Sendable>: Sendable {
     -> Resolution<Action>
   {
     try resolveLink(link, fastPath: fastPath) { route, values throws(DeepLinkError) in
-      try routes[route].action(values)
+      try action(of: route, values)
     }
+  }
+
+  /// The action of the route at `route` for its values, through the route's closure.
+  @inline(never)
+  func action(of route: Int, _ values: RouteValues) throws(DeepLinkError) -> Action {
+    try routes[route].action(values)
   }
 
   /// The link of `action`, with every parameter written out; an empty text is left out.

@@ -24,9 +24,9 @@ extension Route where Action == ShieldAction {
   /// `puzzle?app=…&grant=…&id=…`: `app` optional, `grant` and `id` with the
   /// configuration's defaults.
   public static func puzzle(_ configuration: LinkConfiguration = .standard) -> Route {
-    let standard = StandardRoute.puzzle(configuration)
+    let (standard, rules) = StandardRoute.declarePuzzle(configuration)
     return Route(
-      name: "puzzle", rules: standard.rules,
+      name: "puzzle", rules: rules,
       action: { values throws(DeepLinkError) in try standard.checkedAction(values) },
       linkValues: {
         guard case .puzzle(let app, let grant, let id) = $0 else { return nil }
@@ -38,9 +38,9 @@ extension Route where Action == ShieldAction {
   /// `view?app=…&view=…&id=…`: `app` required, `view` and `id` with the
   /// configuration's defaults.
   public static func view(_ configuration: LinkConfiguration = .standard) -> Route {
-    let standard = StandardRoute.view(configuration)
+    let (standard, rules) = StandardRoute.declareView(configuration)
     return Route(
-      name: "view", rules: standard.rules,
+      name: "view", rules: rules,
       action: { values throws(DeepLinkError) in try standard.checkedAction(values) },
       linkValues: {
         guard case .view(let app, let view, let id) = $0 else { return nil }
@@ -66,7 +66,7 @@ extension Router where Action == ShieldAction {
 
   /// The action of the link `link`; see ``Router/resolve(_:)``.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<ShieldAction> {
-    try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolve(utf8: bytes) }
+    try resolve(utf8: link.utf8.span)
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``Router/resolve(_:)``.
@@ -83,10 +83,10 @@ extension Router where Action == ShieldAction {
   public func resolve(utf8 link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<ShieldAction> {
     let standard = UnsafePointer(compiled.standardRoutes)
     return try resolveLink(link) { route, values throws(DeepLinkError) in
-      // A standard route makes its action here; the fast path has checked
-      // that every required value is there, so the fallback never throws.
+      // A standard route makes its action here, in place; any other route
+      // (or a view without its app, which then throws) through its closure.
       if let action = standard[route]?.action(values) { return action }
-      return try routes[route].action(values)
+      return try self.action(of: route, values)
     }
   }
 }

@@ -228,9 +228,12 @@ struct ShortValueStringTests {
         var slot = Slot()
         slot.state = .text
         slot.count = bytes.count
+        let noDefault: ParameterValue? = nil
         return withUnsafePointer(to: slot) { slot in
-          buffer.baseAddress.flatMap {
-            RouteValues(slots: UnsafeBufferPointer(start: slot, count: 1), decoded: $0).text(0)
+          withUnsafePointer(to: noDefault) { defaults in
+            buffer.baseAddress.flatMap {
+              RouteValues(slots: UnsafeBufferPointer(start: slot, count: 1), decoded: $0, defaults: defaults).text(0)
+            }
           }
         }
       }

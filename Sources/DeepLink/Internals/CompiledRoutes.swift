@@ -28,6 +28,8 @@ final class CompiledRoutes: @unchecked Sendable {
     /// The key, in `bytes`.
     var keyStart: Int
     var keyCount: Int
+    /// The key's first eight bytes, little-endian and padded with zeros, to compare in one go.
+    var packedKey: UInt64
     var kind: Kind
     /// The values of an integer, or the lengths of a token.
     var range: ClosedRange<Int>
@@ -38,8 +40,8 @@ final class CompiledRoutes: @unchecked Sendable {
 
   /// The buffers, as plain pointers that cost no reference counting to pass around.
   struct Tables {
-    /// The scheme, the route names and the keys, one after the other, then
-    /// eight zeros so that a word can be read at any of them.
+    /// The scheme followed by `://`, the route names and the keys, one after
+    /// the other, then eight zeros so that a word can be read at any of them.
     var bytes: UnsafePointer<UInt8>
     /// For each byte of `bytes`, what is ORed into a link's byte before they
     /// are compared: 0x20 for the letters of the scheme and the route names,
@@ -51,6 +53,8 @@ final class CompiledRoutes: @unchecked Sendable {
     var tokens: UnsafePointer<UInt8>
     /// The lowercase scheme, at the start of `bytes`.
     var schemeCount: Int
+    /// The scheme and `://`, at the start of `bytes`.
+    var prefixCount: Int
 
     /// Whether `count` bytes at `bytes` equal those of the table at `start`.
     @inline(__always)
@@ -71,6 +75,8 @@ final class CompiledRoutes: @unchecked Sendable {
   /// to make its action in place when it is a standard one (see
   /// ``StandardRoute``): behind a pointer, so that reading it retains nothing.
   let standardRoutes: UnsafeMutablePointer<StandardRoute?>
+  /// The default of every rule, in the order of `rules`, for ``RouteValues``.
+  let defaults: UnsafeMutablePointer<ParameterValue?>
   private let routeCount: Int
 
   init(scheme: String, routes: [(name: String, rules: [ParameterRule])], standard: [StandardRoute?]) {
@@ -86,13 +92,16 @@ final class CompiledRoutes: @unchecked Sendable {
       return (start, bytes.count - start)
     }
     let schemeCount = append(scheme, foldingCase: true).count
+    let prefixCount = schemeCount + append("://", foldingCase: false).count
     for route in routes {
       let name = append(route.name, foldingCase: true)
       let first = ruleEntries.count
       for rule in route.rules {
         let key = append(rule.key, foldingCase: false)
         var entry = RuleEntry(
-          keyStart: key.start, keyCount: key.count, kind: .text, range: 0...0, tokenTable: 0, required: false)
+          keyStart: key.start, keyCount: key.count,
+          packedKey: rule.key.utf8.prefix(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }, kind: .text, range: 0...0,
+          tokenTable: 0, required: false)
         if case .required = rule.requirement {
           entry.required = true
         }
@@ -118,11 +127,14 @@ final class CompiledRoutes: @unchecked Sendable {
     tables = Tables(
       bytes: CompiledRoutes.copy(bytes), folds: CompiledRoutes.copy(folds),
       routes: UnsafeBufferPointer(start: CompiledRoutes.copy(routeEntries), count: routeEntries.count),
-      rules: CompiledRoutes.copy(ruleEntries), tokens: CompiledRoutes.copy(tokens), schemeCount: schemeCount)
+      rules: CompiledRoutes.copy(ruleEntries), tokens: CompiledRoutes.copy(tokens), schemeCount: schemeCount,
+      prefixCount: prefixCount)
     slotCount = routes.map(\.rules.count).max() ?? 0
     schemeName = scheme
     routeNames = routes.map(\.name)
     parameterRules = routes.flatMap(\.rules)
+    defaults = .allocate(capacity: max(1, parameterRules.count))
+    defaults.initialize(from: parameterRules.map(\.defaultValue), count: parameterRules.count)
     routeCount = routes.count
     standardRoutes = .allocate(capacity: max(1, routes.count))
     for index in routes.indices {
@@ -131,9 +143,13 @@ final class CompiledRoutes: @unchecked Sendable {
     }
   }
 
-  /// How many rules the route at `route` has.
-  func ruleCount(of route: Int) -> Int {
-    tables.routes[route].ruleCount
+  /// The checked values of the route at `route`, from scratch space that a scan filled.
+  @inline(__always)
+  func values(of route: Int, slots: UnsafeMutableBufferPointer<Slot>, decoded: UnsafePointer<UInt8>) -> RouteValues {
+    let entry = tables.routes[route]
+    return RouteValues(
+      slots: UnsafeBufferPointer(rebasing: slots[0..<entry.ruleCount]), decoded: decoded,
+      defaults: defaults + entry.firstRule)
   }
 
   /// `elements` in a buffer of their own, never empty, so that its address is never `nil`.
@@ -154,6 +170,8 @@ final class CompiledRoutes: @unchecked Sendable {
     tables.tokens.deallocate()
     standardRoutes.deinitialize(count: routeCount)
     standardRoutes.deallocate()
+    defaults.deinitialize(count: parameterRules.count)
+    defaults.deallocate()
   }
 }
 

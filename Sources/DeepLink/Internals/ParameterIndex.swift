@@ -1,14 +1,13 @@
-/// Where a declared parameter's value is among its route's values, and what
-/// stands for it when a link leaves it out.
+/// Where a declared parameter's value is among its route's values, typed
+/// with the parameter's Swift type.
 ///
 /// Made only by ``RouteDeclaration/declare(_:)``, which numbers parameters
 /// in the order they are declared, so that a route's rules and the places its
-/// action reads cannot drift apart: no place is ever written by hand.
+/// action reads cannot drift apart: no place is ever written by hand. A plain
+/// number, so that holding one costs no reference counting.
 struct ParameterIndex<Value: Sendable>: Sendable {
   /// The parameter's place among the route's rules.
   let position: Int
-  /// The parameter's default, `nil` when it has none.
-  let fallback: Value?
 }
 
 /// The parameters of a route, declared one after the other.
@@ -26,7 +25,6 @@ struct RouteDeclaration {
   /// Adds `parameter` after those declared so far and returns its place.
   mutating func declare<Value>(_ parameter: Parameter<Value>) -> ParameterIndex<Value> {
     rules.append(parameter.rule)
-    return ParameterIndex(
-      position: rules.count - 1, fallback: parameter.rule.defaultValue.flatMap { parameter.value($0) })
+    return ParameterIndex(position: rules.count - 1)
   }
 }

@@ -42,7 +42,7 @@ enum PercentDecoder {
         continue
       }
       if byte == terminator { break }
-      let decoded = try escape(source, at: index, count: count, base: base, reporter)
+      let decoded = try escape(source, at: index, count: count, base: base, kept.hexValues, reporter)
       output[written] = decoded
       written &+= 1
       index &+= 3
@@ -55,7 +55,35 @@ enum PercentDecoder {
         }
         continue
       }
-      // A lead byte: the rest of its sequence must follow as escapes.
+      // A lead byte: the rest of its sequence must follow as escapes. For a
+      // link's values a table gives how many, and the range of the first; a
+      // well-formed sequence is decoded here in one go, and anything else is
+      // read again below, byte by byte, which names the problem.
+      if rejectingControls {
+        let lead = kept.utf8Leads[Int(decoded)]
+        var pending = lead & 0xFF
+        var lower = UInt8(truncatingIfNeeded: lead &>> 8)
+        var upper = UInt8(truncatingIfNeeded: lead &>> 16)
+        var at = index
+        var end = written
+        while pending > 0 && at &+ 2 < count && source[at] == UInt8(ascii: "%") {
+          let high = kept.hexValues[Int(source[at &+ 1])]
+          let low = kept.hexValues[Int(source[at &+ 2])]
+          let next = high << 4 | low
+          guard high | low < 0x10 && next >= lower && next <= upper else { break }
+          output[end] = next
+          end &+= 1
+          at &+= 3
+          pending &-= 1
+          lower = 0x80
+          upper = 0xBF
+        }
+        if lead != 0 && pending == 0 {
+          index = at
+          written = end
+          continue
+        }
+      }
       var utf8 = UTF8Check(rejectingControlCharacters: rejectingControls)
       do throws(DeepLinkError) { try utf8.consume(decoded, at: base &+ index &- 3) } catch {
         throw Reporter.failure(error)
@@ -64,11 +92,11 @@ enum PercentDecoder {
         guard index < count && source[index] == UInt8(ascii: "%") else {
           if index < count && source[index] != terminator && table[Int(source[index])] & mask == 0 {
             // A raw byte that is wrong in itself is reported as such.
-            _ = try escape(source, at: index, count: count, base: base, reporter)
+            _ = try escape(source, at: index, count: count, base: base, kept.hexValues, reporter)
           }
           throw Reporter.failure(utf8.cutShort)
         }
-        let next = try escape(source, at: index, count: count, base: base, reporter)
+        let next = try escape(source, at: index, count: count, base: base, kept.hexValues, reporter)
         do throws(DeepLinkError) { try utf8.consume(next, at: base &+ index) } catch {
           throw Reporter.failure(error)
         }
@@ -86,7 +114,8 @@ enum PercentDecoder {
   ///   `bad-percent-escape` when two hexadecimal digits do not follow it.
   @inline(__always)
   private static func escape<Reporter: ProblemReporter>(
-    _ source: UnsafePointer<UInt8>, at index: Int, count: Int, base: Int, _ reporter: Reporter.Type
+    _ source: UnsafePointer<UInt8>, at index: Int, count: Int, base: Int, _ hexValues: UnsafePointer<UInt8>,
+    _ reporter: Reporter.Type
   ) throws(Reporter.Failure) -> UInt8 {
     let byte = source[index]
     guard byte == UInt8(ascii: "%") else {
@@ -95,7 +124,6 @@ enum PercentDecoder {
           .unencodedCharacter, at: base &+ index,
           "\(ASCII.describe(byte)) must be percent-encoded as %\(ASCII.hex(byte))"))
     }
-    let hexValues = ByteTables.hexValues
     guard index &+ 2 < count else { throw Reporter.failure(badEscape(at: base &+ index)) }
     let high = hexValues[Int(source[index &+ 1])]
     let low = hexValues[Int(source[index &+ 2])]
@@ -131,6 +159,9 @@ enum PercentDecoder {
   struct KeptBytes {
     let table: UnsafePointer<UInt8>
     let mask: UInt8
+    /// ``ByteTables/hexValues`` and ``ByteTables/utf8Leads``, read once with the table.
+    var hexValues = ByteTables.hexValues
+    var utf8Leads = ByteTables.utf8Leads
 
     /// The strict unreserved set, from ``ByteTables``.
     static var strictUnreserved: KeptBytes {

@@ -34,6 +34,49 @@ struct Resolver<Policy: ProblemReporter>: LinkVisitor {
   }
 
   @inline(__always)
+  func expectedSchemeLength(in link: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard link.count >= tables.prefixCount, let base = link.baseAddress,
+      tables.matches(base, 0, count: tables.prefixCount)
+    else { return nil }
+    return tables.prefixCount
+  }
+
+  @inline(__always)
+  mutating func takeExpectedRoute(in link: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    guard let base = link.baseAddress else { return nil }
+    for index in 0..<tables.routes.count {
+      let entry = tables.routes[index]
+      let end = start &+ entry.nameCount
+      guard
+        end <= link.count && (end == link.count || base[end] == UInt8(ascii: "?"))
+          && tables.matches(base + start, entry.nameStart, count: entry.nameCount)
+      else { continue }
+      route = index
+      return end
+    }
+    return nil
+  }
+
+  @inline(__always)
+  func expectedKeyLength(in link: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    // Keys shorter than eight bytes, from one load, where the link has eight
+    // bytes left; any other key is read by the scanner byte by byte.
+    guard route >= 0 && link.count &- start >= 8, let base = link.baseAddress else { return nil }
+    let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+    let entry = tables.routes[route]
+    for slot in 0..<entry.ruleCount {
+      let rule = tables.rules + (entry.firstRule &+ slot)
+      let count = rule.pointee.keyCount
+      guard
+        count < 8 && word & ((1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1) == rule.pointee.packedKey
+          && base[start &+ count] == UInt8(ascii: "=")
+      else { continue }
+      return count
+    }
+    return nil
+  }
+
+  @inline(__always)
   func visitScheme(_ scheme: UnsafeBufferPointer<UInt8>) throws(Failure) {
     guard matches(scheme, 0, count: tables.schemeCount) else {
       throw Policy.failure(
@@ -58,14 +101,20 @@ struct Resolver<Policy: ProblemReporter>: LinkVisitor {
 
   @inline(__always)
   mutating func visitParameter(
-    key: UnsafeBufferPointer<UInt8>, at keyOffset: Int,
+    key: UnsafeBufferPointer<UInt8>, word: UInt64, at keyOffset: Int,
     value: UnsafeBufferPointer<UInt8>, decodedAt decodedOffset: Int, at valueOffset: Int
   ) throws(Failure) {
     guard route >= 0 else { return }
     let entry = tables.routes[route]
     for slot in 0..<entry.ruleCount {
       let index = entry.firstRule &+ slot
-      guard matches(key, tables.rules[index].keyStart, count: tables.rules[index].keyCount) else { continue }
+      // Through the pointer, so that only the fields compared are read.
+      let rule = tables.rules + index
+      // Keys of up to eight bytes are compared as words; longer ones byte by byte after that.
+      guard
+        rule.pointee.keyCount == key.count && rule.pointee.packedKey == word
+          && (key.count <= 8 || matches(key, rule.pointee.keyStart, count: rule.pointee.keyCount))
+      else { continue }
       // `slot` is below 64, the most rules a route may have.
       let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: slot)
       guard seen & bit == 0 else {

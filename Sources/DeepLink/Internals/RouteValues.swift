@@ -22,6 +22,9 @@ struct RouteValues {
   let slots: UnsafeBufferPointer<Slot>
   /// The link's values, decoded one after the other.
   let decoded: UnsafePointer<UInt8>
+  /// The defaults of the route's rules, in the same order; read only when a
+  /// value is absent.
+  let defaults: UnsafePointer<ParameterValue?>
 
   var count: Int { slots.count }
 
@@ -29,8 +32,15 @@ struct RouteValues {
   @inline(__always)
   func text(_ index: Int) -> String? {
     guard index < slots.count, slots[index].state == .text else { return nil }
-    return String(
-      decoding: UnsafeBufferPointer(start: decoded + slots[index].start, count: slots[index].count), as: UTF8.self)
+    let source = decoded + slots[index].start
+    let count = slots[index].count
+    // Copied into the string's own storage: inline for up to 15 bytes, where
+    // the standard library checks only that they are ASCII, which most are.
+    return String(unsafeUninitializedCapacity: count) { target in
+      guard let base = target.baseAddress else { return 0 }
+      base.initialize(from: source, count: count)
+      return count
+    }
   }
 
   /// The integer at `index`, or `nil` when it was absent or is not an integer.
@@ -49,19 +59,19 @@ struct RouteValues {
   /// The text of a declared parameter, its default when the link left it out.
   @inline(__always)
   subscript(_ parameter: ParameterIndex<String>) -> String? {
-    text(parameter.position) ?? parameter.fallback
+    text(parameter.position) ?? defaults[parameter.position]?.text
   }
 
   /// The text of a declared optional parameter, `nil` when the link left it out.
   @inline(__always)
   subscript(_ parameter: ParameterIndex<String?>) -> String? {
-    text(parameter.position) ?? parameter.fallback ?? nil
+    text(parameter.position) ?? defaults[parameter.position]?.text
   }
 
   /// The integer of a declared parameter, its default when the link left it out.
   @inline(__always)
   subscript(_ parameter: ParameterIndex<Int>) -> Int? {
-    integer(parameter.position) ?? parameter.fallback
+    integer(parameter.position) ?? defaults[parameter.position]?.integer
   }
 }
 
