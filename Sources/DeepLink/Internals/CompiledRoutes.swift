@@ -55,6 +55,9 @@ final class CompiledRoutes: @unchecked Sendable {
     var schemeCount: Int
     /// The scheme and `://`, at the start of `bytes`.
     var prefixCount: Int
+    /// The byte tables of the scan, read here without the check that a
+    /// global has been initialised.
+    var byteTables: PercentDecoder.KeptBytes
 
     /// Whether `count` bytes at `bytes` equal those of the table at `start`.
     @inline(__always)
@@ -128,7 +131,7 @@ final class CompiledRoutes: @unchecked Sendable {
       bytes: CompiledRoutes.copy(bytes), folds: CompiledRoutes.copy(folds),
       routes: UnsafeBufferPointer(start: CompiledRoutes.copy(routeEntries), count: routeEntries.count),
       rules: CompiledRoutes.copy(ruleEntries), tokens: CompiledRoutes.copy(tokens), schemeCount: schemeCount,
-      prefixCount: prefixCount)
+      prefixCount: prefixCount, byteTables: .strictUnreserved)
     slotCount = routes.map(\.rules.count).max() ?? 0
     schemeName = scheme
     routeNames = routes.map(\.name)

@@ -17,10 +17,10 @@ protocol LinkVisitor {
   /// as the link's route, and the scanner does not call ``visitRoute(_:at:)``.
   /// `nil` otherwise, and by default. A shortcut like the one for the scheme.
   mutating func takeExpectedRoute(in link: UnsafeBufferPointer<UInt8>, at start: Int) -> Int?
-  /// How many bytes one of the keys the visitor expects takes at `start` in
-  /// `link`, when one stands there followed by `=`; `nil` otherwise, and by
-  /// default. A shortcut too: a key the visitor knows is valid.
-  func expectedKeyLength(in link: UnsafeBufferPointer<UInt8>, at start: Int) -> Int?
+  /// The byte tables the scan reads; by default read from their globals, a
+  /// check that they were initialised each time, which a visitor that keeps
+  /// them spares.
+  var byteTables: PercentDecoder.KeptBytes { get }
   /// The scheme: the bytes before `://`, syntactically valid.
   mutating func visitScheme(_ scheme: UnsafeBufferPointer<UInt8>) throws(Failure)
   /// The route after `://`, a valid route name, at `offset`.
@@ -39,7 +39,7 @@ protocol LinkVisitor {
 extension LinkVisitor {
   func expectedSchemeLength(in link: UnsafeBufferPointer<UInt8>) -> Int? { nil }
   mutating func takeExpectedRoute(in link: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? { nil }
-  func expectedKeyLength(in link: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? { nil }
+  var byteTables: PercentDecoder.KeptBytes { .strictUnreserved }
 }
 
 /// The scanner of the link grammar: the only one, for every use of a link.
@@ -81,7 +81,7 @@ enum LinkScanner {
           "the link has \(count) bytes; at most \(DeepLink.maximumLength) are allowed"))
     }
     // The tables, read once: each read of a global checks that it was initialised.
-    let kept = PercentDecoder.KeptBytes.strictUnreserved
+    let kept = visitor.byteTables
     let classes = kept.table
     let routeStart: Int
     if let expected = visitor.expectedSchemeLength(in: link) {
@@ -185,15 +185,11 @@ enum LinkScanner {
     let classes = kept.table
     let keyByte = ByteTables.Class.key.rawValue
     var equals = start
-    if let expected = visitor.expectedKeyLength(in: link, at: start) {
-      equals = start &+ expected
-    } else {
-      while equals < count && classes[Int(link[equals])] & keyByte != 0 { equals &+= 1 }
-      guard
-        equals < count && link[equals] == UInt8(ascii: "=") && equals > start && ASCII.isLowercaseLetter(link[start])
-      else {
-        throw Visitor.Reporter.failure(keyProblem(link, from: start))
-      }
+    while equals < count && classes[Int(link[equals])] & keyByte != 0 { equals &+= 1 }
+    guard
+      equals < count && link[equals] == UInt8(ascii: "=") && equals > start && ASCII.isLowercaseLetter(link[start])
+    else {
+      throw Visitor.Reporter.failure(keyProblem(link, from: start))
     }
     let keyWord = word(link, from: start, count: equals &- start)
     // The value is split off at the raw `&` and decoded once, in the same pass.

@@ -57,23 +57,8 @@ struct Resolver<Policy: ProblemReporter>: LinkVisitor {
     return nil
   }
 
-  @inline(__always)
-  func expectedKeyLength(in link: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
-    // Keys shorter than eight bytes, from one load, where the link has eight
-    // bytes left; any other key is read by the scanner byte by byte.
-    guard route >= 0 && link.count &- start >= 8, let base = link.baseAddress else { return nil }
-    let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
-    let entry = tables.routes[route]
-    for slot in 0..<entry.ruleCount {
-      let rule = tables.rules + (entry.firstRule &+ slot)
-      let count = rule.pointee.keyCount
-      guard
-        count < 8 && word & ((1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1) == rule.pointee.packedKey
-          && base[start &+ count] == UInt8(ascii: "=")
-      else { continue }
-      return count
-    }
-    return nil
+  var byteTables: PercentDecoder.KeptBytes {
+    @inline(__always) get { tables.byteTables }
   }
 
   @inline(__always)
