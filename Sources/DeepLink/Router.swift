@@ -169,6 +169,9 @@ public struct Router<Action: Sendable>: Sendable {
   }
 
   /// The action of the route at `route` for its values, through the route's closure.
+  ///
+  /// Out of line, so that the resolver for ``ShieldAction``, whose standard
+  /// routes make their actions in place, does not carry the call.
   @inline(never)
   func action(of route: Int, _ values: RouteValues) throws(DeepLinkError) -> Action {
     try routes[route].action(values)
