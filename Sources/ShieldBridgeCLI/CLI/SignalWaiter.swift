@@ -10,7 +10,7 @@ import Spawn
 /// The writing end of the pipe that the signal handler writes the signal number to.
 nonisolated(unsafe) private var signalPipe: Int32 = -1
 
-/// Waits for SIGTERM or SIGINT, whichever thread the kernel hands it to.
+/// Waits for the first of the signals it was given, whichever thread the kernel hands it to.
 ///
 /// A handler that only writes one byte to a pipe (async-signal-safe) and a
 /// thread that reads the pipe: neither Dispatch's signal sources nor `sigwait`
