@@ -50,4 +50,6 @@ public final class SignalPipe: Sendable {
   public static let terminate = SIGTERM
   /// `SIGINT`: interrupted from the keyboard.
   public static let interrupt = SIGINT
+  /// `SIGHUP`: the terminal or the session went away.
+  public static let hangUp = SIGHUP
 }

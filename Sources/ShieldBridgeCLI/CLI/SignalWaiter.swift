@@ -2,7 +2,7 @@ import DBus
 import Posix
 import Spawn
 
-/// Waits for SIGTERM or SIGINT, whichever thread the kernel hands it to.
+/// Waits for the first of the signals it was given, whichever thread the kernel hands it to.
 ///
 /// Posix's ``SignalPipe`` turns the signal into a byte on a pipe; a thread
 /// of its own waits for it, so that no pool thread blocks.

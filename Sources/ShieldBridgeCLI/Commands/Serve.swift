@@ -19,9 +19,10 @@ extension Command {
         signal Dispatched(s)      one JSON record per dispatched action
       Each dispatch is also logged as one line on stderr.
 
-      Exit status: 0 after SIGTERM or SIGINT (its notifications are closed and
-      the name released), 69 when the bus is lost or missing, 75 when another
-      service already runs, 78 when the configuration is wrong.
+      Exit status: 0 after SIGTERM, SIGINT or SIGHUP (it takes no new calls,
+      waits for the notifications being posted, closes every notification it
+      posted and releases the name), 69 when the bus is lost or missing, 75
+      when another service already runs, 78 when the configuration is wrong.
       """,
     body: { invocation in try await runService(invocation) }
   )
@@ -37,7 +38,8 @@ private struct ServeOptions: BusOptions {
 }
 
 private func runService(_ invocation: Invocation<ServeOptions>) async throws(CommandFailure) -> ExitCode {
-  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt])
+  // SIGHUP stops too: its default action would end the process with its notifications still open.
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
   let options = try serviceOptions()
   let connection: Connection
   do {
