@@ -95,7 +95,7 @@ public final class NotificationClient: Sendable {
     tracker = parts.tracker
     hub = parts.hub
     subscription = parts.subscription
-    hub.follow(tracker, prefetch: parts.prefetch)
+    hub.follow(prefetch: parts.prefetch)
     observer = tracker?.addObserver { [weak hub] owner in hub?.serverChanged(to: owner) }
     connection.onDisconnect { [weak hub] _ in hub?.finish() }
   }
@@ -110,8 +110,8 @@ public final class NotificationClient: Sendable {
     var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
   }
 
-  /// Subscribes to the server's signals, tracks its owner and asks for its
-  /// capabilities, all at once, so that the first post waits for as few
+  /// Tracks the server's owner, subscribes to its signals and asks for its
+  /// capabilities, the last at once, so that the first post waits for as few
   /// round trips as possible.
   private static func follow(_ connection: Connection, timeout: Duration) async throws(NotificationError) -> Parts {
     let hub = EventHub()
@@ -119,23 +119,19 @@ public final class NotificationClient: Sendable {
     let rule = MatchRule(
       sender: NotificationsNames.busName, interface: NotificationsNames.interface,
       path: NotificationsNames.path)
-    // Signals are accepted from the tracked owner only; until the tracker
-    // exists nothing has been posted, so nothing is lost by dropping them.
-    async let subscribed = connection.addSignalHandler(matching: rule) { [weak hub] message in
-      guard let hub, let sender = message.sender, hub.isCurrentServer(sender),
-        let event = NotificationEvent(message: message)
-      else { return }
-      hub.receive(event, from: sender)
-    }
-    async let tracked = NameOwnerTracker.track(NotificationsNames.busName, on: connection)
     do {
-      return Parts(
-        hub: hub, tracker: try await tracked, subscription: try await subscribed, prefetch: prefetch
-      )
-    } catch let error as DBusError {
-      throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
+      // Signals are accepted from the tracked owner only: any connection can
+      // send one unicast to this client, which no rule at the bus stops.
+      let tracker = try await NameOwnerTracker.track(NotificationsNames.busName, on: connection)
+      let subscription = try await connection.addSignalHandler(matching: rule, from: tracker) {
+        [weak hub] message in
+        guard let hub, let sender = message.sender, let event = NotificationEvent(message: message)
+        else { return }
+        hub.receive(event, from: sender)
+      }
+      return Parts(hub: hub, tracker: tracker, subscription: subscription, prefetch: prefetch)
     } catch {
-      throw NotificationError(.serverError, "the subscription failed: \(error)")
+      throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
     }
   }
 
