@@ -24,6 +24,8 @@ public final class NotificationClient: Sendable {
   private let subscription: SignalSubscription?
   private let observer: Int?
   private let busID = Mutex<String?>(nil)
+  /// Posts for one identifier, one at a time.
+  private let turns = IdentifierTurns()
 
   /// Connects to `bus` and starts following the notification server.
   ///
@@ -198,7 +200,9 @@ public final class NotificationClient: Sendable {
   ///
   /// With an identifier, the notification replaces the one posted before with
   /// the same identifier on the same server (`replaces_id`), and carries the
-  /// identifier in every stack-tag hint the server advertises. The call goes
+  /// identifier in every stack-tag hint the server advertises; posts for one
+  /// identifier are made one at a time, so that one made while another is on
+  /// its way replaces it instead of showing beside it. The call goes
   /// to the very server whose capabilities shaped it; if that server went
   /// away in between, the post starts over once with the new one. A client
   /// that receives no events posts a notification that every server gets
@@ -209,6 +213,15 @@ public final class NotificationClient: Sendable {
   /// - Throws: ``NotificationError`` `no-server`, `timeout`, `server-error`, or
   ///   `invalid-argument` for a text with a NUL byte.
   public func post(_ notification: Notification) async throws(NotificationError) -> UInt32 {
+    guard let identifier = notification.identifier else { return try await postNow(notification) }
+    // The next post for the identifier waits for this one's id, to replace it.
+    return try await turns.inTurn(for: identifier) { () async throws(NotificationError) -> UInt32 in
+      try await postNow(notification)
+    }
+  }
+
+  /// Posts at once: ``post(_:)`` without waiting for the identifier's turn.
+  private func postNow(_ notification: Notification) async throws(NotificationError) -> UInt32 {
     // A client that follows no server and posts what any server gets alike
     // need not ask for capabilities first: one round trip to the server less.
     if tracker == nil, Presentation.isSameForEveryServer(notification),
