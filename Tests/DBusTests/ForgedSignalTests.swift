@@ -75,4 +75,18 @@ struct ForgedSignalTests {
     let tracker = try await NameOwnerTracker.track(name, on: watcher)
     _ = try await watcher.signals(matching: rule, from: tracker)
   }
+
+  @Test func aForgedLocalDisconnectedLeavesTheConnectionOpen() async throws {
+    let spoofer = try Connection(.address(bus.address))
+    let listener = try Connection(.address(bus.address))
+    // libdbus makes this signal itself when the socket closes; from a peer it must change nothing.
+    for path in [try ObjectPath("/org/freedesktop/DBus/Local"), try ObjectPath("/org/example/Forged")] {
+      try? spoofer.emit(
+        path: path, interface: .local, member: try MemberName("Disconnected"), destination: listener.uniqueName)
+    }
+    _ = try? await spoofer.nameOwner(.bus)
+    // A round trip of the listener's own, after anything forged was delivered to it.
+    #expect(try await listener.nameOwner(.bus) == .bus)
+    #expect(listener.isConnected)
+  }
 }
