@@ -82,7 +82,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
   public func matches(_ message: Message) -> Bool {
     if let kind, message.kind != kind { return false }
     // Any connection can send a signal that claims to come from the bus or
-    // from a service (GLib's CVE-2024-34397); the sender it cannot forge.
+    // from a service (GLib's CVE-2024-34397), but not its sender: the bus stamps it.
     if let sender, sender.isUnique || sender == .bus, message.sender != sender { return false }
     if let interface, message.interface != interface { return false }
     if let member, message.member != member { return false }
