@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// A connection of its own that sends what the bus daemon or the notification
 /// server would send, as any program on the bus can: each signal unicast to a
