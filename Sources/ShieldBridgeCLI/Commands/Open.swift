@@ -11,7 +11,7 @@ extension Command {
     abstract: "Open a shieldbridge:// link: a puzzle or a configured app view.",
     arguments: "URL",
     argumentCount: 1...1,
-    options: OpenOptions.self,
+    options: AddressOptions.self,
     discussion: """
       Hands the link to the running service; when none runs, resolves and
       dispatches it here: the puzzle in this terminal (or a new one, or the
@@ -27,16 +27,7 @@ extension Command {
   )
 }
 
-/// The options of `shieldbridge open`.
-private struct OpenOptions: BusOptions {
-  let address: Option<String>
-
-  init(declaring options: inout OptionDeclarations) {
-    address = options.address()
-  }
-}
-
-private func openLink(_ invocation: Invocation<OpenOptions>) async throws(CommandFailure) -> ExitCode {
+private func openLink(_ invocation: Invocation<AddressOptions>) async throws(CommandFailure) -> ExitCode {
   let link = invocation.positionals[0]
   if let answer = try await askService(link, bus: bus(invocation)) {
     Output.out(answer)

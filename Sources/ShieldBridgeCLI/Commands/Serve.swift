@@ -9,7 +9,7 @@ extension Command {
   static let serve = Command(
     name: "serve",
     abstract: "Run the service: shields, clicks, puzzles and app views.",
-    options: ServeOptions.self,
+    options: AddressOptions.self,
     discussion: """
       Owns org.shieldbridge.ShieldBridge on the session bus (or ADDR) and exports
       org.shieldbridge.ShieldBridge1 at /org/shieldbridge/ShieldBridge1:
@@ -28,16 +28,7 @@ extension Command {
   )
 }
 
-/// The options of `shieldbridge serve`.
-private struct ServeOptions: BusOptions {
-  let address: Option<String>
-
-  init(declaring options: inout OptionDeclarations) {
-    address = options.address()
-  }
-}
-
-private func runService(_ invocation: Invocation<ServeOptions>) async throws(CommandFailure) -> ExitCode {
+private func runService(_ invocation: Invocation<AddressOptions>) async throws(CommandFailure) -> ExitCode {
   // SIGHUP stops too: its default action would end the process with its notifications still open.
   let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
   let options = try serviceOptions()
