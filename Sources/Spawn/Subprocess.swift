@@ -151,7 +151,7 @@ public final class Subprocess: Sendable {
       }
     }
 
-    let environmentLines = (environment ?? Subprocess.currentEnvironment())
+    let environmentLines = (environment ?? Environment.all)
       .filter { !$0.key.isEmpty && !$0.key.contains("=") && !$0.key.utf8.contains(0) && !$0.value.utf8.contains(0) }
       .map { "\($0.key)=\($0.value)" }
     var childPID: pid_t = 0
@@ -233,11 +233,6 @@ public final class Subprocess: Sendable {
     if let ended = wait(timeout: grace) { return ended }
     signal(SIGKILL)
     return wait()
-  }
-
-  /// The environment of this process.
-  public static func currentEnvironment() -> [String: String] {
-    Environment.all
   }
 }
 

@@ -58,7 +58,7 @@ private func runService(_ invocation: Invocation<AddressOptions>) async throws(C
 /// The service's options from this process: config.json, the ledger, the
 /// user's language, this environment and this executable.
 func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
-  let environment = Subprocess.currentEnvironment()
+  let environment = Environment.all
   return ShieldService.Options(
     configuration: try loadConfiguration(), ledger: try standardLedgerStore(),
     localizer: Localizer.current(environment: environment), launcher: Launcher(environment: environment),
