@@ -1,16 +1,6 @@
 import DeepLink
 import Posix
 
-/// The answer to one input of `link encode` or `link decode`, built piece by
-/// piece as the input arrives.
-protocol LinkStream {
-  /// Appends the answer to `piece`, the next bytes of the input, to `answer`.
-  ///
-  /// - Parameter isFinal: whether `piece` ends the input.
-  mutating func consume(_ piece: UnsafeBufferPointer<UInt8>, isFinal: Bool, into answer: inout LinkOutput)
-    throws(DeepLinkError)
-}
-
 extension LinkInput {
   /// An answer is held until its input is complete as long as it is shorter
   /// than this; a longer one is written as it grows, so that a line of any
