@@ -22,14 +22,19 @@ struct LinkInput {
   }
 
   /// Reads a line of stdin in chunks of this size.
-  private static let chunkSize = 1 << 16
+  static let chunkSize = 1 << 16
 
   /// Answers `input` by appending to `output`; returns whether the input was good.
-  typealias Handler = (_ input: UnsafeBufferPointer<UInt8>, _ source: Source, _ output: inout LinkOutput) -> Bool
+  ///
+  /// `length` is the input's whole length, more than `input.count` when a
+  /// line was cut at ``maximumLineLength``.
+  typealias Handler = (
+    _ input: UnsafeBufferPointer<UInt8>, _ length: Int, _ source: Source, _ output: inout LinkOutput
+  ) -> Bool
 
-  /// A line longer than this is handed over cut to this length and the rest
-  /// is skipped, so that an endless line cannot exhaust memory; `nil` keeps
-  /// whole lines.
+  /// A line longer than this is handed over cut to this length, with its
+  /// whole length, and the rest is skipped, so that an endless line cannot
+  /// exhaust memory; `nil` keeps whole lines.
   var maximumLineLength: Int?
 
   /// Runs `handler` on every input and writes its answers to stdout.
@@ -42,14 +47,14 @@ struct LinkInput {
       for (index, argument) in invocation.positionals.enumerated() {
         var argument = argument
         argument.withUTF8 { bytes in
-          if !handler(bytes, .argument(index + 1), &output) { allGood = false }
+          if !handler(bytes, bytes.count, .argument(index + 1), &output) { allGood = false }
         }
         output.write()
       }
       return allGood ? .success : .dataError
     }
-    let status = readLines { line, number in
-      if !handler(line, .line(number), &output) { allGood = false }
+    let status = readLines { line, length, number in
+      if !handler(line, length, .line(number), &output) { allGood = false }
     } beforeWaiting: {
       output.write()
     }
@@ -58,19 +63,22 @@ struct LinkInput {
     return allGood ? .success : .dataError
   }
 
-  /// Calls `body` with each line of stdin (without its newline) and its number from 1.
+  /// Calls `body` with each line of stdin (without its newline), its whole length and its number from 1.
   ///
   /// - Returns: `nil` at the end of the input, 74 when reading failed.
   private func readLines(
-    _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void, beforeWaiting: () -> Void
+    _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Void, beforeWaiting: () -> Void
   ) -> ExitCode? {
     var reader = LineReader(chunkSize: LinkInput.chunkSize, maximumLineLength: maximumLineLength)
     var number = 0
     do {
-      try reader.forEachLine(beforeWaiting: beforeWaiting) { line in
-        number += 1
-        body(line, number)
-      }
+      while try reader.withNextMeasuredLine(
+        beforeWaiting: beforeWaiting,
+        { (line: UnsafeBufferPointer<UInt8>, length: Int) -> Void in
+          number += 1
+          body(line, length, number)
+        }) != nil
+      {}
     } catch {
       Output.err("shieldbridge: reading stdin failed: \(error)")
       return .ioError
