@@ -102,7 +102,9 @@ extension PercentEncoding {
       guard !bytes.isEmpty else { return }
       try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { output throws(DeepLinkError) in
         guard let target = output.baseAddress else { return }
-        let written = try PercentDecoder.decode(bytes, base: base, into: target, check: check).written
+        let written = try PercentDecoder.decode(
+          bytes, base: base, into: target, check: check, reporting: ReportingProblems.self
+        ).written
         sink(UnsafeBufferPointer(start: target, count: written))
       }
     }

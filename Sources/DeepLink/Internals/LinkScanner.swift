@@ -75,10 +75,7 @@ enum LinkScanner {
   ) throws(Visitor.Failure) {
     let count = link.count
     guard count <= DeepLink.maximumLength else {
-      throw Visitor.Reporter.failure(
-        DeepLinkError(
-          .tooLong, at: DeepLink.maximumLength,
-          "the link has \(count) bytes; at most \(DeepLink.maximumLength) are allowed"))
+      throw Visitor.Reporter.failure(.tooLong(length: count))
     }
     // The tables, read once: each read of a global checks that it was initialised.
     let kept = visitor.byteTables

@@ -23,7 +23,7 @@ extension Command {
       let input = LinkInput(maximumLineLength: DeepLink.maximumLength + 1)
       return input.run(invocation) { link, length, source, output in
         do throws(DeepLinkError) {
-          guard length == link.count else { throw LinkParseOutput.tooLong(length) }
+          guard length == link.count else { throw DeepLinkError.tooLong(length: length) }
           let resolution = try router.resolve(utf8: link)
           if json {
             LinkParseOutput.appendJSON(resolution, to: &output)
@@ -57,14 +57,6 @@ private struct LinkParseOptions: LinkSchemeOptions {
 
 /// The lines `link parse` prints, written straight into the output buffer.
 enum LinkParseOutput {
-  /// The error for a line the reader cut, which is `length` bytes long: the
-  /// parser's own for a link over the limit, with the whole length.
-  static func tooLong(_ length: Int) -> DeepLinkError {
-    DeepLinkError(
-      .tooLong, at: DeepLink.maximumLength,
-      "the link has \(length) bytes; at most \(DeepLink.maximumLength) are allowed")
-  }
-
   /// `{"ok":true,"action":…,"ignored":[…]}` and a newline.
   static func appendJSON(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
     output.beginObject()
