@@ -306,6 +306,20 @@ struct OddOtherFileTests {
   }
 
   @Test(
+    "demo with TMPDIR that is not a folder stops at once with 70",
+    arguments: OddFile.allCases.filter { $0 != .directory })
+  func demoTemporaryFolder(_ odd: OddFile) async throws {
+    let folder = try TemporaryDirectory()
+    let path = folder.file("tmp")
+    try odd.make(at: path)
+    let result = try await passwdUnchanged {
+      try await runBounded(["demo"], environment: ["TMPDIR": path, "LANG": "C.UTF-8"])
+    }
+    #expect(result.status == 70, "\(ended(result))")
+    #expect(result.error.contains("cannot make a temporary directory"), "\(result.error)")
+  }
+
+  @Test(
     "notification-server --record refuses what is not a regular file with 73, at once",
     arguments: [OddFile.fifo, .directory, .linkToDevice, .dangling])
   func record(_ odd: OddFile) async throws {
