@@ -241,6 +241,16 @@ struct OddOtherFileTests {
     #expect((result.output + result.error).contains(folder.file(name)), "\(result.output)\(result.error)")
   }
 
+  @Test("locales check --dir that is not a folder exits 66", arguments: OddFile.allCases.filter { $0 != .directory })
+  func catalogFolderForCheck(_ odd: OddFile) async throws {
+    let folder = try TemporaryDirectory()
+    let path = folder.file("locales")
+    try odd.make(at: path)
+    let result = try await runBounded(["locales", "check", "--dir", path], environment: ["LANG": "C.UTF-8"])
+    #expect(result.status == 66, "\(ended(result))")
+    #expect(result.error.contains("no catalog folder at '\(path)'"), "\(result.error)")
+  }
+
   @Test("A catalog the messages would come from is skipped: English, exit 0", arguments: OddFile.allCases)
   func catalogForMessages(_ odd: OddFile) async throws {
     let sandbox = try Sandbox()
