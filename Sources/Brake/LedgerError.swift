@@ -1,4 +1,4 @@
-import Posix
+public import Posix
 
 /// Why a grant could not be recorded or the ledger could not be read.
 public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
