@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Spawn
 import TestSupport
 import Testing
@@ -151,9 +152,7 @@ struct LinkCommandTests {
     for (index, link) in ["shieldbridge://puzzle?app=One\n", "shieldbridge://view?app=Two\n"]
       .enumerated()
     {
-      let written = link.utf8CString.withUnsafeBufferPointer {
-        write(stdin, $0.baseAddress, $0.count - 1)
-      }
+      let written = try stdin.write(Array(link.utf8)[...])
       #expect(written == link.utf8.count)
       let line = try #require(readLine(from: stdout, timeout: .seconds(10)), "answer \(index + 1)")
       #expect(line.contains(index == 0 ? #""app":"One""# : #""app":"Two""#))
@@ -308,21 +307,16 @@ struct LinkCommandTests {
 }
 
 /// One line from `descriptor`, waiting at most `timeout` for it.
-private func readLine(from descriptor: Int32, timeout: Duration) -> String? {
+private func readLine(from input: FileDescriptor, timeout: Duration) -> String? {
   let deadline = ContinuousClock.now + timeout
   var bytes: [UInt8] = []
-  var byte: UInt8 = 0
+  var byte: [UInt8] = [0]
   while true {
-    let remaining = deadline - ContinuousClock.now
-    guard remaining > .zero else { return nil }
-    var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(
-      remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
-    )
-    guard poll(&descriptors, 1, max(1, milliseconds)) > 0 else { continue }
-    guard read(descriptor, &byte, 1) == 1 else { return nil }
-    if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-    bytes.append(byte)
+    guard (try? input.waitUntilReadable(timeout: deadline - ContinuousClock.now)) == true,
+      (try? input.read(into: &byte)) == 1
+    else { return nil }
+    if byte[0] == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+    bytes.append(byte[0])
   }
 }
 
