@@ -44,6 +44,21 @@ extension MessageReader {
     return entries
   }
 
+  /// Reads an array of strings (`as`), at most its first `count`; the rest
+  /// are skipped without being built, and `complete` says whether there were none.
+  ///
+  /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` when the next argument is not an `as`.
+  public mutating func readStrings(atMost count: Int) throws(DBusError) -> (
+    strings: [String], complete: Bool
+  ) {
+    var inner = try enterArray(.array(.string))
+    var strings: [String] = []
+    while !inner.isAtEnd, strings.count < count {
+      strings.append(try inner.readString(TypeCode.string))
+    }
+    return (strings, inner.isAtEnd)
+  }
+
   /// The next value if it fits in `budget` (which it uses up), `nil` as soon as it does not.
   private mutating func readBounded(_ budget: inout Int) throws(DBusError) -> DBusValue? {
     budget -= 8

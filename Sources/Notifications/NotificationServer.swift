@@ -112,6 +112,9 @@ public final class NotificationServer: Sendable {
   /// The most bytes a hint value may take as it is read, before it is built:
   /// 8 a value and the bytes of its strings (see `MessageReader.readValue(limit:)`).
   private var hintReadLimit: Int { 2 * limits.text }
+  /// The most action strings read: a key and a label take at least 20 bytes
+  /// of JSON together, and the actions at most half of a notification.
+  private var actionReadLimit: Int { limits.notification / 20 + 2 }
 
   private struct State {
     var notifications: RecentTable<Stored>
@@ -391,7 +394,8 @@ public final class NotificationServer: Sendable {
     let icon = try reader.read(String.self)
     let summary = try reader.read(String.self)
     let body = try reader.read(String.self)
-    let actionStrings = try reader.read([String].self)
+    // More actions than one notification can keep are skipped unread.
+    let (actionStrings, allActions) = try reader.readStrings(atMost: actionReadLimit)
     // A hint value too large to keep is skipped before it is built.
     let hintEntries = try reader.readVariantEntries(limit: hintReadLimit)
     let expireTimeout = try reader.read(Int32.self)
@@ -410,7 +414,7 @@ public final class NotificationServer: Sendable {
       id: 0, replacesID: replacesID, sender: call.sender, appName: appName, icon: icon,
       summary: summary, body: body,
       actions: actions, hints: hints, expireTimeout: expireTimeout, time: utcTimestamp(),
-      truncated: hints.count < hintEntries.count)
+      truncated: !allActions || hints.count < hintEntries.count)
     limits.apply(to: &notification)
     let generation: UInt64 = state.withLock { state in
       if replacesID != 0, state.notifications.contains(replacesID) {
