@@ -208,11 +208,13 @@ public final class NotificationServer: Sendable {
 
   /// How many notifications are kept and how many bytes they take.
   public var retention: Retention {
-    state.withLock { state in
-      Retention(
-        count: state.notifications.count, bytes: state.keptBytes,
-        countLimit: configuration.retainedLimit, byteLimit: configuration.retainedBytes)
-    }
+    state.withLock { self.retention(of: $0) }
+  }
+
+  private func retention(of state: State) -> Retention {
+    Retention(
+      count: state.notifications.count, bytes: state.keptBytes,
+      countLimit: configuration.retainedLimit, byteLimit: configuration.retainedBytes)
   }
 
   /// The notification with this id, if it is open and still in memory.
@@ -463,12 +465,7 @@ public final class NotificationServer: Sendable {
   /// the cursor of the next page, whether there are more, and the ``retention``.
   func listPage(after cursor: UInt64) -> String {
     let (entries, retention) = state.withLock { state in
-      (
-        state.notifications.entries(after: cursor),
-        Retention(
-          count: state.notifications.count, bytes: state.keptBytes,
-          countLimit: configuration.retainedLimit, byteLimit: configuration.retainedBytes)
-      )
+      (state.notifications.entries(after: cursor), self.retention(of: state))
     }
     var writer = JSONWriter()
     writer.beginObject()
