@@ -107,8 +107,9 @@ public final class NotificationServer: Sendable {
   /// The most bytes of JSON notifications one page of `ListPage` carries
   /// (a page has at least one, and one takes at most 1 MiB): far below the
   /// 128 MiB the D-Bus specification allows a message, and the 32 MiB a
-  /// system bus allows by default.
-  static let listPageBytes = 4 << 20
+  /// system bus allows by default; small enough that a page comes well
+  /// within the control client's 2 s timeout on a loaded machine.
+  static let listPageBytes = 1 << 20
   /// The most bytes a hint value may take as it is read, before it is built:
   /// 8 a value and the bytes of its strings (see `MessageReader.readValue(limit:)`).
   private var hintReadLimit: Int { 2 * limits.text }

@@ -119,7 +119,7 @@ struct EmbeddedServerLimitTests {
       environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
     #expect(listed.status == 0, "\(listed.error)")
     #expect(await server.stillServes(), "the server left: \(server.process.standardError)")
-    // Every one, oldest first, each once, cut to 64 KiB of JSON: two pages of at most 4 MiB.
+    // Every one, oldest first, each once, cut to 64 KiB of JSON: five pages of at most 1 MiB.
     let listedIDs = listed.output.split(separator: "\n").compactMap { line in
       line.split(separator: "\t").first.flatMap { UInt32($0) }
     }
