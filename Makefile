@@ -41,6 +41,7 @@ test: deps-build deps-run deps-test
 	$(MAKE) lint
 
 lint:
+	scripts/lint-imports
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests benchmarks fuzz
 
 bench: deps-build deps-run deps-test deps-bench

@@ -18,20 +18,22 @@ let package = Package(
       pkgConfig: "dbus-1",
       providers: [.apt(["libdbus-1-dev"])]
     ),
-    .target(name: "Spawn"),
+    // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
+    .target(name: "Posix"),
+    .target(name: "Spawn", dependencies: ["Posix"]),
     // Double rounding in pure Swift calls into libm, which nothing else links for this module.
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "DBus", dependencies: ["CDBus", "Spawn"]),
+    .target(name: "DBus", dependencies: ["CDBus", "Posix", "Spawn"]),
     .target(name: "NotificationMarkup"),
-    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup"]),
+    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix"]),
     .target(name: "DeepLink"),
-    .target(name: "Localization", dependencies: ["NotificationMarkup"]),
-    .target(name: "Brake", dependencies: ["JSON", "DeepLink"]),
+    .target(name: "Localization", dependencies: ["NotificationMarkup", "Posix"]),
+    .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
     .target(
       name: "ShieldBridge",
-      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Spawn"]
+      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Posix", "Spawn"]
     ),
-    .target(name: "ShieldBridgeCLI", dependencies: ["ShieldBridge"]),
+    .target(name: "ShieldBridgeCLI", dependencies: ["Posix", "ShieldBridge"]),
     .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridgeCLI"]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
@@ -39,13 +41,14 @@ let package = Package(
       path: "benchmarks/ShieldBridgeBenchmarks"
     ),
     .target(name: "TestSupport", dependencies: ["DBus", "Spawn"], path: "Tests/TestSupport"),
+    .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
     .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "NotificationMarkup", "TestSupport"]),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
-    .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "TestSupport"]),
+    .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]
@@ -60,4 +63,11 @@ for target in package.targets where target.type != .system {
       .enableUpcomingFeature("InferIsolatedConformances"),
       .unsafeFlags(["-warnings-as-errors"]),
     ]
+}
+
+// A module's imports stay its own unless it says `public import`: the C modules
+// (Glibc, CDBus) cannot leak into the API of the modules above them. Tests
+// import what they test and export nothing.
+for target in package.targets where target.type == .regular || target.type == .executable {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
 }

@@ -1,4 +1,4 @@
-import JSON
+public import JSON
 
 /// Where one rule stands today.
 public struct RuleStatus: Hashable, Sendable {

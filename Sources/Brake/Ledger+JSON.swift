@@ -1,4 +1,4 @@
-import JSON
+public import JSON
 
 extension Ledger {
   /// The version of the file format written by ``json``.

@@ -1,11 +1,5 @@
-import FoundationEssentials
 import JSON
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+public import Posix
 
 /// The ledger on disk: `ledger.json` in the state directory, shared by every
 /// ShieldBridge process of the user.
@@ -42,7 +36,7 @@ public final class LedgerStore: Sendable {
   ///
   /// - Throws: ``LedgerError/noStateDirectory`` when neither variable is an absolute path.
   public static func standard(
-    environment: [String: String] = ProcessInfo.processInfo.environment,
+    environment: [String: String] = Environment.all,
     clock: WallClock = .system
   ) throws(LedgerError) -> LedgerStore {
     guard let directory = BaseDirectory.state.shieldBridgePath(environment: environment) else {
@@ -113,8 +107,14 @@ public final class LedgerStore: Sendable {
   private func withLock<Result>(_ body: () throws(LedgerError) -> Result) throws(LedgerError)
     -> Result
   {
-    try FileSystem.makeDirectories(directory)
-    return try FileLock.withLock(path: lockPath, timeout: lockTimeout, body)
+    do {
+      try FileSystem.makeDirectories(directory)
+    } catch {
+      throw LedgerError(error)
+    }
+    let lockPath = self.lockPath
+    return try FileLock.withLock(
+      path: lockPath, timeout: lockTimeout, lockFailure: { LedgerError($0, path: lockPath) }, body)
   }
 
   /// Reads the ledger while holding the lock, replacing a damaged one.
@@ -139,11 +139,21 @@ public final class LedgerStore: Sendable {
   }
 
   private func readStoredLedger() throws(LedgerError) -> Stored {
-    guard let bytes = try FileSystem.read(path, limit: LedgerStore.maximumFileSize) else {
-      return .missing
-    }
-    guard bytes.count <= LedgerStore.maximumFileSize else {
-      return .damaged("it is larger than \(LedgerStore.maximumFileSize) bytes")
+    let bytes: [UInt8]
+    do {
+      guard let read = try FileSystem.readFileIfPresent(path, limit: LedgerStore.maximumFileSize) else {
+        return .missing
+      }
+      bytes = read
+    } catch {
+      switch error {
+      case .tooLarge: return .damaged("it is larger than \(LedgerStore.maximumFileSize) bytes")
+      case .changed: return .damaged(error.description)
+      case .system(let code): throw .io(operation: "open", path: path, errno: code.rawValue)
+      // What reading a directory has always said; a FIFO or a device is refused, unread, as what it is.
+      case .notRegularFile(.directory): throw .io(operation: "read", path: path, errno: Errno.isDirectory.rawValue)
+      case .notRegularFile(let kind): throw .notRegularFile(path: path, kind: kind)
+      }
     }
     let json: JSONValue
     do {
@@ -169,7 +179,11 @@ public final class LedgerStore: Sendable {
       attempt += 1
       target = "\(base)-\(attempt)"
     }
-    try FileSystem.rename(path, to: target)
+    do {
+      try FileSystem.rename(path, to: target)
+    } catch {
+      throw .io(operation: "rename to \(target)", path: path, errno: error.rawValue)
+    }
     return target
   }
 
@@ -177,21 +191,17 @@ public final class LedgerStore: Sendable {
     var bytes: [UInt8] = []
     ledger.json.write(to: &bytes)
     bytes.append(0x0A)
-    try FileSystem.writeAtomically(bytes, to: path)
+    do {
+      try FileSystem.replaceAtomically(path, with: bytes)
+    } catch {
+      throw LedgerError(error, replacing: path)
+    }
   }
 
   /// `20261129T101503Z`: UTC, sortable, safe in a file name.
-  static func timestamp(_ date: Date) -> String {
-    var time = time_t(date.unixSeconds)
-    var fields = tm()
-    guard gmtime_r(&time, &fields) != nil else { return "unknown-time" }
-    func padded(_ value: Int32, _ width: Int) -> String {
-      let digits = String(value)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-    return padded(fields.tm_year + 1900, 4) + padded(fields.tm_mon + 1, 2)
-      + padded(fields.tm_mday, 2)
-      + "T" + padded(fields.tm_hour, 2) + padded(fields.tm_min, 2) + padded(fields.tm_sec, 2) + "Z"
+  static func timestamp(_ time: WallTime) -> String {
+    guard let fields = time.utc else { return "unknown-time" }
+    return fields.compactStamp + "Z"
   }
 }
 

@@ -1,30 +1,20 @@
-import FoundationEssentials
+public import Posix
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-// FoundationEssentials has no time-zone database, so local time comes from the
-// C library: `localtime_r` and `mktime` read `TZ` (or `/etc/localtime`) after
-// `tzset`, exactly as every other program on the desktop does.
+// Local time comes from the C library through Posix's `WallTime`:
+// `localtime_r` and `mktime` read `TZ` (or `/etc/localtime`) after `tzset`,
+// exactly as every other program on the desktop does.
 
 extension LocalDay {
-  /// The local day that contains `date`, in the process's time zone (`TZ`).
+  /// The local day that contains `time`, in the process's time zone (`TZ`).
   ///
   /// The zone is looked up again on every call (`tzset`), so a long-running
   /// service follows the user to another zone.
-  public static func containing(_ date: Date) -> LocalDay {
-    var time = time_t(date.unixSeconds)
-    var fields = tm()
-    tzset()
-    guard localtime_r(&time, &fields) != nil,
-      let day = LocalDay(
-        year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday))
+  public static func containing(_ time: WallTime) -> LocalDay {
+    guard let fields = time.clampedToTimeT.local,
+      let day = LocalDay(year: fields.year, month: fields.month, day: fields.day)
     else {
       // Only instants beyond the years 1…9999 get here; they clamp to the ends.
-      return date.unixSeconds < 0 ? .first : .last
+      return time.secondsSince1970 < 0 ? .first : .last
     }
     return day
   }
@@ -33,18 +23,14 @@ extension LocalDay {
   /// or the first moment after it where a DST change skips midnight itself.
   ///
   /// This is when the grants of the previous day stop counting.
-  public var start: Date {
-    var fields = tm()
-    fields.tm_year = Int32(year - 1900)
-    fields.tm_mon = Int32(month - 1)
-    fields.tm_mday = Int32(day)
-    fields.tm_isdst = -1
-    let guess = Int64(mktime(&fields))
+  public var start: WallTime {
+    let guess =
+      WallTime.local(CalendarTime(year: year, month: month, day: day))?.secondsSince1970 ?? 0
     func isOnOrAfter(_ second: Int64) -> Bool {
-      LocalDay.containing(Date(timeIntervalSince1970: Double(second))) >= self
+      LocalDay.containing(WallTime(secondsSince1970: second)) >= self
     }
     if isOnOrAfter(guess) && !isOnOrAfter(guess - 1) {
-      return Date(timeIntervalSince1970: Double(guess))
+      return WallTime(secondsSince1970: guess)
     }
     // `mktime` picked a moment that is not the boundary (midnight did not exist,
     // or the zone jumped across it): search the two days around the guess.
@@ -54,18 +40,16 @@ extension LocalDay {
       let middle = low + (high - low) / 2
       if isOnOrAfter(middle) { high = middle } else { low = middle }
     }
-    return Date(timeIntervalSince1970: Double(high))
+    return WallTime(secondsSince1970: high)
   }
 
   static let first = LocalDay(valid: 1, 1, 1)
   static let last = LocalDay(valid: 9999, 12, 31)
 }
 
-extension Date {
-  /// Whole seconds since 1970, rounded down and kept far inside `time_t`.
-  var unixSeconds: Int64 {
-    let seconds = timeIntervalSince1970.rounded(.down)
-    guard seconds.isFinite else { return 0 }
-    return Int64(max(-1e15, min(1e15, seconds)))
+extension WallTime {
+  /// The whole second of this instant, kept far inside `time_t`.
+  fileprivate var clampedToTimeT: WallTime {
+    WallTime(secondsSince1970: max(-1_000_000_000_000_000, min(1_000_000_000_000_000, secondsSince1970)))
   }
 }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import Posix
 
 /// Where the current time comes from: the system clock, or one a test controls.
 ///
@@ -7,18 +7,18 @@ import FoundationEssentials
 /// without waiting for it.
 public struct WallClock: Sendable {
   /// Returns the current instant.
-  public var now: @Sendable () -> Date
+  public var now: @Sendable () -> WallTime
 
   /// A clock that answers with `now()`.
-  public init(now: @escaping @Sendable () -> Date) {
+  public init(now: @escaping @Sendable () -> WallTime) {
     self.now = now
   }
 
   /// The system's real-time clock.
-  public static let system = WallClock { Date() }
+  public static let system = WallClock { WallTime.now }
 
-  /// A clock that always answers `date`.
-  public static func fixed(_ date: Date) -> WallClock {
-    WallClock { date }
+  /// A clock that always answers `time`.
+  public static func fixed(_ time: WallTime) -> WallClock {
+    WallClock { time }
   }
 }

@@ -1,10 +1,5 @@
+import Posix
 import Spawn
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// A private `dbus-daemon` of our own, on a socket in a new temporary directory.
 ///
@@ -26,13 +21,13 @@ public final class BusDaemon: Sendable {
   ///   - timeout: How long to wait for the daemon to answer.
   /// - Throws: `NoServer` when `dbus-daemon` is missing or does not answer in time.
   public init(serviceDirectories: [String] = [], timeout: Duration = .seconds(10)) throws(DBusError) {
-    let base = environment("TMPDIR") ?? "/tmp"
-    var template = Array((base + "/shieldbridge-bus.XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw DBusError(
-        .noServer, "could not make a directory for the bus in \(base): \(String(cString: strerror(errno)))")
+    let base = Environment.nonEmptyValue("TMPDIR") ?? "/tmp"
+    let directory: String
+    do {
+      directory = try FileSystem.makeTemporaryDirectory(prefix: base + "/shieldbridge-bus.")
+    } catch {
+      throw DBusError(.noServer, "could not make a directory for the bus in \(base): \(error)")
     }
-    let directory = String(cString: made)
     let configuration = BusDaemon.configuration(socket: directory + "/bus", serviceDirectories: serviceDirectories)
     guard writeFile(directory + "/bus.conf", configuration) else {
       removeDirectory(directory)
@@ -120,43 +115,30 @@ private func xmlEscaped(_ text: String) -> String {
 
 /// Writes `text` to a new file at `path`; returns whether it worked.
 private func writeFile(_ path: String, _ text: String) -> Bool {
-  let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-  guard descriptor >= 0 else { return false }
-  defer { close(descriptor) }
-  var bytes = Array(text.utf8)[...]
-  while !bytes.isEmpty {
-    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    if written < 0 {
-      if errno == EINTR { continue }
-      return false
-    }
-    bytes = bytes.dropFirst(written)
+  do {
+    try FileDescriptor.open(path, [.writeOnly, .create, .exclusive], permissions: 0o600).writeAll(text)
+    return true
+  } catch {
+    return false
   }
-  return true
 }
 
-/// Removes the bus directory: its configuration and socket (it has no subfolders).
 private func removeDirectory(_ path: String) {
-  for name in ["bus.conf", "bus"] { unlink(path + "/" + name) }
-  rmdir(path)
+  for name in ["bus.conf", "bus"] { try? FileSystem.removeFile(path + "/" + name) }
+  try? FileSystem.removeDirectory(path)
 }
 
-/// Reads one line from `descriptor`, waiting at most `timeout` in all.
+/// The first line `descriptor` gives within `timeout`, read a byte at a time
+/// so that nothing after the line is taken from the child's output.
 private func readLine(from descriptor: Int32, timeout: Duration) -> String? {
   let deadline = ContinuousClock.now + timeout
+  let input = FileDescriptor(borrowing: descriptor)
   var line: [UInt8] = []
   var byte: UInt8 = 0
   while true {
-    let remaining = deadline - ContinuousClock.now
-    guard remaining > .zero else { return nil }
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(clamping: remaining.clampedNanoseconds / 1_000_000 + 1)
-    let ready = poll(&poller, 1, milliseconds)
-    if ready < 0 && errno == EINTR { continue }
-    guard ready > 0 else { return nil }
-    let count = read(descriptor, &byte, 1)
-    if count < 0 && errno == EINTR { continue }
-    guard count == 1 else { return nil }
+    guard (try? input.waitUntilReadable(timeout: deadline - ContinuousClock.now)) == true,
+      (try? withUnsafeMutableBytes(of: &byte) { raw throws(Errno) in try input.read(into: raw) }) == 1
+    else { return nil }
     if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
     line.append(byte)
   }

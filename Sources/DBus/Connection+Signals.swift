@@ -13,8 +13,10 @@ extension Connection {
   ///   - rule: What to receive; the bus filters by it, and so does this side.
   ///   - tracker: When given, a signal is accepted only from the tracked name's
   ///     current unique owner: the same signal from any other connection is dropped.
+  ///     Required when the rule's sender is a well-known name other than the bus's.
   /// - Returns: the subscription; it lasts until it is cancelled or released.
-  /// - Throws: the bus's error for an invalid rule, `Disconnected` when the connection is closed.
+  /// - Throws: `InvalidArgs` for a well-known sender without its tracker, the
+  ///   bus's error for an invalid rule, `Disconnected` when the connection is closed.
   public func addSignalHandler(
     matching rule: MatchRule, from tracker: NameOwnerTracker? = nil,
     _ handler: @escaping @Sendable (Message) -> Void
@@ -58,6 +60,12 @@ extension Connection {
     try rule.validate()
     if let tracker, tracker.connection !== self {
       throw DBusError(.invalidArgs, "the name owner tracker belongs to another connection")
+    }
+    // The bus filters by a well-known sender, but a unicast signal passes
+    // every rule: only the name's current owner tells the real one apart.
+    if let sender = rule.sender, !sender.isUnique, sender != .bus, tracker?.name != sender {
+      throw DBusError(
+        .invalidArgs, "signals from '\(sender)' can be told apart only by its owner: pass the tracker of '\(sender)'")
     }
     var requiredSender: (@Sendable () -> BusName?)?
     if let tracker { requiredSender = { tracker.owner } }

@@ -1,12 +1,7 @@
 import CDBus
 import Dispatch
+import Posix
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// A private connection to a message bus.
 ///
@@ -84,13 +79,12 @@ public final class Connection: Sendable {
     case .address(let address):
       return address
     case .system:
-      return environment("DBUS_SYSTEM_BUS_ADDRESS") ?? "unix:path=/run/dbus/system_bus_socket"
+      return Environment.nonEmptyValue("DBUS_SYSTEM_BUS_ADDRESS") ?? "unix:path=/run/dbus/system_bus_socket"
     case .session:
-      if let address = environment("DBUS_SESSION_BUS_ADDRESS") { return address }
-      if let runtime = environment("XDG_RUNTIME_DIR") {
-        var status = stat()
+      if let address = Environment.nonEmptyValue("DBUS_SESSION_BUS_ADDRESS") { return address }
+      if let runtime = Environment.nonEmptyValue("XDG_RUNTIME_DIR") {
         let path = runtime + "/bus"
-        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK {
+        if (try? FileSystem.status(path))?.kind == .socket {
           return "unix:path=" + escapeAddressValue(path)
         }
       }
@@ -240,13 +234,6 @@ private final class CallState: Sendable {
       return nil
     }
   }
-}
-
-/// The value of an environment variable, `nil` when unset or empty.
-func environment(_ name: String) -> String? {
-  guard let value = getenv(name) else { return nil }
-  let string = String(cString: value)
-  return string.isEmpty ? nil : string
 }
 
 /// Escapes a value for a D-Bus address (`dbus_address_escape_value`'s rules).

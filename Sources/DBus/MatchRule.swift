@@ -1,10 +1,13 @@
 /// A D-Bus match rule: which messages the bus should route to this connection.
 ///
 /// The same rule also filters locally, since one connection receives the
-/// union of all its rules. A sender given as a well-known name can only be
-/// checked by the bus (a message carries the sender's unique name); to accept
-/// signals only from the current owner of a well-known name, pass a
-/// ``NameOwnerTracker`` when subscribing.
+/// union of all its rules, and a signal sent unicast to this connection
+/// reaches it whatever its rules say. A message carries its sender's unique
+/// name, stamped by the bus, so a sender given as a unique name, or as the
+/// bus's own name (the daemon's messages carry `org.freedesktop.DBus`
+/// exactly), is checked here. Any other well-known name changes hands, so
+/// only its current owner can tell: subscribing with such a sender takes the
+/// ``NameOwnerTracker`` of that name.
 public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
   /// The message kind; signals by default.
   public var kind: Message.Kind? = .signal
@@ -78,7 +81,9 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
   /// Whether `message` satisfies the rule, as far as this side can tell.
   public func matches(_ message: Message) -> Bool {
     if let kind, message.kind != kind { return false }
-    if let sender, sender.isUnique, message.sender != sender { return false }
+    // Any connection can send a signal that claims to come from the bus or
+    // from a service (GLib's CVE-2024-34397), but not its sender: the bus stamps it.
+    if let sender, sender.isUnique || sender == .bus, message.sender != sender { return false }
     if let interface, message.interface != interface { return false }
     if let member, message.member != member { return false }
     if let path, message.path != path { return false }

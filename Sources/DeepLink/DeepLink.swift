@@ -35,12 +35,11 @@ public struct DeepLink: Hashable, Sendable, CustomStringConvertible {
 
   /// A link without parameters.
   ///
-  /// - Throws: `bad-scheme` when the scheme is not `ALPHA *( ALPHA / DIGIT /
-  ///   "+" / "-" / "." )`, `unknown-route` when the route is not a name of
-  ///   letters, digits and `-` starting with a letter, `too-long` past
-  ///   ``maximumLength``.
+  /// - Throws: `bad-scheme` when the scheme does not follow ``SchemeRule``,
+  ///   `unknown-route` when the route is not a name of letters, digits and
+  ///   `-` starting with a letter, `too-long` past ``maximumLength``.
   public init(scheme: String, route: String) throws(DeepLinkError) {
-    self.scheme = try DeepLink.validatedScheme(scheme)
+    self.scheme = try SchemeRule.normalized(scheme)
     self.route = try route.withUTF8Bytes { bytes throws(DeepLinkError) in
       if let problem = LinkScanner.routeSyntaxProblem(bytes) {
         throw DeepLinkError(.unknownRoute, at: 0, problem)
@@ -137,25 +136,12 @@ public struct DeepLink: Hashable, Sendable, CustomStringConvertible {
         "the link would have \(length) bytes; at most \(maximumLength) are allowed")
     }
   }
-
-  /// `scheme` in lowercase once it is known to be a valid scheme.
-  static func validatedScheme(_ scheme: String) throws(DeepLinkError) -> String {
-    return try scheme.withUTF8Bytes { bytes throws(DeepLinkError) in
-      for (index, byte) in bytes.enumerated()
-      where !(index == 0 ? ASCII.isLetter(byte) : ASCII.isSchemeByte(byte)) {
-        throw DeepLinkError(
-          .badScheme, at: index,
-          "\(ASCII.describe(byte)) cannot stand in a scheme, which is a letter, then letters, digits, '+', '-' and '.'"
-        )
-      }
-      guard !bytes.isEmpty else { throw DeepLinkError(.badScheme, at: 0, "the scheme is empty") }
-      return String(decoding: bytes.map(ASCII.lowercased), as: UTF8.self)
-    }
-  }
 }
 
 /// Gathers the parts of a scanned link into a ``DeepLink``.
 private struct Collector: LinkVisitor {
+  typealias Reporter = ReportingProblems
+
   var scheme = ""
   var route = ""
   var parameters: [DeepLink.Parameter] = []
@@ -169,7 +155,7 @@ private struct Collector: LinkVisitor {
   }
 
   mutating func visitParameter(
-    key: UnsafeBufferPointer<UInt8>, at keyOffset: Int,
+    key: UnsafeBufferPointer<UInt8>, word: UInt64, at keyOffset: Int,
     value: UnsafeBufferPointer<UInt8>, decodedAt decodedOffset: Int, at valueOffset: Int
   ) throws(DeepLinkError) {
     let key = String(decoding: key, as: UTF8.self)

@@ -58,5 +58,14 @@ public struct DeepLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     self.message = message
   }
 
+  /// `too-long` for a link of `length` bytes, at the offset of the first byte
+  /// past ``DeepLink/maximumLength``: what the parser says of any link over the
+  /// limit, and what a reader that kept only the start of a long line says of it.
+  public static func tooLong(length: Int) -> DeepLinkError {
+    DeepLinkError(
+      .tooLong, at: DeepLink.maximumLength,
+      "the link has \(length) bytes; at most \(DeepLink.maximumLength) are allowed")
+  }
+
   public var description: String { "\(code) at byte \(offset): \(message)" }
 }

@@ -22,7 +22,7 @@ public struct LinkConfiguration: Hashable, Sendable {
 
   /// A configuration; every value is checked.
   ///
-  /// - Throws: `bad-scheme` for an invalid scheme; `invalid-value` for a
+  /// - Throws: `bad-scheme` for a scheme outside ``SchemeRule``; `invalid-value` for a
   ///   grant outside ``grantRange``, an identifier that is not
   ///   ``TokenRule/identifier`` or a view that is not ``TokenRule/viewName``
   ///   (the offset is in the offending value).
@@ -30,7 +30,7 @@ public struct LinkConfiguration: Hashable, Sendable {
     scheme: String = "shieldbridge", grant: Int = 5, identifier: String = "shield-open",
     view: String = "home"
   ) throws(DeepLinkError) {
-    let scheme = try DeepLink.validatedScheme(scheme)
+    let scheme = try SchemeRule.normalized(scheme)
     try Parameter<Int>.grant(default: grant).rule.check(.integer(grant))
     try Parameter<String>.identifier(default: identifier).rule.check(.text(identifier))
     try Parameter<String>.view(default: view).rule.check(.text(view))

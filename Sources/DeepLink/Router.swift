@@ -22,9 +22,9 @@ public struct Router<Action: Sendable>: Sendable {
 
   /// An empty table for links with `scheme`.
   ///
-  /// - Throws: `bad-scheme` when `scheme` is not a valid scheme.
+  /// - Throws: `bad-scheme` when `scheme` does not follow ``SchemeRule``.
   public init(scheme: String) throws(DeepLinkError) {
-    self.init(validScheme: try DeepLink.validatedScheme(scheme))
+    self.init(validScheme: try SchemeRule.normalized(scheme))
   }
 
   /// An empty table for a scheme already checked and in lowercase.
@@ -90,50 +90,91 @@ public struct Router<Action: Sendable>: Sendable {
   ///   `unknown-route`, `invalid-value`, `duplicate-parameter`, and
   ///   `missing-parameter` (at the end of the link) once the link was read.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<Action> {
-    try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
+    try resolve(utf8: link.utf8.span)
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``resolve(_:)``.
+  public func resolve(utf8 link: [UInt8]) throws(DeepLinkError) -> Resolution<Action> {
+    try link.withUnsafeBufferPointer { bytes throws(DeepLinkError) in try resolveLink(bytes) }
+  }
+
+  /// The action of the link in the UTF-8 bytes `link`, read in place; see ``resolve(_:)``.
+  public func resolve(utf8 link: Span<UInt8>) throws(DeepLinkError) -> Resolution<Action> {
+    try link.withUnsafeBufferPointer { bytes throws(DeepLinkError) in try resolveLink(bytes) }
+  }
+
+  /// The action of the link in the UTF-8 bytes `link`, read in place; see ``resolve(_:)``.
   public func resolve(utf8 link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<Action> {
     try resolveLink(link)
   }
 
-  /// Resolves the UTF-8 bytes `link`: ``FastResolver`` when the link is a
-  /// plain one, else the strict ``LinkScanner``, which names the first problem.
+  /// Resolves the UTF-8 bytes `link` with the one ``LinkScanner``: first on
+  /// the fast path, whose resolver only collects values and stops at
+  /// anything else, then, when it stopped, on the strict path from the
+  /// start, which names the first problem or keeps the unknown keys.
   ///
-  /// - Parameter fastPath: `false` leaves out the fast path, so that the tests
-  ///   can hold the two to the same answers.
-  func resolveLink(_ link: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DeepLinkError)
-    -> Resolution<Action>
-  {
+  /// - Parameters:
+  ///   - fastPath: `false` leaves out the fast path, so that the tests can
+  ///     hold the two to the same answers.
+  ///   - makeAction: The action of the route at an index for its values.
+  @inline(__always)
+  func resolveLink(
+    _ link: UnsafeBufferPointer<UInt8>, fastPath: Bool = true,
+    making makeAction: (Int, RouteValues) throws(DeepLinkError) -> Action
+  ) throws(DeepLinkError) -> Resolution<Action> {
+    // The closures see plain values and locals only: capturing `self`
+    // would retain each of its fields for every link.
+    let compiled = self.compiled
+    var route = -1
+    var ignored: [String] = []
+    var action: Action?
     try RouteValues.withScratch(length: link.count, slotCount: compiled.slotCount) {
       decoded, slots throws(DeepLinkError) in
-      guard let decodedBase = decoded.baseAddress, let slotsBase = slots.baseAddress else {
+      guard let decodedBase = decoded.baseAddress else {
         throw DeepLinkError(.tooLong, at: 0, "no memory for the link's values")
       }
-      var ignored: [String] = []
-      var route = -1
-      if fastPath,
-        let plain = FastResolver.resolve(link, in: compiled.tables, decodingInto: decodedBase, slots: slotsBase)
-      {
-        route = plain
-      } else {
-        slots.update(repeating: Slot())
-        decoded.initialize(repeating: 0)
-        var resolver = Resolver(table: compiled, slots: slots)
+      if fastPath {
+        var resolver = Resolver<StoppingAtProblems>(table: compiled, slots: slots)
+        do throws(StoppingAtProblems.Stopped) {
+          try LinkScanner.scan(link, decodingInto: decodedBase, into: &resolver)
+          route = resolver.route
+        } catch {
+          slots.update(repeating: Slot())
+        }
+      }
+      if route < 0 {
+        var resolver = Resolver<ReportingProblems>(table: compiled, slots: slots)
         try LinkScanner.scan(link, decodingInto: decodedBase, into: &resolver)
         route = resolver.route
         ignored = resolver.ignored
       }
-      guard routes.indices.contains(route) else {
+      guard route >= 0 && route < compiled.routeNames.count else {
         throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
       }
-      let values = RouteValues(
-        slots: UnsafeBufferPointer(rebasing: slots[0..<routes[route].rules.count]), decoded: decodedBase,
-        smallStrings: compiled.tables.smallStrings)
-      return Resolution(
-        action: try routes[route].action(values), scheme: scheme, route: routes[route].name, ignored: ignored)
+      action = try makeAction(route, compiled.values(of: route, slots: slots, decoded: decodedBase))
     }
+    guard let action = consume action else {
+      throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
+    }
+    return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: ignored)
+  }
+
+  /// ``resolveLink(_:fastPath:making:)`` with the actions of the routes' closures.
+  func resolveLink(_ link: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DeepLinkError)
+    -> Resolution<Action>
+  {
+    try resolveLink(link, fastPath: fastPath) { route, values throws(DeepLinkError) in
+      try action(of: route, values)
+    }
+  }
+
+  /// The action of the route at `route` for its values, through the route's closure.
+  ///
+  /// Out of line, so that the resolver for ``ShieldAction``, whose standard
+  /// routes make their actions in place, does not carry the call.
+  @inline(never)
+  func action(of route: Int, _ values: RouteValues) throws(DeepLinkError) -> Action {
+    try routes[route].action(values)
   }
 
   /// The link of `action`, with every parameter written out; an empty text is left out.

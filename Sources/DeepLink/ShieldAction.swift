@@ -15,19 +15,16 @@ public enum ShieldAction: Hashable, Sendable {
   }
 }
 
-// The standard routes are written against the slots by hand rather than with
-// the parameter-pack initialiser that library users get: they are on the hot
-// path, and the optimiser does not specialise pack-generic closures, which then
-// look up generic metadata for every parameter of every link.
+// The standard routes read their values through the places their declaration
+// gave (see `StandardRoute`) rather than with the parameter-pack initialiser
+// that library users get: they are on the hot path, and the optimiser does not
+// specialise pack-generic closures, which then look up generic metadata for
+// every parameter of every link.
 extension Route where Action == ShieldAction {
   /// `puzzle?app=…&grant=…&id=…`: `app` optional, `grant` and `id` with the
   /// configuration's defaults.
   public static func puzzle(_ configuration: LinkConfiguration = .standard) -> Route {
-    let rules = [
-      Parameter<String?>.text("app").rule, Parameter<Int>.grant(default: configuration.grant).rule,
-      Parameter<String>.identifier(default: configuration.identifier).rule,
-    ]
-    let standard = StandardRoute.puzzle(configuration)
+    let (standard, rules) = StandardRoute.declarePuzzle(configuration)
     return Route(
       name: "puzzle", rules: rules,
       action: { values throws(DeepLinkError) in try standard.checkedAction(values) },
@@ -41,11 +38,7 @@ extension Route where Action == ShieldAction {
   /// `view?app=…&view=…&id=…`: `app` required, `view` and `id` with the
   /// configuration's defaults.
   public static func view(_ configuration: LinkConfiguration = .standard) -> Route {
-    let rules = [
-      Parameter<String>.text("app").rule, Parameter<String>.view(default: configuration.view).rule,
-      Parameter<String>.identifier(default: configuration.identifier).rule,
-    ]
-    let standard = StandardRoute.view(configuration)
+    let (standard, rules) = StandardRoute.declareView(configuration)
     return Route(
       name: "view", rules: rules,
       action: { values throws(DeepLinkError) in try standard.checkedAction(values) },
@@ -65,26 +58,35 @@ extension Router where Action == ShieldAction {
     insert(.view(configuration))
   }
 
-  // The two entry points again, for `ShieldAction` alone. A generic method called
+  // The entry points again, for `ShieldAction` alone. A generic method called
   // from another module runs unspecialised, looking up generic metadata for
   // every value it touches (several times the cost of the parse itself); these
-  // are compiled for the concrete type, so the CLI and the service get the fast path.
+  // are compiled for the concrete type, so the CLI and the service get the
+  // scanner specialised, and the standard routes make their actions in place.
 
   /// The action of the link `link`; see ``Router/resolve(_:)``.
   public func resolve(_ link: String) throws(DeepLinkError) -> Resolution<ShieldAction> {
-    var action = ShieldAction.puzzle(app: nil, grant: 0, id: "")
-    if let route = compiled.resolvePlain(link, into: &action) {
-      return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: [])
-    }
-    return try link.withUTF8Bytes { bytes throws(DeepLinkError) in try resolveLink(bytes) }
+    try resolve(utf8: link.utf8.span)
   }
 
   /// The action of the link in the UTF-8 bytes `link`; see ``Router/resolve(_:)``.
+  public func resolve(utf8 link: [UInt8]) throws(DeepLinkError) -> Resolution<ShieldAction> {
+    try link.withUnsafeBufferPointer { bytes throws(DeepLinkError) in try resolve(utf8: bytes) }
+  }
+
+  /// The action of the link in the UTF-8 bytes `link`, read in place; see ``Router/resolve(_:)``.
+  public func resolve(utf8 link: Span<UInt8>) throws(DeepLinkError) -> Resolution<ShieldAction> {
+    try link.withUnsafeBufferPointer { bytes throws(DeepLinkError) in try resolve(utf8: bytes) }
+  }
+
+  /// The action of the link in the UTF-8 bytes `link`, read in place; see ``Router/resolve(_:)``.
   public func resolve(utf8 link: UnsafeBufferPointer<UInt8>) throws(DeepLinkError) -> Resolution<ShieldAction> {
-    var action = ShieldAction.puzzle(app: nil, grant: 0, id: "")
-    if let route = compiled.resolvePlain(link, into: &action) {
-      return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: [])
+    let standard = UnsafePointer(compiled.standardRoutes)
+    return try resolveLink(link) { route, values throws(DeepLinkError) in
+      // A standard route makes its action here, in place; any other route
+      // (or a view without its app, which then throws) through its closure.
+      if let action = standard[route]?.action(values) { return action }
+      return try self.action(of: route, values)
     }
-    return try resolveLink(link)
   }
 }

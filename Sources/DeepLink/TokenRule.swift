@@ -39,6 +39,11 @@ public struct TokenRule: Hashable, Sendable, CustomStringConvertible {
     "[\(characterClass)]{\(length.lowerBound),\(length.upperBound)}"
   }
 
+  /// Whether `text` is a token of this rule.
+  public func matches(_ text: String) -> Bool {
+    problem(text.utf8) == nil
+  }
+
   /// Whether `byte` may stand in a token.
   func allows(_ byte: UInt8) -> Bool {
     guard byte < 0x80 else { return false }

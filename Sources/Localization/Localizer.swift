@@ -1,4 +1,5 @@
 import NotificationMarkup
+import Posix
 
 /// Renders product messages in a chain of languages, falling back message by message.
 ///
@@ -50,7 +51,7 @@ public struct Localizer: Sendable {
     environment: [String: String]? = nil, override: String? = nil,
     directory: CatalogDirectory? = nil
   ) -> Localizer {
-    let environment = environment ?? FileSystem.environment()
+    let environment = environment ?? Environment.all
     let directory = directory ?? CatalogDirectory.locate(environment: environment)
     let files = Set(directory?.catalogFiles().map(\.tag) ?? [])
     let chain = LocaleNegotiation.chain(environment: environment, override: override) {

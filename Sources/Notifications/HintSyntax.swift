@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// Hints written as on `notify-send`'s command line: `TYPE:NAME:VALUE`.
 ///

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// A desktop notification as ShieldBridge posts it (freedesktop Desktop Notifications Specification 1.3).
 ///

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 import Synchronization
 
 /// A client of the freedesktop notification server (`org.freedesktop.Notifications`, spec 1.3).
@@ -24,6 +24,8 @@ public final class NotificationClient: Sendable {
   private let subscription: SignalSubscription?
   private let observer: Int?
   private let busID = Mutex<String?>(nil)
+  /// Posts for one identifier, one at a time.
+  private let turns = IdentifierTurns()
 
   /// Connects to `bus` and starts following the notification server.
   ///
@@ -95,7 +97,7 @@ public final class NotificationClient: Sendable {
     tracker = parts.tracker
     hub = parts.hub
     subscription = parts.subscription
-    hub.follow(tracker, prefetch: parts.prefetch)
+    hub.follow(prefetch: parts.prefetch)
     observer = tracker?.addObserver { [weak hub] owner in hub?.serverChanged(to: owner) }
     connection.onDisconnect { [weak hub] _ in hub?.finish() }
   }
@@ -110,8 +112,8 @@ public final class NotificationClient: Sendable {
     var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
   }
 
-  /// Subscribes to the server's signals, tracks its owner and asks for its
-  /// capabilities, all at once, so that the first post waits for as few
+  /// Tracks the server's owner, subscribes to its signals and asks for its
+  /// capabilities, the last at once, so that the first post waits for as few
   /// round trips as possible.
   private static func follow(_ connection: Connection, timeout: Duration) async throws(NotificationError) -> Parts {
     let hub = EventHub()
@@ -119,23 +121,19 @@ public final class NotificationClient: Sendable {
     let rule = MatchRule(
       sender: NotificationsNames.busName, interface: NotificationsNames.interface,
       path: NotificationsNames.path)
-    // Signals are accepted from the tracked owner only; until the tracker
-    // exists nothing has been posted, so nothing is lost by dropping them.
-    async let subscribed = connection.addSignalHandler(matching: rule) { [weak hub] message in
-      guard let hub, let sender = message.sender, hub.isCurrentServer(sender),
-        let event = NotificationEvent(message: message)
-      else { return }
-      hub.receive(event, from: sender)
-    }
-    async let tracked = NameOwnerTracker.track(NotificationsNames.busName, on: connection)
     do {
-      return Parts(
-        hub: hub, tracker: try await tracked, subscription: try await subscribed, prefetch: prefetch
-      )
-    } catch let error as DBusError {
-      throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
+      // Signals are accepted from the tracked owner only: any connection can
+      // send one unicast to this client, which no rule at the bus stops.
+      let tracker = try await NameOwnerTracker.track(NotificationsNames.busName, on: connection)
+      let subscription = try await connection.addSignalHandler(matching: rule, from: tracker) {
+        [weak hub] message in
+        guard let hub, let sender = message.sender, let event = NotificationEvent(message: message)
+        else { return }
+        hub.receive(event, from: sender)
+      }
+      return Parts(hub: hub, tracker: tracker, subscription: subscription, prefetch: prefetch)
     } catch {
-      throw NotificationError(.serverError, "the subscription failed: \(error)")
+      throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
     }
   }
 
@@ -202,7 +200,9 @@ public final class NotificationClient: Sendable {
   ///
   /// With an identifier, the notification replaces the one posted before with
   /// the same identifier on the same server (`replaces_id`), and carries the
-  /// identifier in every stack-tag hint the server advertises. The call goes
+  /// identifier in every stack-tag hint the server advertises; posts for one
+  /// identifier are made one at a time, so that one made while another is on
+  /// its way replaces it instead of showing beside it. The call goes
   /// to the very server whose capabilities shaped it; if that server went
   /// away in between, the post starts over once with the new one. A client
   /// that receives no events posts a notification that every server gets
@@ -213,6 +213,15 @@ public final class NotificationClient: Sendable {
   /// - Throws: ``NotificationError`` `no-server`, `timeout`, `server-error`, or
   ///   `invalid-argument` for a text with a NUL byte.
   public func post(_ notification: Notification) async throws(NotificationError) -> UInt32 {
+    guard let identifier = notification.identifier else { return try await postNow(notification) }
+    // The next post for the identifier waits for this one's id, to replace it.
+    return try await turns.inTurn(for: identifier) { () async throws(NotificationError) -> UInt32 in
+      try await postNow(notification)
+    }
+  }
+
+  /// Posts at once: ``post(_:)`` without waiting for the identifier's turn.
+  private func postNow(_ notification: Notification) async throws(NotificationError) -> UInt32 {
     // A client that follows no server and posts what any server gets alike
     // need not ask for capabilities first: one round trip to the server less.
     if tracker == nil, Presentation.isSameForEveryServer(notification),

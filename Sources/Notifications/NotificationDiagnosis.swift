@@ -1,5 +1,5 @@
-import DBus
-import JSON
+public import DBus
+public import JSON
 
 /// What `shieldbridge doctor` reports: the bus, the notification server, and
 /// the presentation ShieldBridge will use with it.

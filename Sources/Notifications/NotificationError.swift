@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// The one error type of the Notifications module: a stable code, a message for people,
 /// and the D-Bus error behind it when there is one.

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// Something the notification server reported about a notification.
 public enum NotificationEvent: Sendable, Hashable {

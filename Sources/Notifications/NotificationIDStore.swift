@@ -1,11 +1,6 @@
 import JSON
+import Posix
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// Where a client remembers the server id each identifier got, so that posting
 /// again with the same identifier replaces the notification.
@@ -60,12 +55,16 @@ public final class FileIDStore: NotificationIDStore {
   /// - Throws: when the folder cannot be made private to this user.
   public static func standard() throws(NotificationError) -> FileIDStore {
     let directory: String
-    if let runtime = environmentValue("XDG_RUNTIME_DIR") {
+    if let runtime = Environment.nonEmptyValue("XDG_RUNTIME_DIR") {
       directory = runtime + "/shieldbridge"
     } else {
-      directory = "/tmp/shieldbridge-\(getuid())"
+      directory = "/tmp/shieldbridge-\(CurrentProcess.userID)"
     }
-    try ensurePrivateDirectory(directory)
+    do {
+      try FileSystem.makePrivateDirectory(directory)
+    } catch {
+      throw NotificationError(privateDirectory: directory, error)
+    }
     return FileIDStore(path: directory + "/notification-ids.json")
   }
 
@@ -82,7 +81,8 @@ public final class FileIDStore: NotificationIDStore {
 
   public func remember(_ id: UInt32, for identifier: String, server: String) {
     do throws(NotificationError) {
-      let lock = try FileLock(path: path + ".lock")
+      let lockPath = path + ".lock"
+      let lock = try FileIDStore.lock(lockPath)
       var (storedServer, ids) = load()
       if storedServer != server {
         storedServer = server
@@ -95,16 +95,33 @@ public final class FileIDStore: NotificationIDStore {
         ("server", .string(storedServer)),
         ("ids", .object(ids.map { ($0.0, JSONValue.int($0.1)) })),
       ])
-      try writeFileAtomically(path, Array((json.serialized + "\n").utf8))
+      do {
+        try FileSystem.replaceAtomically(path, with: Array((json.serialized + "\n").utf8))
+      } catch {
+        throw NotificationError(replacing: path, error)
+      }
       lock.unlock()
     } catch {
       failure.withLock { $0 = error }
     }
   }
 
+  /// How long ``remember(_:for:server:)`` waits for another process's lock: it
+  /// is held only to read and replace the small file, so this is only reached
+  /// when the holder hangs.
+  static let lockTimeout = Duration.seconds(10)
+
+  private static func lock(_ path: String) throws(NotificationError) -> FileLock {
+    do {
+      return try FileLock(path: path, timeout: lockTimeout)
+    } catch {
+      throw NotificationError(lock: path, timeout: lockTimeout, error)
+    }
+  }
+
   /// The server tag and the ids in the file; nothing when it is missing or unreadable.
   private func load() -> (String, [(String, UInt32)]) {
-    guard let bytes = readFile(path), let json = try? JSONValue(parsing: bytes),
+    guard let bytes = try? FileSystem.readFile(path, limit: 1 << 20), let json = try? JSONValue(parsing: bytes),
       let server = json["server"]?.stringValue, let members = json["ids"]?.objectValue
     else { return ("", []) }
     let ids = members.compactMap { member -> (String, UInt32)? in

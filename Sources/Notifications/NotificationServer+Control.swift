@@ -1,5 +1,5 @@
-import DBus
-import JSON
+public import DBus
+public import JSON
 
 extension NotificationServer {
   /// `org.shieldbridge.NotificationServer1`: what a user would do, over D-Bus,

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 import Dispatch
 import JSON
 import Synchronization

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// The bus names, paths, interfaces and members of the notification service.
 ///

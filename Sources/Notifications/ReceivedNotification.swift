@@ -1,5 +1,5 @@
-import DBus
-import JSON
+public import DBus
+public import JSON
 
 /// A notification as the embedded server received it: every argument of `Notify`, and who sent it.
 public struct ReceivedNotification: Sendable {

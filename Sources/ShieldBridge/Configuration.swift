@@ -1,6 +1,6 @@
-import Brake
-import FoundationEssentials
+public import Brake
 import JSON
+public import Posix
 
 /// What the user configured in `$XDG_CONFIG_HOME/shieldbridge/config.json`.
 ///
@@ -99,7 +99,7 @@ extension Configuration {
   ///
   /// - Throws: ``ConfigurationError`` naming the file, key path and problem.
   public static func load(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = Environment.all
   ) throws(ConfigurationError) -> LoadedConfiguration {
     guard let path = standardPath(environment: environment) else {
       throw ConfigurationError(

@@ -1,3 +1,5 @@
+import Posix
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -75,29 +77,41 @@ extension Subprocess {
       }
       let milliseconds = Int32(
         clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-      let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-      if ready < 0 {
-        if errno == EINTR { continue }
+      let ready: Int32
+      do {
+        ready = try valueOrErrno(retryOnInterrupt: false) {
+          poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        }
+      } catch  where error == .interrupted {
+        continue
+      } catch {
         break
       }
+      guard ready > 0 else { continue }
       for descriptor in descriptors where descriptor.revents != 0 {
+        let stream = FileDescriptor(borrowing: descriptor.fd)
         if descriptor.fd == child.standardInput {
-          let written = pending.withUnsafeBytes { write(descriptor.fd, $0.baseAddress, $0.count) }
-          if written > 0 { pending = pending.dropFirst(written) }
-          if written < 0 && errno != EINTR && errno != EAGAIN || pending.isEmpty {
+          var failed = false
+          do {
+            pending = pending.dropFirst(try stream.write(pending))
+          } catch  where error == .wouldBlock {
+          } catch {
+            failed = true
+          }
+          if failed || pending.isEmpty {
             shutdownWriting(descriptor.fd)
             inputOpen = false
           }
           continue
         }
-        let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, $0.count) }
+        let count = (try? stream.read(into: &buffer)) ?? 0
         if count > 0 {
           if descriptor.fd == child.standardOutput {
             output.append(contentsOf: buffer[..<count])
           } else {
             errorOutput.append(contentsOf: buffer[..<count])
           }
-        } else if count == 0 || errno != EINTR {
+        } else {
           if descriptor.fd == child.standardOutput { outputOpen = false } else { errorOpen = false }
         }
       }
@@ -130,9 +144,7 @@ extension Subprocess {
 /// Closes the writing end of a pipe by duplicating `/dev/null` over it, so that
 /// the descriptor number stays owned (and closed once) by its ``Subprocess``.
 private func shutdownWriting(_ descriptor: Int32) {
-  let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-  if null >= 0 {
-    dup2(null, descriptor)
-    close(null)
-  }
+  guard let null = try? FileDescriptor.open("/dev/null", .writeOnly) else { return }
+  dup2(null.rawValue, descriptor)
+  try? null.close()
 }

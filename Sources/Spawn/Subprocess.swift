@@ -1,4 +1,5 @@
 import Dispatch
+import Posix
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ public struct SpawnError: Error, Hashable, Sendable, CustomStringConvertible {
   public var code: Int32
 
   public var description: String {
-    "\(operation): \(String(cString: strerror(code)))"
+    "\(operation): \(Errno(rawValue: code))"
   }
 }
 
@@ -52,7 +53,8 @@ public final class Subprocess: Sendable {
     case descriptor(Int32)
   }
 
-  public let pid: pid_t
+  /// The child's process id (`pid_t`).
+  public let pid: Int32
   /// The parent's writing end of the child's stdin, when it was `.pipe`; owned by this
   /// value and closed with it (use ``closeStandardInput()`` to end the input early).
   public let standardInput: Int32?
@@ -149,7 +151,7 @@ public final class Subprocess: Sendable {
       }
     }
 
-    let environmentLines = (environment ?? Subprocess.currentEnvironment())
+    let environmentLines = (environment ?? Environment.all)
       .filter { !$0.key.isEmpty && !$0.key.contains("=") && !$0.key.utf8.contains(0) && !$0.value.utf8.contains(0) }
       .map { "\($0.key)=\($0.value)" }
     var childPID: pid_t = 0
@@ -175,10 +177,7 @@ public final class Subprocess: Sendable {
     let exit = self.exit
     detachThread {
       var info = siginfo_t()
-      var waited: Int32
-      repeat {
-        waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-      } while waited < 0 && errno == EINTR
+      let waited = (try? valueOrErrno { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }) ?? -1
       let status = info._sifields._sigchld.si_status
       // -1, which no exit status can be, when the child was reaped elsewhere (SIGCHLD ignored).
       let ended: Termination =
@@ -186,7 +185,7 @@ public final class Subprocess: Sendable {
       exit.termination.withLock { $0 = ended }
       exited?(ended)
       var reaped: Int32 = 0
-      while waitpid(pid, &reaped, 0) < 0 && errno == EINTR {}
+      _ = try? valueOrErrno { waitpid(pid, &reaped, 0) }
       exit.semaphore.signal()
     }
   }
@@ -234,20 +233,6 @@ public final class Subprocess: Sendable {
     if let ended = wait(timeout: grace) { return ended }
     signal(SIGKILL)
     return wait()
-  }
-
-  /// The environment of this process.
-  public static func currentEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let line = pointer.pointee {
-      let entry = String(cString: line)
-      if let equals = entry.firstIndex(of: "=") {
-        result[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
-      }
-      pointer += 1
-    }
-    return result
   }
 }
 

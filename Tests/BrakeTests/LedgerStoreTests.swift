@@ -24,7 +24,7 @@ struct LedgerStoreTests {
     #expect(recorded.value.status.limitTodayMinutes == 10)
     let second = LedgerStore(directory: state.file("shieldbridge"))
     #expect(try second.status(of: social).value.grantsToday == 1)
-    #expect(try second.status(of: RuleSet([social])).value.date == LocalDay.containing(Date()))
+    #expect(try second.status(of: RuleSet([social])).value.date == LocalDay.containing(.now))
   }
 
   @Test("Reading a ledger that does not exist yet creates nothing")
@@ -39,13 +39,13 @@ struct LedgerStoreTests {
   func midnightRollover() throws {
     let state = try TemporaryDirectory()
     let day = LocalDay.containing(utc(2026, 6, 15, 12))
-    let clock = ManualClock(day.adding(days: 1)!.start.addingTimeInterval(-60))
+    let clock = ManualClock(day.adding(days: 1)!.start.adding(seconds: -60))
     let store = LedgerStore(directory: state.path, clock: clock.wallClock)
     for _ in 1...5 { _ = try store.recordGrant(for: social) }
     #expect(throws: LedgerError.self) { try store.recordGrant(for: social) }
-    clock.now = clock.now.addingTimeInterval(59)
+    clock.now = clock.now.adding(seconds: 59)
     #expect(try store.status(of: social).value.grantsToday == 5)
-    clock.now = clock.now.addingTimeInterval(1)
+    clock.now = clock.now.adding(seconds: 1)
     let afterMidnight = try store.status(of: social).value
     #expect(afterMidnight.grantsToday == 0)
     #expect(afterMidnight.limitTodayMinutes == 5)
@@ -250,7 +250,7 @@ struct LedgerStoreTests {
     let store = LedgerStore(directory: state.path, clock: clock.wallClock)
     for _ in 0..<30 {
       _ = try store.recordGrant(for: social)
-      clock.now = clock.now.addingTimeInterval(86_400)
+      clock.now = clock.now.adding(seconds: 86_400)
     }
     #expect(try store.load().value.days.count == Ledger.keptDays)
   }

@@ -1,16 +1,17 @@
 import Brake
 import Foundation
+import Posix
 import Synchronization
 
 /// The instant of a UTC wall-clock time, computed without any time-zone code.
 func utc(
   _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0
 )
-  -> Date
+  -> WallTime
 {
   let epoch = LocalDay(year: 1970, month: 1, day: 1)!
   let days = epoch.days(to: LocalDay(year: year, month: month, day: day)!)
-  return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
+  return WallTime(secondsSince1970: Int64(days * 86_400 + hour * 3_600 + minute * 60 + second))
 }
 
 /// Makes this process use the time zone `name`, as `TZ=name` would.
@@ -24,13 +25,13 @@ func useTimeZone(_ name: String) {
 
 /// A clock a test moves by hand.
 final class ManualClock: Sendable {
-  private let current: Mutex<Date>
+  private let current: Mutex<WallTime>
 
-  init(_ start: Date) {
+  init(_ start: WallTime) {
     current = Mutex(start)
   }
 
-  var now: Date {
+  var now: WallTime {
     get { current.withLock { $0 } }
     set { current.withLock { $0 = newValue } }
   }

@@ -101,6 +101,27 @@ struct LinkCommandTests {
     #expect(lines.last?.hasPrefix(#"{"ok":true,"action":"puzzle""#) == true)
   }
 
+  @Test("a 10 MB line is reported with its whole length, in text and in JSON")
+  func tenMegabyteLine() throws {
+    let link = "shieldbridge://puzzle?app=" + String(repeating: "a", count: 10_000_000)
+    let input = Array((link + "\nshieldbridge://puzzle\n").utf8)
+    let message = "the link has \(link.utf8.count) bytes; at most 2048 are allowed"
+    let json = try run(["link", "parse", "--json"], bytes: input)
+    #expect(json.status == 65)
+    let lines = json.output.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first == #"{"ok":false,"error":"too-long","offset":2048,"message":"\#(message)"}"#)
+    #expect(lines.count == 2)
+    let text = try run(["link", "parse"], bytes: input)
+    #expect(text.status == 65)
+    #expect(text.error.contains("line 1: too-long at byte 2048: \(message)\n"))
+    #expect(text.output.hasPrefix("puzzle "))
+    // A line just over the limit, which the reader does not cut, says the same.
+    let short = try ShieldBridgeTool.run(
+      ["link", "parse", "--json"], input: String(link.prefix(2049)) + "\n")
+    #expect(short.output.contains("the link has 2049 bytes; at most 2048 are allowed"))
+  }
+
   @Test("10,000 links on stdin give 10,000 answers in order")
   func bulkOrder() throws {
     let input = (0..<10_000).map { "shieldbridge://puzzle?app=app\($0)&grant=\($0 % 120 + 1)\n" }
@@ -172,6 +193,59 @@ struct LinkCommandTests {
     #expect(result.error.contains("line 3: invalid-utf8 at byte 0"))
     #expect(result.error.contains("line 4: control-character at byte 0"))
     #expect(result.error.contains("line 5: bad-percent-escape at byte 0"))
+  }
+
+  @Test(
+    "encode and decode answer a long line before it ends, and keep it whole when it ends",
+    arguments: [("encode", "a"), ("decode", "%41")])
+  func longLineStreams(command: String, unit: String) throws {
+    let child = try Subprocess(
+      [ShieldBridgeTool.path, "link", command], standardInput: .pipe, standardOutput: .pipe,
+      standardError: .null)
+    defer { _ = child.terminate() }
+    guard let stdin = child.standardInput, let stdout = child.standardOutput else {
+      Issue.record("no pipes")
+      return
+    }
+    // 4 MiB of the line, without its end: a filter that streams has answered some
+    // of it. The writer has a thread of its own, as a streaming answer fills the
+    // stdout pipe before the 4 MiB are read.
+    let piece = Array(String(repeating: unit, count: (1 << 20) / unit.utf8.count).utf8)
+    let go = DispatchSemaphore(value: 0)
+    let written = DispatchSemaphore(value: 0)
+    detachThread {
+      for _ in 0..<4 { try? writeAll(piece, to: stdin) }
+      go.wait()
+      try? writeAll(Array("\n\(unit)\n".utf8), to: stdin)
+      written.signal()
+    }
+    let early = readAvailable(from: stdout, atLeast: 1 << 20, timeout: .seconds(20))
+    #expect(early.count >= 1 << 20, "answered \(early.count) bytes before the line ended")
+    go.signal()
+    let total = 4 * ((1 << 20) / unit.utf8.count) + 3
+    let answer = early + readAvailable(from: stdout, atLeast: total - early.count, timeout: .seconds(30))
+    written.wait()
+    child.closeStandardInput()
+    #expect(child.wait(timeout: .seconds(10)) == .exited(0))
+    let expected: Unicode.Scalar = command == "encode" ? "a" : "A"
+    #expect(answer.count == total)
+    #expect(answer.allSatisfy { $0 == UInt8(ascii: expected) || $0 == 0x0A })
+    #expect(answer.suffix(3) == Array("\n\(expected)\n".utf8))
+  }
+
+  @Test("an error past the held part of a long answer ends what was written with a newline")
+  func longLineErrorAfterStreaming() throws {
+    let bytes = Array(String(repeating: "a", count: 3 << 20).utf8) + [0xFF, 0x0A] + Array("b\n".utf8)
+    let result = try run(["link", "encode"], bytes: bytes)
+    #expect(result.status == 65)
+    #expect(result.error.contains("line 1: invalid-utf8 at byte \(3 << 20)"))
+    #expect(result.error.contains("already written"))
+    let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 3)
+    #expect(lines.last == "")
+    #expect(lines.dropLast().last == "b")
+    #expect((lines.first?.count ?? 0) >= 1 << 20 && (lines.first?.count ?? 0) <= 3 << 20)
+    #expect(lines.first?.allSatisfy { $0 == "a" } == true)
   }
 
   @Test("build writes links that parse back to the same action")
@@ -250,4 +324,31 @@ private func readLine(from descriptor: Int32, timeout: Duration) -> String? {
     if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
     bytes.append(byte)
   }
+}
+
+/// Writes all of `bytes` to `descriptor`.
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
+  var done = 0
+  while done < bytes.count {
+    let written = bytes[done...].withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }
+    guard written > 0 else { throw POSIXError(.EIO) }
+    done += written
+  }
+}
+
+/// What `descriptor` gives until it has `atLeast` bytes, it ends, or `timeout` passes.
+private func readAvailable(from descriptor: Int32, atLeast: Int, timeout: Duration) -> [UInt8] {
+  let deadline = ContinuousClock.now + timeout
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while bytes.count < atLeast {
+    let remaining = deadline - ContinuousClock.now
+    guard remaining > .zero else { break }
+    var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    guard poll(&descriptors, 1, 100) > 0 else { continue }
+    let count = chunk.withUnsafeMutableBufferPointer { read(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0 else { break }
+    bytes += chunk[..<count]
+  }
+  return bytes
 }

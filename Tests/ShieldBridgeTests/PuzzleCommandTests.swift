@@ -36,7 +36,7 @@ struct PuzzleCommandTests {
 
     let status = try sandbox.run(["status", "--json"])
     #expect(status.status == 0)
-    let today = LocalDay.containing(Date()).description
+    let today = LocalDay.containing(.now).description
     #expect(
       status.output == """
         {"date":"\(today)","rules":[{"name":"social","apps":["Instagram","TikTok","YouTube"],\

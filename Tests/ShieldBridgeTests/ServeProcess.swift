@@ -28,9 +28,9 @@ final class ServeProcess: Sendable {
     uniqueName = owner
   }
 
-  /// Sends SIGTERM and waits for the end.
-  func terminate() async -> BackgroundProcess.Finished {
-    process.process.signal(SIGTERM)
+  /// Sends `signal` (SIGTERM unless told) and waits for the end.
+  func terminate(with signal: Int32 = SIGTERM) async -> BackgroundProcess.Finished {
+    process.process.signal(signal)
     return await process.finish()
   }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Spawn
+public import Spawn
 import Synchronization
 
 /// A child process that runs while the test goes on: its output is collected

@@ -1,5 +1,5 @@
 import Foundation
-import Spawn
+public import Spawn
 
 /// The `shieldbridge` executable built beside the tests, and ways to run it.
 public enum ShieldBridgeTool {
@@ -36,7 +36,7 @@ public enum ShieldBridgeTool {
 
   /// This process's environment with `changes` applied; an empty value removes a variable.
   public static func mergedEnvironment(_ changes: [String: String]) -> [String: String] {
-    var environment = Subprocess.currentEnvironment()
+    var environment = ProcessInfo.processInfo.environment
     for (key, value) in changes {
       environment[key] = value.isEmpty ? nil : value
     }

@@ -312,7 +312,7 @@ private final class Desktop: @unchecked Sendable {
     bus = try BusDaemon()
     runtime = NSTemporaryDirectory() + "/shieldbridge-bench-\(getpid())"
     mkdir(runtime, 0o700)
-    environment = Subprocess.currentEnvironment().merging([
+    environment = ProcessInfo.processInfo.environment.merging([
       "DISPLAY": ":" + number, "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtime,
     ]) { $1 }
     dunst = try Subprocess(

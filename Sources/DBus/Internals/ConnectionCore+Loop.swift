@@ -1,4 +1,5 @@
 import CDBus
+import Posix
 import Synchronization
 
 #if canImport(Glibc)
@@ -349,8 +350,17 @@ extension ConnectionCore {
       // Without a loop thread, this thread also sends what others queued meanwhile.
       if !hasLoopThread { descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
       let deadline = min(nextTimeout, replies.withLock { $0.deadlines.first?.deadline ?? .max })
-      let result = poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: deadline))
-      if result < 0 && errno != EINTR { break }
+      // An interrupted poll (-1) goes round once more; any other failure ends the wait.
+      let result: Int32
+      do {
+        result = try valueOrErrno(retryOnInterrupt: false) {
+          poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: deadline))
+        }
+      } catch  where error == .interrupted {
+        result = -1
+      } catch {
+        break
+      }
       if !hasLoopThread, descriptors[descriptors.count - 1].revents != 0 {
         var value: UInt64 = 0
         _ = read(wakeDescriptor, &value, 8)

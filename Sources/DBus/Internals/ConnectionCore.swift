@@ -1,5 +1,6 @@
 import CDBus
 import Dispatch
+import Posix
 import Spawn
 import Synchronization
 
@@ -88,9 +89,10 @@ final class ConnectionCore: @unchecked Sendable {
     dbus_connection_set_exit_on_disconnect(raw, 0)
     let wake = CDBus_eventfd()
     guard wake >= 0 else {
+      let failure = Errno.current
       dbus_connection_close(raw)
       dbus_connection_unref(raw)
-      throw DBusError(.failed, "eventfd: \(String(cString: strerror(errno)))")
+      throw DBusError(.failed, "eventfd: \(failure)")
     }
     let core = ConnectionCore(raw: raw, wakeDescriptor: wake, hasLoopThread: loopThread)
     do {

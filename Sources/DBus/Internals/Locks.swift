@@ -1,3 +1,4 @@
+import Posix
 import Synchronization
 
 #if canImport(Glibc)
@@ -50,9 +51,7 @@ final class DriverLock: @unchecked Sendable {
 
 /// Nanoseconds on the monotonic clock.
 func monotonicNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+  MonotonicTime.now.nanoseconds
 }
 
 extension Duration {

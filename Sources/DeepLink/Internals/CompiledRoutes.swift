@@ -13,16 +13,9 @@ final class CompiledRoutes: @unchecked Sendable {
     /// The lowercase name, in `bytes`.
     var nameStart: Int
     var nameCount: Int
-    /// The name's first eight bytes as a little-endian word, padded with
-    /// zeros, with the ``Tables/folds`` of those bytes and a mask of them.
-    var nameWord: UInt64
-    var nameFold: UInt64
-    var nameMask: UInt64
     /// The route's rules, in `rules`.
     var firstRule: Int
     var ruleCount: Int
-    /// One bit per rule, by its place in the route, for those without which a link is incomplete.
-    var required: UInt64
   }
 
   struct RuleEntry {
@@ -37,8 +30,6 @@ final class CompiledRoutes: @unchecked Sendable {
     var keyCount: Int
     /// The key's first eight bytes, little-endian and padded with zeros, to compare in one go.
     var packedKey: UInt64
-    /// Ones over the bytes of `packedKey` that belong to the key.
-    var keyMask: UInt64
     var kind: Kind
     /// The values of an integer, or the lengths of a token.
     var range: ClosedRange<Int>
@@ -64,14 +55,9 @@ final class CompiledRoutes: @unchecked Sendable {
     var schemeCount: Int
     /// The scheme and `://`, at the start of `bytes`.
     var prefixCount: Int
-    /// ``ByteTables/classes``, ``ByteTables/hexValues`` and
-    /// ``ByteTables/utf8Leads``, read here without the check that a global
-    /// has been initialised.
-    var classes: UnsafePointer<UInt8>
-    var hexValues: UnsafePointer<UInt8>
-    var utf8Leads: UnsafePointer<UInt32>
-    /// ``SmallString/isSupported``, likewise.
-    var smallStrings: Bool
+    /// The byte tables of the scan, read here without the check that a
+    /// global has been initialised.
+    var byteTables: PercentDecoder.KeptBytes
 
     /// Whether `count` bytes at `bytes` equal those of the table at `start`.
     @inline(__always)
@@ -92,6 +78,8 @@ final class CompiledRoutes: @unchecked Sendable {
   /// to make its action in place when it is a standard one (see
   /// ``StandardRoute``): behind a pointer, so that reading it retains nothing.
   let standardRoutes: UnsafeMutablePointer<StandardRoute?>
+  /// The default of every rule, in the order of `rules`, for ``RouteValues``.
+  let defaults: UnsafeMutablePointer<ParameterValue?>
   private let routeCount: Int
 
   init(scheme: String, routes: [(name: String, rules: [ParameterRule])], standard: [StandardRoute?]) {
@@ -100,11 +88,6 @@ final class CompiledRoutes: @unchecked Sendable {
     var routeEntries: [RouteEntry] = []
     var ruleEntries: [RuleEntry] = []
     var tokens: [UInt8] = []
-    /// The first eight bytes from `start` of `bytes`, padded with zeros, as a little-endian word.
-    func word(_ bytes: [UInt8], _ start: Int, _ count: Int) -> UInt64 {
-      bytes[start..<(start + min(count, 8))].reversed().reduce(0) { $0 << 8 | UInt64($1) }
-    }
-    func mask(_ count: Int) -> UInt64 { count >= 8 ? ~0 : (1 << UInt64(count * 8)) - 1 }
     func append(_ text: String, foldingCase: Bool) -> (start: Int, count: Int) {
       let start = bytes.count
       bytes.append(contentsOf: text.utf8)
@@ -116,15 +99,14 @@ final class CompiledRoutes: @unchecked Sendable {
     for route in routes {
       let name = append(route.name, foldingCase: true)
       let first = ruleEntries.count
-      var required: UInt64 = 0
-      for (index, rule) in route.rules.enumerated() {
+      for rule in route.rules {
         let key = append(rule.key, foldingCase: false)
         var entry = RuleEntry(
-          keyStart: key.start, keyCount: key.count, packedKey: word(bytes, key.start, key.count),
-          keyMask: mask(key.count), kind: .text, range: 0...0, tokenTable: 0, required: false)
+          keyStart: key.start, keyCount: key.count,
+          packedKey: rule.key.utf8.prefix(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }, kind: .text, range: 0...0,
+          tokenTable: 0, required: false)
         if case .required = rule.requirement {
           entry.required = true
-          required |= 1 << UInt64(index)
         }
         switch rule.kind {
         case .text:
@@ -141,10 +123,7 @@ final class CompiledRoutes: @unchecked Sendable {
         ruleEntries.append(entry)
       }
       routeEntries.append(
-        RouteEntry(
-          nameStart: name.start, nameCount: name.count, nameWord: word(bytes, name.start, name.count),
-          nameFold: word(folds, name.start, name.count), nameMask: mask(name.count), firstRule: first,
-          ruleCount: route.rules.count, required: required))
+        RouteEntry(nameStart: name.start, nameCount: name.count, firstRule: first, ruleCount: route.rules.count))
     }
     bytes += Array(repeating: 0, count: 8)
     folds += Array(repeating: 0, count: 8)
@@ -152,19 +131,28 @@ final class CompiledRoutes: @unchecked Sendable {
       bytes: CompiledRoutes.copy(bytes), folds: CompiledRoutes.copy(folds),
       routes: UnsafeBufferPointer(start: CompiledRoutes.copy(routeEntries), count: routeEntries.count),
       rules: CompiledRoutes.copy(ruleEntries), tokens: CompiledRoutes.copy(tokens), schemeCount: schemeCount,
-      prefixCount: prefixCount,
-      classes: ByteTables.classes, hexValues: ByteTables.hexValues, utf8Leads: ByteTables.utf8Leads,
-      smallStrings: SmallString.isSupported)
+      prefixCount: prefixCount, byteTables: .strictUnreserved)
     slotCount = routes.map(\.rules.count).max() ?? 0
     schemeName = scheme
     routeNames = routes.map(\.name)
     parameterRules = routes.flatMap(\.rules)
+    defaults = .allocate(capacity: max(1, parameterRules.count))
+    defaults.initialize(from: parameterRules.map(\.defaultValue), count: parameterRules.count)
     routeCount = routes.count
     standardRoutes = .allocate(capacity: max(1, routes.count))
     for index in routes.indices {
       let entry = standard.indices.contains(index) ? standard[index] : nil
       (standardRoutes + index).initialize(to: entry)
     }
+  }
+
+  /// The checked values of the route at `route`, from scratch space that a scan filled.
+  @inline(__always)
+  func values(of route: Int, slots: UnsafeMutableBufferPointer<Slot>, decoded: UnsafePointer<UInt8>) -> RouteValues {
+    let entry = tables.routes[route]
+    return RouteValues(
+      slots: UnsafeBufferPointer(rebasing: slots[0..<entry.ruleCount]), decoded: decoded,
+      defaults: defaults + entry.firstRule)
   }
 
   /// `elements` in a buffer of their own, never empty, so that its address is never `nil`.
@@ -185,6 +173,8 @@ final class CompiledRoutes: @unchecked Sendable {
     tables.tokens.deallocate()
     standardRoutes.deinitialize(count: routeCount)
     standardRoutes.deallocate()
+    defaults.deinitialize(count: parameterRules.count)
+    defaults.deallocate()
   }
 }
 

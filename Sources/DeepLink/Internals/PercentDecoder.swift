@@ -16,11 +16,15 @@ enum PercentDecoder {
   ///   - base: The offset of `input` in the whole text, for errors.
   ///   - terminator: A raw byte that ends the encoded text, such as `&`
   ///     after a link's value; any other raw byte outside the set is an error.
+  ///   - reporter: What a problem becomes: a ``DeepLinkError`` that names it,
+  ///     or on the fast path a bare stop.
   /// - Returns: How many bytes of `input` were read (up to the terminator) and how many were written.
-  static func decode(
+  @inline(__always)
+  static func decode<Reporter: ProblemReporter>(
     _ input: UnsafeBufferPointer<UInt8>, base: Int = 0, into output: UnsafeMutablePointer<UInt8>,
-    keeping kept: KeptBytes = .strictUnreserved, check: Check, stoppingAt terminator: UInt8? = nil
-  ) throws(DeepLinkError) -> (read: Int, written: Int) {
+    keeping kept: KeptBytes = .strictUnreserved, check: Check, stoppingAt terminator: UInt8? = nil,
+    reporting reporter: Reporter.Type
+  ) throws(Reporter.Failure) -> (read: Int, written: Int) {
     guard let source = input.baseAddress else { return (0, 0) }
     let table = kept.table
     let mask = kept.mask
@@ -38,31 +42,64 @@ enum PercentDecoder {
         continue
       }
       if byte == terminator { break }
-      let decoded = try escape(source, at: index, count: count, base: base)
+      let decoded = try escape(source, at: index, count: count, base: base, kept.hexValues, reporter)
       output[written] = decoded
       written &+= 1
       index &+= 3
       if check == .bytes { continue }
       if decoded < 0x80 {
         if rejectingControls && (decoded < 0x20 || decoded == 0x7F) {
-          throw DeepLinkError(
-            .controlCharacter, at: base &+ index &- 3, "byte 0x\(ASCII.hex(decoded)) is a control character")
+          throw Reporter.failure(
+            DeepLinkError(
+              .controlCharacter, at: base &+ index &- 3, "byte 0x\(ASCII.hex(decoded)) is a control character"))
         }
         continue
       }
-      // A lead byte: the rest of its sequence must follow as escapes.
+      // A lead byte: the rest of its sequence must follow as escapes. For a
+      // link's values a table gives how many, and the range of the first; a
+      // well-formed sequence is decoded here in one go, and anything else is
+      // read again below, byte by byte, which names the problem.
+      if rejectingControls {
+        let lead = kept.utf8Leads[Int(decoded)]
+        var pending = lead & 0xFF
+        var lower = UInt8(truncatingIfNeeded: lead &>> 8)
+        var upper = UInt8(truncatingIfNeeded: lead &>> 16)
+        var at = index
+        var end = written
+        while pending > 0 && at &+ 2 < count && source[at] == UInt8(ascii: "%") {
+          let high = kept.hexValues[Int(source[at &+ 1])]
+          let low = kept.hexValues[Int(source[at &+ 2])]
+          let next = high << 4 | low
+          guard high | low < 0x10 && next >= lower && next <= upper else { break }
+          output[end] = next
+          end &+= 1
+          at &+= 3
+          pending &-= 1
+          lower = 0x80
+          upper = 0xBF
+        }
+        if lead != 0 && pending == 0 {
+          index = at
+          written = end
+          continue
+        }
+      }
       var utf8 = UTF8Check(rejectingControlCharacters: rejectingControls)
-      try utf8.consume(decoded, at: base &+ index &- 3)
+      do throws(DeepLinkError) { try utf8.consume(decoded, at: base &+ index &- 3) } catch {
+        throw Reporter.failure(error)
+      }
       while utf8.pending > 0 {
         guard index < count && source[index] == UInt8(ascii: "%") else {
           if index < count && source[index] != terminator && table[Int(source[index])] & mask == 0 {
             // A raw byte that is wrong in itself is reported as such.
-            _ = try escape(source, at: index, count: count, base: base)
+            _ = try escape(source, at: index, count: count, base: base, kept.hexValues, reporter)
           }
-          throw utf8.cutShort
+          throw Reporter.failure(utf8.cutShort)
         }
-        let next = try escape(source, at: index, count: count, base: base)
-        try utf8.consume(next, at: base &+ index)
+        let next = try escape(source, at: index, count: count, base: base, kept.hexValues, reporter)
+        do throws(DeepLinkError) { try utf8.consume(next, at: base &+ index) } catch {
+          throw Reporter.failure(error)
+        }
         output[written] = next
         written &+= 1
         index &+= 3
@@ -75,21 +112,27 @@ enum PercentDecoder {
   ///
   /// - Throws: `unencoded-character` when there is no `%` at `index`,
   ///   `bad-percent-escape` when two hexadecimal digits do not follow it.
-  private static func escape(_ source: UnsafePointer<UInt8>, at index: Int, count: Int, base: Int)
-    throws(DeepLinkError) -> UInt8
-  {
+  @inline(__always)
+  private static func escape<Reporter: ProblemReporter>(
+    _ source: UnsafePointer<UInt8>, at index: Int, count: Int, base: Int, _ hexValues: UnsafePointer<UInt8>,
+    _ reporter: Reporter.Type
+  ) throws(Reporter.Failure) -> UInt8 {
     let byte = source[index]
     guard byte == UInt8(ascii: "%") else {
-      throw DeepLinkError(
-        .unencodedCharacter, at: base &+ index, "\(ASCII.describe(byte)) must be percent-encoded as %\(ASCII.hex(byte))"
-      )
+      throw Reporter.failure(
+        DeepLinkError(
+          .unencodedCharacter, at: base &+ index,
+          "\(ASCII.describe(byte)) must be percent-encoded as %\(ASCII.hex(byte))"))
     }
-    guard index &+ 2 < count, let high = ASCII.hexValue(source[index &+ 1]),
-      let low = ASCII.hexValue(source[index &+ 2])
-    else {
-      throw DeepLinkError(.badPercentEscape, at: base &+ index, "'%' must be followed by two hexadecimal digits")
-    }
+    guard index &+ 2 < count else { throw Reporter.failure(badEscape(at: base &+ index)) }
+    let high = hexValues[Int(source[index &+ 1])]
+    let low = hexValues[Int(source[index &+ 2])]
+    guard high | low < 0x10 else { throw Reporter.failure(badEscape(at: base &+ index)) }
     return high << 4 | low
+  }
+
+  private static func badEscape(at offset: Int) -> DeepLinkError {
+    DeepLinkError(.badPercentEscape, at: offset, "'%' must be followed by two hexadecimal digits")
   }
 
   /// Decodes `input` into a new array, keeping raw what `set` does not encode.
@@ -101,7 +144,8 @@ enum PercentDecoder {
       [UInt8](unsafeUninitializedCapacity: input.count) { buffer, initialized in
         guard let base = buffer.baseAddress else { return }
         do throws(DeepLinkError) {
-          initialized = try decode(input, into: base, keeping: kept, check: check).written
+          initialized = try decode(input, into: base, keeping: kept, check: check, reporting: ReportingProblems.self)
+            .written
         } catch {
           failure = error
         }
@@ -115,6 +159,9 @@ enum PercentDecoder {
   struct KeptBytes {
     let table: UnsafePointer<UInt8>
     let mask: UInt8
+    /// ``ByteTables/hexValues`` and ``ByteTables/utf8Leads``, read once with the table.
+    var hexValues = ByteTables.hexValues
+    var utf8Leads = ByteTables.utf8Leads
 
     /// The strict unreserved set, from ``ByteTables``.
     static var strictUnreserved: KeptBytes {

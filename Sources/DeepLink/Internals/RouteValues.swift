@@ -20,11 +20,11 @@ struct Slot {
 /// The checked values of one route's parameters, in the order of its rules.
 struct RouteValues {
   let slots: UnsafeBufferPointer<Slot>
-  /// The link's values, decoded one after the other, followed by at least 16
-  /// bytes that may be read, all initialised.
+  /// The link's values, decoded one after the other.
   let decoded: UnsafePointer<UInt8>
-  /// ``SmallString/isSupported``, read once.
-  let smallStrings: Bool
+  /// The defaults of the route's rules, in the same order; read only when a
+  /// value is absent.
+  let defaults: UnsafePointer<ParameterValue?>
 
   var count: Int { slots.count }
 
@@ -32,19 +32,17 @@ struct RouteValues {
   @inline(__always)
   func text(_ index: Int) -> String? {
     guard index < slots.count, slots[index].state == .text else { return nil }
-    let start = decoded + slots[index].start
-    let count = slots[index].count
-    if smallStrings && count <= SmallString.capacity { return SmallString.make(start, count: count) }
-    return RouteValues.string(UnsafeBufferPointer(start: start, count: count))
-  }
-
-  /// A string the standard library's way, which allocates; out of line, as it is the long way anyway.
-  @inline(never)
-  private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    String(decoding: bytes, as: UTF8.self)
+    let bytes = UnsafeBufferPointer(start: decoded + slots[index].start, count: slots[index].count)
+    // The scanner has checked that a text value is well-formed UTF-8 (the
+    // decoder follows table 3-7 of the Unicode Standard, as the standard
+    // library does), so the bytes are handed over as a `UTF8Span` without
+    // being checked a second time, which for short values costs more than
+    // parsing them did.
+    return String(copying: UTF8Span(unchecked: bytes.span))
   }
 
   /// The integer at `index`, or `nil` when it was absent or is not an integer.
+  @inline(__always)
   func integer(_ index: Int) -> Int? {
     guard index < slots.count, slots[index].state == .integer else { return nil }
     return slots[index].integer
@@ -55,19 +53,37 @@ struct RouteValues {
     if let integer = integer(index) { return .integer(integer) }
     return text(index).map(ParameterValue.text)
   }
+
+  /// The text of a declared parameter, its default when the link left it out.
+  @inline(__always)
+  subscript(_ parameter: ParameterIndex<String>) -> String? {
+    text(parameter.position) ?? defaults[parameter.position]?.text
+  }
+
+  /// The text of a declared optional parameter, `nil` when the link left it out.
+  @inline(__always)
+  subscript(_ parameter: ParameterIndex<String?>) -> String? {
+    text(parameter.position) ?? defaults[parameter.position]?.text
+  }
+
+  /// The integer of a declared parameter, its default when the link left it out.
+  @inline(__always)
+  subscript(_ parameter: ParameterIndex<Int>) -> Int? {
+    integer(parameter.position) ?? defaults[parameter.position]?.integer
+  }
 }
 
 extension RouteValues {
   /// Calls `body` with scratch space on the stack for resolving a link of
   /// `length` bytes: room for its decoded values (no link past
-  /// ``DeepLink/maximumLength`` is decoded) and the 16 bytes that ``text(_:)``
-  /// may read past them, not initialised, and `slotCount` absent slots.
+  /// ``DeepLink/maximumLength`` is decoded), not initialised, and `slotCount`
+  /// absent slots.
   @inline(__always)
   static func withScratch<Result, Failure: Error>(
     length: Int, slotCount: Int,
     _ body: (UnsafeMutableBufferPointer<UInt8>, UnsafeMutableBufferPointer<Slot>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let capacity = min(length, DeepLink.maximumLength) &+ 16
+    let capacity = max(1, min(length, DeepLink.maximumLength))
     return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { decoded throws(Failure) in
       try withUnsafeTemporaryAllocation(of: Slot.self, capacity: max(1, slotCount)) { slots throws(Failure) in
         slots.initialize(repeating: Slot())

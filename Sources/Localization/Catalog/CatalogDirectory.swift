@@ -1,3 +1,5 @@
+import Posix
+
 /// The folder that holds `shieldbridge.pot` and the PO catalogs, and how to find it.
 public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
   /// The environment variable that names the folder explicitly.
@@ -23,19 +25,19 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
 
   /// The catalogs (`*.po` whose name is a language tag), sorted by tag.
   public func catalogFiles() -> [File] {
-    (FileSystem.listDirectory(path) ?? []).compactMap { name -> File? in
+    ((try? FileSystem.contentsOfDirectory(path)) ?? []).compactMap { name -> File? in
       // Byte-wise: Unicode-aware string comparisons cost more than the rest of a load when cold.
       guard name.utf8.count > 3, name.utf8.suffix(3).elementsEqual(".po".utf8),
         let tag = LocaleTag(Substring(name.utf8.dropLast(3)))
       else { return nil }
-      let filePath = path.appendingPath(name)
+      let filePath = path.appendingPathComponent(name)
       return FileSystem.isRegularFile(filePath) ? File(tag: tag, path: filePath) : nil
     }.sorted { $0.tag < $1.tag }
   }
 
   /// The template's path, when the folder has one.
   public var templatePath: String? {
-    let candidate = path.appendingPath(Self.templateName)
+    let candidate = path.appendingPathComponent(Self.templateName)
     return FileSystem.isRegularFile(candidate) ? candidate : nil
   }
 
@@ -60,13 +62,13 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
     currentDirectory: String? = nil
   ) -> CatalogDirectory? {
     if let explicit, !explicit.isEmpty { return CatalogDirectory(path: explicit) }
-    let environment = environment ?? FileSystem.environment()
+    let environment = environment ?? Environment.all
     if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty {
       return CatalogDirectory(path: fromEnvironment)
     }
     let executable = executablePath ?? FileSystem.executablePath()
     if let binDirectory = executable?.parentPath {
-      let installed = binDirectory.parentPath.appendingPath(installedSubpath)
+      let installed = binDirectory.parentPath.appendingPathComponent(installedSubpath)
       if FileSystem.isDirectory(installed) { return CatalogDirectory(path: installed) }
       if let tree = sourceTree(above: binDirectory) { return tree }
     }
@@ -76,7 +78,7 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
       return tree
     }
     for prefix in ["/usr/local", "/usr"] {
-      let installed = prefix.appendingPath(installedSubpath)
+      let installed = prefix.appendingPathComponent(installedSubpath)
       if FileSystem.isDirectory(installed) { return CatalogDirectory(path: installed) }
     }
     return nil
@@ -86,8 +88,8 @@ public struct CatalogDirectory: Hashable, Sendable, CustomStringConvertible {
   private static func sourceTree(above start: String) -> CatalogDirectory? {
     var directory = start
     for _ in 0..<64 {
-      let candidate = directory.appendingPath("locales")
-      if FileSystem.isRegularFile(candidate.appendingPath(templateName)) {
+      let candidate = directory.appendingPathComponent("locales")
+      if FileSystem.isRegularFile(candidate.appendingPathComponent(templateName)) {
         return CatalogDirectory(path: candidate)
       }
       let parent = directory.parentPath

@@ -1,3 +1,5 @@
+import Posix
+
 /// The catalogs of a folder, loaded; the place localizers are made from.
 ///
 /// Loading never fails as a whole: a file that cannot be read or parsed is left
@@ -54,7 +56,7 @@ public struct CatalogSet: Sendable {
   public func localizer(environment: [String: String]? = nil, override: String? = nil) -> Localizer {
     Localizer(
       chain: LocaleNegotiation.chain(
-        environment: environment ?? FileSystem.environment(), override: override,
+        environment: environment ?? Environment.all, override: override,
         isAvailable: isAvailable),
       catalogs: self)
   }

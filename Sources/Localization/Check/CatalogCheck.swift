@@ -1,3 +1,5 @@
+import Posix
+
 /// What `locales check` found in a folder: the files it read and every diagnostic, sorted by file and line.
 public struct CheckReport: Sendable {
   public var files: [String]
@@ -20,13 +22,13 @@ public enum CatalogCheck {
   /// The template is `shieldbridge.pot`, or the only `.pot` file; with one, the
   /// catalogs are also compared with it (rules `missing` and `stale`).
   public static func check(directory: CatalogDirectory) -> CheckReport {
-    let names = FileSystem.listDirectory(directory.path) ?? []
+    let names = (try? FileSystem.contentsOfDirectory(directory.path)) ?? []
     let templates = names.filter { $0.hasSuffix(".pot") }
     let catalogs = names.filter { $0.hasSuffix(".po") }
     var diagnostics: [Diagnostic] = []
     var template: POFile?
     for name in templates {
-      let path = directory.path.appendingPath(name)
+      let path = directory.path.appendingPathComponent(name)
       switch parse(path) {
       case .success(let file):
         diagnostics += checkTemplate(file)
@@ -36,10 +38,10 @@ public enum CatalogCheck {
       }
     }
     for name in catalogs {
-      diagnostics += check(catalogAt: directory.path.appendingPath(name), template: template)
+      diagnostics += check(catalogAt: directory.path.appendingPathComponent(name), template: template)
     }
     return CheckReport(
-      files: (templates + catalogs).map { directory.path.appendingPath($0) },
+      files: (templates + catalogs).map { directory.path.appendingPathComponent($0) },
       diagnostics: diagnostics)
   }
 

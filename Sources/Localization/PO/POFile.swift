@@ -1,3 +1,5 @@
+import Posix
+
 /// A parsed PO (or POT) file: its header and its live entries, in file order.
 public struct POFile: Hashable, Sendable {
   /// The path or name the file was read from, used in diagnostics.
@@ -55,7 +57,7 @@ public struct POFile: Hashable, Sendable {
   ///
   /// - Throws: ``POParseError`` with code `unreadable` or `tooLarge`.
   static func read(_ path: String) throws(POParseError) -> [UInt8] {
-    do throws(FileSystem.ReadError) {
+    do throws(ReadFileError) {
       return try FileSystem.readFile(path, limit: maximumSize)
     } catch .tooLarge(let limit) {
       throw POParseError(.tooLarge, file: path, line: 0, "the file is larger than \(limit) bytes")

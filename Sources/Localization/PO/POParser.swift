@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 /// A line-by-line reader of the PO syntax described in the gettext manual, "The Format of PO Files".
 ///
@@ -38,18 +34,14 @@ struct POParser<Consumer: POEntryConsumer> {
   mutating func parse() throws(POParseError) {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-    if let base = bytes.baseAddress, let nul = memchr(base, 0, bytes.count) {
-      let offset = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
+    if let offset = bytes.firstIndex(ofByte: 0) {
       let line = bytes[..<offset].count { $0 == 0x0A } + 1
       throw error(.unexpectedLine, line, "the line holds a NUL byte")
     }
     var lineNumber = 0
     while start < bytes.count {
       lineNumber += 1
-      var end = bytes.count
-      if let base = bytes.baseAddress, let newline = memchr(base + start, 0x0A, bytes.count - start) {
-        end = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
-      }
+      let end = bytes.firstIndex(ofByte: 0x0A, from: start) ?? bytes.count
       var lineEnd = end
       if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
       try readLine(start..<lineEnd, number: lineNumber)

@@ -20,8 +20,6 @@ final class EventHub: Sendable {
     var early: [(server: BusName, event: NotificationEvent)] = []
     var consumers: [Int: AsyncStream<NotificationEvent>.Continuation] = [:]
     var nextConsumer = 1
-    /// Who owns the name now, once the tracker is there.
-    var tracker: NameOwnerTracker?
     /// The capabilities asked for when the client started, until someone takes the answer.
     var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
     /// Set once the connection is gone (or events were never wanted): new streams end at once.
@@ -55,21 +53,9 @@ final class EventHub: Sendable {
     return stream
   }
 
-  /// Starts following the owner of the name, with the capabilities already asked for.
-  func follow(
-    _ tracker: NameOwnerTracker?,
-    prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
-  ) {
-    state.withLock { state in
-      state.tracker = tracker
-      state.prefetch = prefetch
-    }
-  }
-
-  /// Whether `sender` is the current owner of the name: only its signals count.
-  func isCurrentServer(_ sender: BusName) -> Bool {
-    guard let tracker = state.withLock({ $0.tracker }) else { return false }
-    return tracker.owner == sender
+  /// Keeps the capabilities already asked for, for the first post.
+  func follow(prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?) {
+    state.withLock { $0.prefetch = prefetch }
   }
 
   /// The answer to the first `GetCapabilities`, once; `nil` when it was taken before.
@@ -125,7 +111,7 @@ final class EventHub: Sendable {
     }
   }
 
-  /// Handles an event sent by `server` (already checked to be the current owner).
+  /// Handles an event sent by `server` (the subscription checked that it is the current owner).
   func receive(_ event: NotificationEvent, from server: BusName) {
     state.withLock { state in
       if let cached = state.capabilities, cached.server == server,

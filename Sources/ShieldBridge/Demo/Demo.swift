@@ -1,13 +1,8 @@
-import Brake
+public import Brake
 import DBus
-import Localization
+public import Localization
 import Notifications
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 /// `shieldbridge demo`: the whole flow on a machine with no desktop and no session bus.
 ///
@@ -34,7 +29,7 @@ public enum Demo {
     say: @escaping @Sendable (String) -> Void
   ) async throws -> DayStatus {
     let directory = try temporaryDirectory()
-    defer { removeTree(directory) }
+    defer { FileSystem.removeTree(directory) }
     let bus: BusDaemon
     do { bus = try BusDaemon() } catch { throw Failure(description: "no private bus: \(error.message)") }
     defer { bus.stop() }
@@ -164,26 +159,11 @@ public enum Demo {
   }
 
   private static func temporaryDirectory() throws -> String {
-    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array((base + "/shieldbridge-demo.XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { throw Failure(description: "cannot make a temporary directory") }
-    return String(cString: made)
-  }
-
-  /// Removes the demo's directory: the state folder and its files (no deeper).
-  private static func removeTree(_ path: String) {
-    for folder in [path + "/state"] {
-      if let directory = opendir(folder) {
-        while let entry = readdir(directory) {
-          let name = withUnsafeBytes(of: entry.pointee.d_name) {
-            String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-          }
-          if name != "." && name != ".." { unlink(folder + "/" + name) }
-        }
-        closedir(directory)
-      }
-      rmdir(folder)
+    let base = Environment.value("TMPDIR") ?? "/tmp"
+    do {
+      return try FileSystem.makeTemporaryDirectory(prefix: base + "/shieldbridge-demo.")
+    } catch {
+      throw Failure(description: "cannot make a temporary directory")
     }
-    rmdir(path)
   }
 }

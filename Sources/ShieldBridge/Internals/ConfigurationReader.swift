@@ -1,4 +1,5 @@
 import Brake
+import DeepLink
 import JSON
 
 /// Walks the JSON of `config.json`, checking every value and naming its key
@@ -41,17 +42,11 @@ struct ConfigurationReader {
   {
     let scheme = try string(
       value, at: path, expected: "a lowercase URI scheme like \"shieldbridge\"")
-    let bytes = Array(scheme.utf8)
-    let isScheme =
-      (1...32).contains(bytes.count) && bytes[0].isLowercaseLetter
-      && bytes.allSatisfy {
-        $0.isLowercaseLetter || $0.isDigit || $0 == 0x2B || $0 == 0x2E || $0 == 0x2D
-      }
-    guard isScheme else {
+    guard SchemeRule.isCanonical(scheme) else {
       throw error(
         .format, at: path,
         "expected a lowercase URI scheme (a letter, then letters, digits, \"+\", \".\" or \"-\"; "
-          + "at most 32), found \(found(value))")
+          + "at most \(SchemeRule.maximumLength)), found \(found(value))")
     }
     return scheme
   }
@@ -157,10 +152,7 @@ struct ConfigurationReader {
       var views: [Views.View] = []
       for (name, targetValue) in try object(viewsValue, at: appPath, known: nil).members {
         let viewPath = appPath.key(name)
-        let bytes = Array(name.utf8)
-        guard (1...32).contains(bytes.count),
-          bytes.allSatisfy({ $0.isLowercaseLetter || $0.isDigit || $0 == 0x2D })
-        else {
+        guard TokenRule.viewName.matches(name) else {
           throw error(
             .format, at: viewPath,
             "expected a view name of 1 to 32 characters a-z, 0-9 or \"-\", found \(found(.string(name)))"
@@ -367,9 +359,4 @@ struct Members {
   subscript(key: String) -> JSONValue? {
     members.first { $0.0 == key }?.1
   }
-}
-
-extension UInt8 {
-  fileprivate var isLowercaseLetter: Bool { (0x61...0x7A).contains(self) }
-  fileprivate var isDigit: Bool { (0x30...0x39).contains(self) }
 }

@@ -1,5 +1,5 @@
-import DeepLink
-import JSON
+public import DeepLink
+public import JSON
 
 /// What the service did with one action: logged as a line on stderr and
 /// emitted as the `Dispatched` signal.

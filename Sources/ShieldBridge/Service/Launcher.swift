@@ -1,4 +1,4 @@
-import Spawn
+public import Spawn
 
 /// Starts the programs actions open: handlers, terminals, `xdg-open`.
 ///

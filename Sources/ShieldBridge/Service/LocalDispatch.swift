@@ -1,4 +1,4 @@
-import DeepLink
+public import DeepLink
 import Spawn
 
 /// Dispatches a link's action in this process, without the service: what

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// Why the service could not do what was asked, with a stable code and the D-Bus error name it travels as.
 public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -15,6 +15,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     case alreadyRunning = "already-running"
     /// The bus failed or went away.
     case bus
+    /// The service is stopping and takes no new calls.
+    case stopping
   }
 
   public var code: Code
@@ -34,6 +36,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
       case .badLink: ServiceNames.Error.badLink
       case .notCovered: ServiceNames.Error.notCovered
       case .state: ServiceNames.Error.state
+      case .stopping: ServiceNames.Error.stopping
       case .notifications, .alreadyRunning, .bus: ServiceNames.Error.notifications
       }
     return DBusError(name: name, message: message)
@@ -47,6 +50,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
       case ServiceNames.Error.notCovered: .notCovered
       case ServiceNames.Error.state: .state
       case ServiceNames.Error.notifications: .notifications
+      case ServiceNames.Error.stopping: .stopping
       default: .bus
       }
     self.init(code, error.message)

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 
 /// The names under which the ShieldBridge service is reached on the session bus.
 ///
@@ -26,5 +26,7 @@ public enum ServiceNames {
     public static let state = "org.shieldbridge.ShieldBridge1.Error.State"
     /// No notification server, or it failed.
     public static let notifications = "org.shieldbridge.ShieldBridge1.Error.Notifications"
+    /// The service is stopping: it takes no new `Shield` or `Open` call.
+    public static let stopping = "org.shieldbridge.ShieldBridge1.Error.Stopping"
   }
 }

@@ -1,9 +1,9 @@
-import Brake
-import DBus
+public import Brake
+public import DBus
 import DeepLink
 import JSON
-import Localization
-import Notifications
+public import Localization
+public import Notifications
 
 /// The service: shield → notification → click → route → puzzle or app view.
 ///
@@ -29,13 +29,17 @@ public actor ShieldService {
     public var doubleClickWindow: Duration
     /// How long each call to the notification server may take.
     public var notificationTimeout: Duration
+    /// How long ``ShieldService/stop()`` waits for the posts still in flight
+    /// before it closes what was posted.
+    public var stopTimeout: Duration
     /// Where log lines go (stderr for `serve`).
     public var log: @Sendable (String) -> Void
 
     public init(
       configuration: Configuration, ledger: LedgerStore, localizer: Localizer, launcher: Launcher,
       executable: String, puzzleSeed: UInt64? = nil, doubleClickWindow: Duration = .seconds(1),
-      notificationTimeout: Duration = .seconds(2), log: @escaping @Sendable (String) -> Void
+      notificationTimeout: Duration = .seconds(2), stopTimeout: Duration = .seconds(5),
+      log: @escaping @Sendable (String) -> Void
     ) {
       self.configuration = configuration
       self.ledger = ledger
@@ -45,6 +49,7 @@ public actor ShieldService {
       self.puzzleSeed = puzzleSeed
       self.doubleClickWindow = doubleClickWindow
       self.notificationTimeout = notificationTimeout
+      self.stopTimeout = stopTimeout
       self.log = log
     }
   }
@@ -78,6 +83,10 @@ public actor ShieldService {
   private var postings: UInt64 = 0
   private var tokens: [UInt32: String] = [:]
   private var puzzles: [UInt32: InlinePuzzle] = [:]
+  /// Every notification posted and not known to be closed: shields, tasks and results alike.
+  private var posted: Set<UInt32> = []
+  /// Admits the posts; ``stop()`` closes it.
+  nonisolated let gate = StopGate()
   private var random: SeededRandom
   private var listener: Task<Void, Never>?
 
@@ -131,14 +140,30 @@ public actor ShieldService {
     random = SeededRandom(seed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
   }
 
-  /// Closes the notifications the service still shows, gives back the name and stops listening.
+  /// Stops: takes no new calls, waits for the posts in flight, closes every
+  /// notification the service posted, and stops listening.
+  ///
+  /// The order matters with calls in flight. First nothing new is admitted
+  /// (`Shield` and `Open` are answered with `…Error.Stopping`, and the name is
+  /// given back, so that new callers find no service), then the posts already
+  /// sent are waited for, at most ``Options/stopTimeout``: each answer is a
+  /// notification that would otherwise stay open with nobody behind its
+  /// clicks. Only then is everything that was posted closed, what was posted
+  /// while stopping included.
   public func stop() async {
-    for id in Array(shown.keys) + Array(puzzles.keys) {
+    gate.close()
+    _ = try? await connection.releaseName(ServiceNames.busName)
+    if !(await gate.drained(within: options.stopTimeout)) {
+      options.log("stopping without the answer to some notifications after \(options.stopTimeout)")
+    }
+    posted.formUnion(shown.keys)
+    posted.formUnion(puzzles.keys)
+    // A close is a round trip; a post that ends meanwhile adds its id, which this loop then takes.
+    while let id = posted.popFirst() {
       try? await client.close(id)
     }
     shown = [:]
     puzzles = [:]
-    _ = try? await connection.releaseName(ServiceNames.busName)
     connection.unexport(ServiceNames.path)
     stopListening()
   }
@@ -150,8 +175,10 @@ public actor ShieldService {
   /// With today's grants used up the notification says so and offers nothing
   /// to click. Posting again replaces the notification (fixed identifier).
   ///
-  /// - Throws: ``ServiceError`` `not-covered`, `state`, `notifications`.
+  /// - Throws: ``ServiceError`` `not-covered`, `state`, `notifications`, or
+  ///   `stopping` once ``stop()`` began.
   public func shield(app rawApp: String?) async throws(ServiceError) -> UInt32 {
+    try refuseWhenStopping()
     let app = rawApp.flatMap { $0.isEmpty ? nil : $0 }
     let rule = try rule(for: app)
     let status = try ruleStatus(rule)
@@ -179,9 +206,11 @@ public actor ShieldService {
 
   /// Resolves `link` and dispatches its action, as a click on it would.
   ///
-  /// - Throws: ``ServiceError`` `bad-link` with the parser's code and offset.
+  /// - Throws: ``ServiceError`` `bad-link` with the parser's code and offset,
+  ///   `stopping` once ``stop()`` began.
   @discardableResult
   public func open(_ link: String) async throws(ServiceError) -> DispatchRecord {
+    try refuseWhenStopping()
     let resolution: Resolution<ShieldAction>
     do {
       resolution = try router.resolve(link)
@@ -260,6 +289,7 @@ public actor ShieldService {
     case .replied(let id, let text):
       await answer(id, text: text)
     case .closed(let id, _):
+      posted.remove(id)
       tokens[id] = nil
       shown[id] = nil
       if let puzzle = puzzles.removeValue(forKey: id) {
@@ -419,12 +449,23 @@ public actor ShieldService {
 
   // MARK: Helpers
 
+  /// Posts through the gate: nothing once ``stop()`` began, and stopping waits for what was admitted.
   private func post(_ notification: Notification) async throws(ServiceError) -> UInt32 {
+    guard gate.enter() else { throw Self.stopping }
+    defer { gate.leave() }
     do {
-      return try await client.post(notification)
+      let id = try await client.post(notification)
+      posted.insert(id)
+      return id
     } catch {
       throw ServiceError(.notifications, error.message)
     }
+  }
+
+  private static let stopping = ServiceError(.stopping, "the ShieldBridge service is stopping; it takes no new calls")
+
+  private nonisolated func refuseWhenStopping() throws(ServiceError) {
+    if gate.isClosed { throw Self.stopping }
   }
 
   private nonisolated func rule(for app: String?) throws(ServiceError) -> Rule {

@@ -1,7 +1,7 @@
 import Brake
-import DeepLink
-import Localization
-import Notifications
+public import DeepLink
+public import Localization
+public import Notifications
 
 /// The notifications the service posts, in the user's language.
 ///

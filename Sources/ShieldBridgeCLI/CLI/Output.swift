@@ -1,12 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-// Our own stdio stream on fd 1: C's `stdout` is a mutable global that strict
-// concurrency does not let us touch, and nothing here writes to fd 1 otherwise.
-nonisolated(unsafe) private let standardOutput = fdopen(1, "w")
+import Posix
 
 /// Writing to stdout and stderr without Foundation.
 ///
@@ -16,31 +8,22 @@ nonisolated(unsafe) private let standardOutput = fdopen(1, "w")
 enum Output {
   /// Writes `text` and a newline to stdout.
   static func out(_ text: String) {
-    fputs(text, standardOutput)
-    fputc(0x0A, standardOutput)
+    StandardOutput.writeLine(text)
   }
 
   /// Writes raw bytes to stdout.
   static func out(bytes: [UInt8]) {
-    _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, standardOutput) }
+    StandardOutput.write(bytes)
   }
 
   /// Writes `text` and a newline to stderr.
   static func err(_ text: String) {
-    let line = text + "\n"
-    var remaining = line.utf8[...]
-    while !remaining.isEmpty {
-      let written = remaining.withContiguousStorageIfAvailable { write(2, $0.baseAddress, $0.count) } ?? -1
-      if written < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      remaining = remaining.dropFirst(written)
-    }
+    // Unbuffered, so that it is never held behind stdout; nothing is left to tell of a failure.
+    try? FileDescriptor.standardError.writeAll(text + "\n")
   }
 
   /// Pushes what stdout holds to the reader.
   static func flush() {
-    fflush(standardOutput)
+    StandardOutput.flush()
   }
 }

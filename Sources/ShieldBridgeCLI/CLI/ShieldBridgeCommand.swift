@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 /// The version printed by `--version`.
 let shieldBridgeVersion = "0.1.0"
@@ -30,9 +26,9 @@ public enum ShieldBridgeCommand {
   public static func main() async -> Never {
     // A reader that goes away (a closed pipe, a child that exits early) is an
     // error from write(2) for us to report, not a signal that ends the process.
-    signal(SIGPIPE, SIG_IGN)
+    CurrentProcess.ignoreBrokenPipes()
     let status = await Command.root.main(Array(CommandLine.arguments.dropFirst()))
     Output.flush()
-    exit(status.rawValue)
+    CurrentProcess.exit(status.rawValue)
   }
 }

@@ -6,6 +6,15 @@ protocol BusOptions: OptionGroup {
   var address: Option<String> { get }
 }
 
+/// The options of a command whose only option is `--address` (`serve`, `open`).
+struct AddressOptions: BusOptions {
+  let address: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    address = options.address()
+  }
+}
+
 extension OptionDeclarations {
   /// Declares `--address ADDR`, shared by the commands that talk to a bus.
   mutating func address() -> Option<String> {

@@ -1,4 +1,5 @@
 import Localization
+import Posix
 import ShieldBridge
 import Spawn
 import Synchronization
@@ -20,7 +21,7 @@ extension Command {
       let step = Mutex(0)
       do {
         _ = try await Demo.run(
-          localizer: Localizer.current(environment: Subprocess.currentEnvironment()),
+          localizer: Localizer.current(environment: Environment.all),
           executable: currentExecutable()
         ) { line in
           if line.hasPrefix(" ") {

@@ -11,18 +11,21 @@ extension Command {
       Every byte but ASCII letters, digits and -._~ becomes %XX; a space is %20,
       never +. Without TEXT, each line of stdin is encoded; a line that is not
       UTF-8 is reported on stderr (invalid-utf8) and the exit status is 65.
+      A line of any length is encoded as it arrives, in bounded memory.
       """,
     body: { invocation in
-      LinkInput().run(invocation) { input, source, output in
-        do throws(DeepLinkError) {
-          output.append(try PercentEncoding.encode(validating: input))
-          output.append(0x0A)
-          return true
-        } catch {
-          LinkInput.report(error, source, output: &output)
-          return false
-        }
-      }
+      LinkInput().run(invocation, streaming: LinkEncodeStream.init)
     }
   )
+}
+
+/// `link encode`'s answer to one input, encoded piece by piece.
+private struct LinkEncodeStream: LinkStream {
+  private var encoder = PercentEncoding.StreamingEncoder()
+
+  mutating func consume(_ piece: UnsafeBufferPointer<UInt8>, isFinal: Bool, into answer: inout LinkOutput)
+    throws(DeepLinkError)
+  {
+    try encoder.encode(piece, isFinal: isFinal) { answer.append(bytes: $0) }
+  }
 }

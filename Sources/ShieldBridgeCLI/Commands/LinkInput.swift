@@ -1,10 +1,5 @@
 import DeepLink
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 /// The inputs of `link encode`, `link decode` and `link parse`: each argument,
 /// or else each line of stdin, answered in order.
@@ -27,14 +22,19 @@ struct LinkInput {
   }
 
   /// Reads a line of stdin in chunks of this size.
-  private static let chunkSize = 1 << 16
+  static let chunkSize = 1 << 16
 
   /// Answers `input` by appending to `output`; returns whether the input was good.
-  typealias Handler = (_ input: UnsafeBufferPointer<UInt8>, _ source: Source, _ output: inout LinkOutput) -> Bool
+  ///
+  /// `length` is the input's whole length, more than `input.count` when a
+  /// line was cut at ``maximumLineLength``.
+  typealias Handler = (
+    _ input: UnsafeBufferPointer<UInt8>, _ length: Int, _ source: Source, _ output: inout LinkOutput
+  ) -> Bool
 
-  /// A line longer than this is handed over cut to this length and the rest
-  /// is skipped, so that an endless line cannot exhaust memory; `nil` keeps
-  /// whole lines.
+  /// A line longer than this is handed over cut to this length, with its
+  /// whole length, and the rest is skipped, so that an endless line cannot
+  /// exhaust memory; `nil` keeps whole lines.
   var maximumLineLength: Int?
 
   /// Runs `handler` on every input and writes its answers to stdout.
@@ -47,14 +47,14 @@ struct LinkInput {
       for (index, argument) in invocation.positionals.enumerated() {
         var argument = argument
         argument.withUTF8 { bytes in
-          if !handler(bytes, .argument(index + 1), &output) { allGood = false }
+          if !handler(bytes, bytes.count, .argument(index + 1), &output) { allGood = false }
         }
         output.write()
       }
       return allGood ? .success : .dataError
     }
-    let status = readLines { line, number in
-      if !handler(line, .line(number), &output) { allGood = false }
+    let status = readLines { line, length, number in
+      if !handler(line, length, .line(number), &output) { allGood = false }
     } beforeWaiting: {
       output.write()
     }
@@ -63,71 +63,27 @@ struct LinkInput {
     return allGood ? .success : .dataError
   }
 
-  /// Calls `body` with each line of stdin (without its newline) and its number from 1.
+  /// Calls `body` with each line of stdin (without its newline), its whole length and its number from 1.
   ///
   /// - Returns: `nil` at the end of the input, 74 when reading failed.
   private func readLines(
-    _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void, beforeWaiting: () -> Void
+    _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Void, beforeWaiting: () -> Void
   ) -> ExitCode? {
-    var buffer = [UInt8](repeating: 0, count: LinkInput.chunkSize)
-    var start = 0
-    var end = 0
+    var reader = LineReader(chunkSize: LinkInput.chunkSize, maximumLineLength: maximumLineLength)
     var number = 0
-    // After a line was cut at the maximum length, the rest of it is skipped.
-    var skipping = false
-    while true {
-      let consumed = buffer.withUnsafeBufferPointer { bytes in
-        var position = start
-        while position < end {
-          guard let base = bytes.baseAddress,
-            let newline = memchr(base + position, 0x0A, end - position)
-          else { break }
-          let lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-          if !skipping {
-            number += 1
-            body(UnsafeBufferPointer(rebasing: bytes[position..<lineEnd]), number)
-          }
-          skipping = false
-          position = lineEnd + 1
-        }
-        if !skipping, let limit = maximumLineLength, end - position > limit {
+    do {
+      while try reader.withNextMeasuredLine(
+        beforeWaiting: beforeWaiting,
+        { (line: UnsafeBufferPointer<UInt8>, length: Int) -> Void in
           number += 1
-          body(UnsafeBufferPointer(rebasing: bytes[position..<(position + limit)]), number)
-          skipping = true
-        }
-        return skipping ? end : position
-      }
-      start = consumed
-      beforeWaiting()
-      if start > 0 {
-        buffer.withUnsafeMutableBufferPointer { bytes in
-          guard let base = bytes.baseAddress else { return }
-          memmove(base, base + start, end - start)
-        }
-        end -= start
-        start = 0
-      }
-      if end == buffer.count {
-        buffer.append(contentsOf: repeatElement(0, count: buffer.count))
-      }
-      let count = buffer.withUnsafeMutableBufferPointer { bytes in
-        read(0, bytes.baseAddress.map { $0 + end }, bytes.count - end)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        Output.err("shieldbridge: reading stdin failed: \(String(cString: strerror(errno)))")
-        return .ioError
-      }
-      if count == 0 {
-        if end > start && !skipping {
-          buffer.withUnsafeBufferPointer { bytes in
-            body(UnsafeBufferPointer(rebasing: bytes[start..<end]), number + 1)
-          }
-        }
-        return nil
-      }
-      end += count
+          body(line, length, number)
+        }) != nil
+      {}
+    } catch {
+      Output.err("shieldbridge: reading stdin failed: \(error)")
+      return .ioError
     }
+    return nil
   }
 
   /// Reports a bad input on stderr, after what stdout holds so far.

@@ -18,10 +18,12 @@ extension Command {
     body: { invocation in
       let router = Router(configuration: try linkConfiguration(invocation))
       let json = invocation[\.json]
-      // A longer line is cut: the parser needs no more to call it too long.
+      // A longer line is cut: the parser needs no more to call it too long,
+      // and the message gives the length the reader counted.
       let input = LinkInput(maximumLineLength: DeepLink.maximumLength + 1)
-      return input.run(invocation) { link, source, output in
+      return input.run(invocation) { link, length, source, output in
         do throws(DeepLinkError) {
+          guard length == link.count else { throw DeepLinkError.tooLong(length: length) }
           let resolution = try router.resolve(utf8: link)
           if json {
             LinkParseOutput.appendJSON(resolution, to: &output)

@@ -1,13 +1,8 @@
 import DBus
 import JSON
 import Notifications
+import Posix
 import Spawn
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension Command {
   /// `shieldbridge notification-server [click|close|reply|list …]`: the embedded server, and how to drive it.
@@ -90,7 +85,7 @@ private func serveNotifications(_ invocation: ServerInvocation) async throws(Com
     configuration.capabilities = capabilities.map(Capability.init(rawValue:))
   }
   configuration.information.version = shieldBridgeVersion
-  let stop = SignalWaiter([SIGTERM, SIGINT])
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt])
   let connection: Connection
   let server: NotificationServer
   do {

@@ -1,11 +1,6 @@
 import JSON
 import Notifications
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Posix
 
 extension Command {
   /// `shieldbridge notify SUMMARY [BODY]`: posts a notification, and with `--wait` reports what became of it.
@@ -128,7 +123,7 @@ private struct NotifyCommand {
   /// a one-shot process; the bus notices a closed socket just as well.
   private func finish(_ status: ExitCode) -> Never {
     Output.flush()
-    exit(status.rawValue)
+    CurrentProcess.exit(status.rawValue)
   }
 
   /// Waits for the action or the close of notification `id` and prints it.

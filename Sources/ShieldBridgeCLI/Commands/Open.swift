@@ -1,13 +1,8 @@
 import DBus
 import DeepLink
 import JSON
+import Posix
 import ShieldBridge
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension Command {
   /// `shieldbridge open URL`: the handler of `x-scheme-handler/shieldbridge`.
@@ -16,7 +11,7 @@ extension Command {
     abstract: "Open a shieldbridge:// link: a puzzle or a configured app view.",
     arguments: "URL",
     argumentCount: 1...1,
-    options: OpenOptions.self,
+    options: AddressOptions.self,
     discussion: """
       Hands the link to the running service; when none runs, resolves and
       dispatches it here: the puzzle in this terminal (or a new one, or the
@@ -32,16 +27,7 @@ extension Command {
   )
 }
 
-/// The options of `shieldbridge open`.
-private struct OpenOptions: BusOptions {
-  let address: Option<String>
-
-  init(declaring options: inout OptionDeclarations) {
-    address = options.address()
-  }
-}
-
-private func openLink(_ invocation: Invocation<OpenOptions>) async throws(CommandFailure) -> ExitCode {
+private func openLink(_ invocation: Invocation<AddressOptions>) async throws(CommandFailure) -> ExitCode {
   let link = invocation.positionals[0]
   if let answer = try await askService(link, bus: bus(invocation)) {
     Output.out(answer)
@@ -63,7 +49,8 @@ private func openLink(_ invocation: Invocation<OpenOptions>) async throws(Comman
     throw CommandFailure("\(error.code) at byte \(error.offset): \(error.message)", exitCode: .dataError)
   }
   let record = LocalDispatch.dispatch(
-    resolution.action, link: link, scheme: links.scheme, options: options, interactive: isatty(0) == 1)
+    resolution.action, link: link, scheme: links.scheme, options: options,
+    interactive: FileDescriptor.standardInput.isTerminal)
   Output.out(record.json.serialized)
   return try exitCode(record.outcome, record.detail)
 }

@@ -1,12 +1,7 @@
 import Brake
 import Localization
+import Posix
 import ShieldBridge
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension Command {
   /// `shieldbridge puzzle [--app NAME] [--grant N] [--seed S]`: the plain terminal task.
@@ -115,10 +110,11 @@ private func askUntilSolved<Random: RandomNumberGenerator>(
   _ session: PuzzleSession<Random>, minutes: Int, app: String?, localizer: Localizer
 ) -> Bool {
   var session = session
-  var lines = LineReader()
+  // An answer line longer than this is cut there and its rest skipped: endless input cannot fill the memory.
+  var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
   // A terminal echoes the answer and its line end; piped input does not, so
   // the next text would otherwise continue the prompt's line.
-  let echoes = isatty(0) == 1
+  let echoes = FileDescriptor.standardInput.isTerminal
   Output.out(localizer.render(.puzzleTitle))
   Output.out("")
   Output.out(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
@@ -130,7 +126,8 @@ private func askUntilSolved<Random: RandomNumberGenerator>(
     }
     Output.out(bytes: Array((localizer.render(.puzzlePrompt) + " ").utf8))
     Output.flush()
-    guard let line = lines.next() else {
+    // A failed read ends the input, as the end of the input does.
+    guard let line = (try? lines.nextLine()) ?? nil else {
       Output.out("")
       return false
     }

@@ -1,20 +1,15 @@
 import DBus
 import Localization
+import Posix
 import ShieldBridge
 import Spawn
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension Command {
   /// `shieldbridge serve [--address ADDR]`: the service.
   static let serve = Command(
     name: "serve",
     abstract: "Run the service: shields, clicks, puzzles and app views.",
-    options: ServeOptions.self,
+    options: AddressOptions.self,
     discussion: """
       Owns org.shieldbridge.ShieldBridge on the session bus (or ADDR) and exports
       org.shieldbridge.ShieldBridge1 at /org/shieldbridge/ShieldBridge1:
@@ -24,25 +19,18 @@ extension Command {
         signal Dispatched(s)      one JSON record per dispatched action
       Each dispatch is also logged as one line on stderr.
 
-      Exit status: 0 after SIGTERM or SIGINT (its notifications are closed and
-      the name released), 69 when the bus is lost or missing, 75 when another
-      service already runs, 78 when the configuration is wrong.
+      Exit status: 0 after SIGTERM, SIGINT or SIGHUP (it takes no new calls,
+      waits for the notifications being posted, closes every notification it
+      posted and releases the name), 69 when the bus is lost or missing, 75
+      when another service already runs, 78 when the configuration is wrong.
       """,
     body: { invocation in try await runService(invocation) }
   )
 }
 
-/// The options of `shieldbridge serve`.
-private struct ServeOptions: BusOptions {
-  let address: Option<String>
-
-  init(declaring options: inout OptionDeclarations) {
-    address = options.address()
-  }
-}
-
-private func runService(_ invocation: Invocation<ServeOptions>) async throws(CommandFailure) -> ExitCode {
-  let stop = SignalWaiter([SIGTERM, SIGINT])
+private func runService(_ invocation: Invocation<AddressOptions>) async throws(CommandFailure) -> ExitCode {
+  // SIGHUP stops too: its default action would end the process with its notifications still open.
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
   let options = try serviceOptions()
   let connection: Connection
   do {
@@ -70,7 +58,7 @@ private func runService(_ invocation: Invocation<ServeOptions>) async throws(Com
 /// The service's options from this process: config.json, the ledger, the
 /// user's language, this environment and this executable.
 func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
-  let environment = Subprocess.currentEnvironment()
+  let environment = Environment.all
   return ShieldService.Options(
     configuration: try loadConfiguration(), ledger: try standardLedgerStore(),
     localizer: Localizer.current(environment: environment), launcher: Launcher(environment: environment),
@@ -79,8 +67,5 @@ func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
 
 /// The path of this executable, for the terminal that runs `shieldbridge puzzle`.
 func currentExecutable() -> String {
-  var buffer = [CChar](repeating: 0, count: 4096)
-  let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-  guard length > 0 else { return CommandLine.arguments.first ?? "shieldbridge" }
-  return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  FileSystem.executablePath() ?? CommandLine.arguments.first ?? "shieldbridge"
 }

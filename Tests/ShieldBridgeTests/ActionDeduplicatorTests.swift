@@ -1,5 +1,5 @@
-import DeepLink
 import Dispatch
+import ShieldBridge
 import Synchronization
 import Testing
 

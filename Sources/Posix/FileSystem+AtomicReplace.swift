@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Why ``FileSystem/replaceAtomically(_:with:permissions:)`` failed; the file was left as it was.
+public struct AtomicReplaceError: Error, Hashable, Sendable {
+  /// The step that failed.
+  public enum Step: Hashable, Sendable {
+    /// Creating the temporary file (``AtomicReplaceError/path`` is the temporary file).
+    case create
+    /// Writing the temporary file.
+    case write
+    /// `fsync` of the temporary file.
+    case sync
+    /// `close` of the temporary file.
+    case close
+    /// Renaming the temporary file over the target.
+    case rename
+    /// Opening the folder to flush the rename (``AtomicReplaceError/path`` is the folder).
+    case openDirectory
+    /// `fsync` of the folder.
+    case syncDirectory
+  }
+
+  public var step: Step
+  /// The file the step was working on: the temporary file, or the folder for the folder steps.
+  public var path: String
+  /// The temporary file's path (removed again).
+  public var temporaryPath: String
+  public var errno: Errno
+}
+
+extension FileSystem {
+  /// The infix of the temporary files of ``replaceAtomically(_:with:permissions:)``:
+  /// `ledger.json.tmp-<pid>-<random>`.
+  public static let temporaryInfix = ".tmp-"
+
+  /// Replaces the file at `path` with `bytes` so that a reader sees the old or
+  /// the new content, never a mix, and the new content survives a power cut.
+  ///
+  /// The bytes go to a new temporary file in the same folder (so the rename
+  /// stays on one file system), which is flushed with `fsync`, renamed over
+  /// `path`, and then the folder is flushed so that the rename is durable. A
+  /// file system that cannot flush a folder (`EINVAL`) makes the rename as
+  /// durable as it can, which is accepted. On any failure before the rename
+  /// the temporary file is removed and `path` is unchanged.
+  ///
+  /// - Throws: ``AtomicReplaceError`` naming the step that failed.
+  public static func replaceAtomically(
+    _ path: String, with bytes: [UInt8], permissions: UInt32 = 0o600
+  ) throws(AtomicReplaceError) {
+    var random = SystemRandomNumberGenerator()
+    let temporary = "\(path)\(temporaryInfix)\(getpid())-\(String(random.next(), radix: 16))"
+    func failure(_ step: AtomicReplaceError.Step, _ code: Errno, at failedPath: String? = nil) -> AtomicReplaceError {
+      AtomicReplaceError(step: step, path: failedPath ?? temporary, temporaryPath: temporary, errno: code)
+    }
+    // Each step maps its own Errno, so the error says which step failed.
+    var step = AtomicReplaceError.Step.create
+    var renamed = false
+    defer { if !renamed { try? removeFile(temporary) } }
+    let folder = path.parentPath
+    do throws(Errno) {
+      let descriptor = try FileDescriptor.open(
+        temporary, [.writeOnly, .create, .exclusive], permissions: permissions)
+      step = .write
+      try descriptor.writeAll(bytes)
+      step = .sync
+      try descriptor.sync()
+      step = .close
+      try descriptor.close()
+      step = .rename
+      try rename(temporary, to: path)
+      renamed = true
+      step = .openDirectory
+      let directory = try FileDescriptor.open(folder, [.readOnly, .directory])
+      step = .syncDirectory
+      do {
+        try directory.sync()
+      } catch  where error == .invalidArgument {
+        // Some file systems cannot flush a folder; the rename is then as durable as they make it.
+      }
+    } catch {
+      throw failure(step, error, at: step == .openDirectory || step == .syncDirectory ? folder : temporary)
+    }
+  }
+
+  /// Removes the temporary files that a writer of `path` left behind when it died.
+  ///
+  /// Only call this while holding the lock that every writer of `path` takes,
+  /// so that no live writer's file is removed.
+  public static func removeLeftoverTemporaryFiles(of path: String) {
+    let folder = path.parentPath
+    let prefix = path.lastPathComponent + temporaryInfix
+    for name in (try? contentsOfDirectory(folder)) ?? [] where name.hasPrefix(prefix) {
+      try? removeFile(folder.appendingPathComponent(name))
+    }
+  }
+}

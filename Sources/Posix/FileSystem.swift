@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Whole-file and path operations on top of ``FileDescriptor``.
+public enum FileSystem {
+  /// Reads a whole regular file of at most `limit` bytes.
+  ///
+  /// The file is opened without blocking and checked with `fstat` before the
+  /// first read, so a FIFO, a device or a directory is refused at once: a
+  /// reader never hangs on a pipe nobody writes to, nor reads forever from
+  /// `/dev/zero`. The array is sized from `fstat`, one byte more to see a file
+  /// that grows while it is read.
+  ///
+  /// - Throws: ``ReadFileError``; ``ReadFileError/isNotFound`` tells a missing file.
+  public static func readFile(_ path: String, limit: Int) throws(ReadFileError) -> [UInt8] {
+    let descriptor = try openForReading(path)
+    let status: FileStatus
+    do { status = try descriptor.status() } catch { throw .system(error) }
+    guard status.kind == .regular else { throw .notRegularFile(status.kind) }
+    guard status.size <= limit else { throw .tooLarge(limit: limit) }
+    let capacity = Int(status.size) + 1
+    var failure: Errno?
+    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      while count < capacity {
+        do throws(Errno) {
+          let read = try descriptor.read(
+            into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+          if read == 0 { break }
+          count += read
+        } catch {
+          failure = error
+          break
+        }
+      }
+    }
+    if let failure { throw .system(failure) }
+    guard bytes.count < capacity else { throw .changed }
+    return bytes
+  }
+
+  private static func openForReading(_ path: String) throws(ReadFileError) -> FileDescriptor {
+    do { return try FileDescriptor.open(path, [.readOnly, .nonBlocking]) } catch { throw .system(error) }
+  }
+
+  /// Reads a whole regular file like ``readFile(_:limit:)``, `nil` when it does not exist.
+  ///
+  /// - Throws: ``ReadFileError`` for every other failure.
+  public static func readFileIfPresent(_ path: String, limit: Int) throws(ReadFileError) -> [UInt8]? {
+    do {
+      return try readFile(path, limit: limit)
+    } catch  where error.isNotFound {
+      return nil
+    }
+  }
+
+  /// What `stat` (or `lstat` when `followingLinks` is `false`) says about `path`.
+  ///
+  /// - Throws: ``Errno`` when the call failed.
+  public static func status(_ path: String, followingLinks: Bool = true) throws(Errno) -> FileStatus {
+    var status = stat()
+    try nothingOrErrno { followingLinks ? stat(path, &status) : lstat(path, &status) }
+    return FileStatus(status)
+  }
+
+  /// Whether anything exists at `path` (a dangling symbolic link counts).
+  public static func exists(_ path: String) -> Bool {
+    (try? status(path, followingLinks: false)) != nil
+  }
+
+  /// Whether `path` names a directory (following symbolic links).
+  public static func isDirectory(_ path: String) -> Bool {
+    (try? status(path))?.kind == .directory
+  }
+
+  /// Whether `path` names a regular file (following symbolic links).
+  public static func isRegularFile(_ path: String) -> Bool {
+    (try? status(path))?.kind == .regular
+  }
+
+  /// Renames `source` to `target`, replacing it.
+  ///
+  /// - Throws: ``Errno`` when `rename` failed.
+  public static func rename(_ source: String, to target: String) throws(Errno) {
+    try nothingOrErrno { systemRename(source, target) }
+  }
+
+  /// Removes the file (not a directory) at `path`.
+  ///
+  /// - Throws: ``Errno`` when `unlink` failed.
+  public static func removeFile(_ path: String) throws(Errno) {
+    try nothingOrErrno { unlink(path) }
+  }
+
+  /// Removes the empty directory at `path`.
+  ///
+  /// - Throws: ``Errno`` when `rmdir` failed.
+  public static func removeDirectory(_ path: String) throws(Errno) {
+    try nothingOrErrno { rmdir(path) }
+  }
+
+  /// Removes `path` and, when it is a directory, everything in it (not following links).
+  public static func removeTree(_ path: String) {
+    if (try? status(path, followingLinks: false))?.kind == .directory {
+      for name in (try? contentsOfDirectory(path)) ?? [] {
+        removeTree(path.appendingPathComponent(name))
+      }
+      try? removeDirectory(path)
+    } else {
+      try? removeFile(path)
+    }
+  }
+
+  /// The names in the directory `path`, without `.` and `..`, sorted by their bytes.
+  ///
+  /// - Throws: ``Errno`` when it cannot be opened.
+  public static func contentsOfDirectory(_ path: String) throws(Errno) -> [String] {
+    guard let stream = opendir(path) else { throw .current }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    // Sorted, so that what is made from a listing does not depend on the file system's order.
+    return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
+  /// Creates a new directory `prefix` followed by six random characters (`mkdtemp`), mode 0700.
+  ///
+  /// - Returns: The path of the new directory.
+  /// - Throws: ``Errno`` when `mkdtemp` failed.
+  public static func makeTemporaryDirectory(prefix: String) throws(Errno) -> String {
+    var template = Array((prefix + "XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw .current }
+    return String(cString: made)
+  }
+
+  /// The target of the symbolic link at `path` (`readlink`).
+  ///
+  /// - Throws: ``Errno`` when `readlink` failed.
+  public static func destinationOfSymbolicLink(_ path: String) throws(Errno) -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = try valueOrErrno { readlink(path, &buffer, buffer.count - 1) }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The path of the running executable, from `/proc/self/exe`.
+  public static func executablePath() -> String? {
+    try? destinationOfSymbolicLink("/proc/self/exe")
+  }
+
+  /// The current working directory.
+  public static func currentDirectory() -> String? {
+    guard let pointer = getcwd(nil, 0) else { return nil }
+    defer { free(pointer) }
+    return String(cString: pointer)
+  }
+}
+
+extension FileSystem {
+  /// What ``checkAccess(_:_:)`` asks of a path (`access(2)`'s mode).
+  public struct Access: OptionSet, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `R_OK`.
+    public static let read = Access(rawValue: R_OK)
+    /// `W_OK`.
+    public static let write = Access(rawValue: W_OK)
+    /// `X_OK`: run a file, or enter a directory.
+    public static let search = Access(rawValue: X_OK)
+  }
+
+  /// Checks that this process may use `path` as `mode` asks (`access(2)`;
+  /// an empty `mode` asks only whether it exists).
+  ///
+  /// The kernel answers for root too where permission bits do not bind it: a
+  /// read-only file system (`EROFS`) and an immutable file (`EPERM`).
+  ///
+  /// - Throws: ``Errno`` saying why not (`ENOENT` when nothing is there).
+  public static func checkAccess(_ path: String, _ mode: Access) throws(Errno) {
+    try nothingOrErrno { access(path, mode.isEmpty ? F_OK : mode.rawValue) }
+  }
+}

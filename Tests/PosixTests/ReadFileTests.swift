@@ -1,0 +1,74 @@
+import Glibc
+import Posix
+import Testing
+
+@Suite("Reading a whole file refuses what is not a small regular file, without hanging")
+struct ReadFileTests {
+  @Test func aRegularFileIsReadWhole() throws {
+    try withScratchFolder { folder in
+      plainWrite("hello\n", to: folder + "/a")
+      let roomy = try FileSystem.readFile(folder + "/a", limit: 100)
+      let exact = try FileSystem.readFile(folder + "/a", limit: 6)
+      #expect(roomy == Array("hello\n".utf8))
+      #expect(exact == Array("hello\n".utf8))
+    }
+  }
+
+  @Test func aFileOverTheLimitIsRefused() throws {
+    try withScratchFolder { folder in
+      plainWrite("1234567", to: folder + "/big")
+      #expect(throws: ReadFileError.tooLarge(limit: 6)) { try FileSystem.readFile(folder + "/big", limit: 6) }
+    }
+  }
+
+  @Test func aFIFOIsRefusedAtOnceInsteadOfHangingTheReader() throws {
+    try withScratchFolder { folder in
+      let path = folder + "/fifo"
+      #expect(mkfifo(path, 0o600) == 0)
+      let start = ContinuousClock.now
+      // Nobody ever opens the FIFO for writing: a blocking open would wait forever.
+      #expect(throws: ReadFileError.notRegularFile(.fifo)) { try FileSystem.readFile(path, limit: 1 << 20) }
+      #expect(ContinuousClock.now - start < .seconds(5))
+    }
+  }
+
+  @Test func theRefusalSaysWhatTheFileIs() {
+    #expect(ReadFileError.notRegularFile(.fifo).description == "it is a FIFO, not a regular file")
+    #expect(
+      ReadFileError.notRegularFile(.characterDevice).description == "it is a character device, not a regular file")
+  }
+
+  @Test func aDirectoryAndADeviceAreRefused() throws {
+    try withScratchFolder { folder in
+      #expect(throws: ReadFileError.notRegularFile(.directory)) { try FileSystem.readFile(folder, limit: 10) }
+    }
+    #expect(throws: ReadFileError.notRegularFile(.characterDevice)) {
+      try FileSystem.readFile("/dev/zero", limit: 10)
+    }
+  }
+
+  @Test func aMissingFileIsToldApart() throws {
+    try withScratchFolder { folder in
+      do throws(ReadFileError) {
+        _ = try FileSystem.readFile(folder + "/missing", limit: 10)
+        Issue.record("read a missing file")
+      } catch {
+        #expect(error.isNotFound)
+        #expect(error.description == "No such file or directory")
+      }
+      let missing = try FileSystem.readFileIfPresent(folder + "/missing", limit: 10)
+      #expect(missing == nil)
+    }
+  }
+
+  @Test func anUnreadableFileIsASystemError() throws {
+    guard getuid() != 0 else { return }  // root reads everything
+    try withScratchFolder { folder in
+      plainWrite("secret", to: folder + "/locked")
+      chmod(folder + "/locked", 0)
+      #expect(throws: ReadFileError.system(.permissionDenied)) {
+        try FileSystem.readFileIfPresent(folder + "/locked", limit: 10)
+      }
+    }
+  }
+}
