@@ -10,7 +10,7 @@ extension MessageReader {
   /// Reads the next argument as ``readValue()`` does, unless it is larger
   /// than `limit`: then it is skipped, nothing of it is built, and the result is `nil`.
   ///
-  /// A message the bus delivered can hold 128 MiB of one array; built as
+  /// A message the bus delivered can hold an array of 64 MiB; built as
   /// ``DBusValue``s, an array of bytes takes many times that. The size counts
   /// 8 for every value and the bytes of every string, before the value is built.
   ///

@@ -108,14 +108,15 @@ public struct NotificationServerControl: Sendable {
   public func list() async throws(NotificationError) -> JSONValue {
     var notifications: [JSONValue] = []
     var cursor: UInt64 = 0
-    // Each page ends further on; the bound only stops a server that floods without end.
-    for _ in 0..<10_000 {
+    // Each page ends further on (a server that says otherwise ends the list);
+    // the bound only stops one that is flooded without end while it is listed.
+    for _ in 0..<1_000 {
       let page = try await page(after: cursor)
       notifications += page["notifications"]?.arrayValue ?? []
-      guard page["more"]?.boolValue == true, let next = page["next"]?.integerValue,
-        UInt64(next) > cursor
+      guard page["more"]?.boolValue == true,
+        let next = page["next"]?.integerValue.flatMap(UInt64.init(exactly:)), next > cursor
       else { break }
-      cursor = UInt64(next)
+      cursor = next
     }
     return .array(notifications)
   }
@@ -130,7 +131,8 @@ public struct NotificationServerControl: Sendable {
       throw NotificationError(.serverError, "the server answered ListPage without what it keeps")
     }
     return NotificationServer.Retention(
-      count: Int(count), bytes: Int(bytes), countLimit: Int(countLimit), byteLimit: Int(byteLimit))
+      count: Int(clamping: count), bytes: Int(clamping: bytes), countLimit: Int(clamping: countLimit),
+      byteLimit: Int(clamping: byteLimit))
   }
 
   /// One page of `ListPage`: the notifications stored after `cursor`.
