@@ -213,9 +213,9 @@ struct LinkCommandTests {
     let go = DispatchSemaphore(value: 0)
     let written = DispatchSemaphore(value: 0)
     detachThread {
-      for _ in 0..<4 { try? writeAll(piece, to: stdin) }
+      for _ in 0..<4 { try? stdin.writeAll(piece) }
       go.wait()
-      try? writeAll(Array("\n\(unit)\n".utf8), to: stdin)
+      try? stdin.writeAll(Array("\n\(unit)\n".utf8))
       written.signal()
     }
     let early = readAvailable(from: stdout, atLeast: 1 << 20, timeout: .seconds(20))
@@ -320,28 +320,16 @@ private func readLine(from input: FileDescriptor, timeout: Duration) -> String? 
   }
 }
 
-/// Writes all of `bytes` to `descriptor`.
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
-  var done = 0
-  while done < bytes.count {
-    let written = bytes[done...].withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }
-    guard written > 0 else { throw POSIXError(.EIO) }
-    done += written
-  }
-}
-
 /// What `descriptor` gives until it has `atLeast` bytes, it ends, or `timeout` passes.
-private func readAvailable(from descriptor: Int32, atLeast: Int, timeout: Duration) -> [UInt8] {
+private func readAvailable(from descriptor: FileDescriptor, atLeast: Int, timeout: Duration) -> [UInt8] {
   let deadline = ContinuousClock.now + timeout
   var bytes: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   while bytes.count < atLeast {
     let remaining = deadline - ContinuousClock.now
     guard remaining > .zero else { break }
-    var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    guard poll(&descriptors, 1, 100) > 0 else { continue }
-    let count = chunk.withUnsafeMutableBufferPointer { read(descriptor, $0.baseAddress, $0.count) }
-    guard count > 0 else { break }
+    guard (try? descriptor.waitUntilReadable(timeout: min(remaining, .milliseconds(100)))) == true else { continue }
+    guard let count = try? descriptor.read(into: &chunk), count > 0 else { break }
     bytes += chunk[..<count]
   }
   return bytes
