@@ -17,16 +17,16 @@
 public struct LineReader: ~Copyable {
   /// The longest line handed out whole; `nil` keeps whole lines.
   public let maximumLineLength: Int?
-  private let descriptor: Int32
-  private var storage: UnsafeMutableRawBufferPointer
-  private var start = 0
-  private var end = 0
+  @usableFromInline let descriptor: Int32
+  @usableFromInline var storage: UnsafeMutableRawBufferPointer
+  @usableFromInline var start = 0
+  @usableFromInline var end = 0
   // While the rest of a cut line is skipped: how many bytes past the kept
   // prefix, which stays at `start`, were skipped so far.
-  private var skipped: Int?
+  @usableFromInline var skipped: Int?
   // Whether a piece of the current line was handed out without its end.
-  private var inPieces = false
-  private var atEnd = false
+  @usableFromInline var inPieces = false
+  @usableFromInline var atEnd = false
 
   /// A reader of `descriptor` (not owned, never closed), reading `chunkSize` bytes at a time.
   public init(descriptor: Int32 = 0, chunkSize: Int = 1 << 16, maximumLineLength: Int? = nil) {
@@ -48,6 +48,7 @@ public struct LineReader: ~Copyable {
   /// - Parameter beforeWaiting: called each time the reader is about to wait
   ///   for more input, so that a caller that answers line by line can flush.
   /// - Throws: ``Errno`` when `read` failed.
+  @inlinable
   public mutating func withNextLine<Result>(
     beforeWaiting: () -> Void = {}, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) throws(Errno) -> Result? {
@@ -63,6 +64,7 @@ public struct LineReader: ~Copyable {
   /// - Parameter beforeWaiting: called each time the reader is about to wait
   ///   for more input, so that a caller that answers line by line can flush.
   /// - Throws: ``Errno`` when `read` failed.
+  @inlinable
   public mutating func withNextMeasuredLine<Result>(
     beforeWaiting: () -> Void = {}, _ body: (UnsafeBufferPointer<UInt8>, _ length: Int) -> Result
   ) throws(Errno) -> Result? {
@@ -74,8 +76,7 @@ public struct LineReader: ~Copyable {
         let restStart = start + limit
         var length = limit + skippedSoFar
         if restStart < end {
-          if let newline = memchr(base + restStart, 0x0A, end - restStart) {
-            let lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+          if let lineEnd = UnsafeBufferPointer(start: base, count: end).firstIndex(ofByte: 0x0A, from: restStart) {
             let lineStart = start
             start = lineEnd + 1
             skipped = nil
@@ -96,9 +97,8 @@ public struct LineReader: ~Copyable {
         continue
       }
       if start < end {
-        if let newline = memchr(base + start, 0x0A, end - start) {
+        if let lineEnd = UnsafeBufferPointer(start: base, count: end).firstIndex(ofByte: 0x0A, from: start) {
           let lineStart = start
-          let lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
           start = lineEnd + 1
           return body(UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart), lineEnd - lineStart)
         }
@@ -182,7 +182,8 @@ public struct LineReader: ~Copyable {
   }
 
   /// Moves the unread bytes to the front, grows a full buffer, and reads once more.
-  private mutating func fill() throws(Errno) {
+  @usableFromInline
+  mutating func fill() throws(Errno) {
     if start > 0 {
       if end > start, let base = storage.baseAddress { memmove(base, base + start, end - start) }
       end -= start
