@@ -1,4 +1,4 @@
-import Posix
+public import Posix
 
 /// Why a grant could not be recorded or the ledger could not be read.
 public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -6,6 +6,9 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
   case grantsUsedUp(rule: String, maximum: Int, day: LocalDay)
   /// A file operation on the state directory failed (`errno` kept).
   case io(operation: String, path: String, errno: Int32)
+  /// The ledger or its lock file is a FIFO, a device or another kind of file
+  /// that is not regular; it was left as it is, unread.
+  case notRegularFile(path: String, kind: FileStatus.Kind)
   /// Another process held the ledger's lock for longer than the timeout.
   case lockTimeout(path: String)
   /// The ledger was written by a newer ShieldBridge; it is left untouched.
@@ -17,7 +20,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
   public var code: String {
     switch self {
     case .grantsUsedUp: "grants-used-up"
-    case .io: "state-io"
+    case .io, .notRegularFile: "state-io"
     case .lockTimeout: "state-locked"
     case .newerVersion: "state-newer-version"
     case .noStateDirectory: "state-no-directory"
@@ -30,6 +33,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
       "the rule '\(rule)' already has its \(maximum) grants for \(day)"
     case .io(let operation, let path, let code):
       "\(path): \(operation) failed: \(Errno(rawValue: code))"
+    case .notRegularFile(let path, let kind):
+      "\(path): it is \(kind), not a regular file; it was left as it is"
     case .lockTimeout(let path):
       "\(path): another shieldbridge process holds the ledger lock; try again"
     case .newerVersion(let path, let problem):

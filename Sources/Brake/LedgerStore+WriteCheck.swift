@@ -13,7 +13,8 @@ extension LedgerStore {
   ///
   /// 1. the folder exists, or its nearest existing parent is a folder it can be
   ///    created in;
-  /// 2. the lock file can be opened for writing, or created when there is none;
+  /// 2. the lock file is a regular file that can be opened for writing, or
+  ///    created when there is none (a link that leads nowhere is refused);
   /// 3. a temporary file can be created in the folder;
   /// 4. the ledger, when there is one, can be replaced (it is replaced by
   ///    rename, so only a read-only file system or an immutable file stops it;
@@ -40,12 +41,21 @@ extension LedgerStore {
     }
     let lockPath = directory + "/ledger.lock"
     let temporaryPath = path + FileSystem.temporaryInfix + "…"
-    let lockExists = (try? FileSystem.checkAccess(lockPath, [])) != nil
+    // A link counts even when it leads nowhere: the grant could not create the lock through it.
+    let lockExists = FileSystem.exists(lockPath)
     if lockExists {
       do {
         try FileSystem.checkAccess(lockPath, [.read, .write])
       } catch {
         throw .io(operation: "open lock file", path: lockPath, errno: error.rawValue)
+      }
+      // What the lock refuses: a directory fails to open, anything else that is not a regular file is refused.
+      switch try? FileSystem.status(lockPath).kind {
+      case .directory?:
+        throw .io(operation: "open lock file", path: lockPath, errno: Errno.isDirectory.rawValue)
+      case let kind? where kind != .regular:
+        throw .notRegularFile(path: lockPath, kind: kind)
+      default: break
       }
     }
     do {

@@ -150,8 +150,9 @@ public final class LedgerStore: Sendable {
       case .tooLarge: return .damaged("it is larger than \(LedgerStore.maximumFileSize) bytes")
       case .changed: return .damaged(error.description)
       case .system(let code): throw .io(operation: "open", path: path, errno: code.rawValue)
-      // What reading a directory has always said; a FIFO or a device is refused the same way, unread.
-      case .notRegularFile: throw .io(operation: "read", path: path, errno: Errno.isDirectory.rawValue)
+      // What reading a directory has always said; a FIFO or a device is refused, unread, as what it is.
+      case .notRegularFile(.directory): throw .io(operation: "read", path: path, errno: Errno.isDirectory.rawValue)
+      case .notRegularFile(let kind): throw .notRegularFile(path: path, kind: kind)
       }
     }
     let json: JSONValue

@@ -128,11 +128,10 @@ private func removeDirectory(_ path: String) {
   try? FileSystem.removeDirectory(path)
 }
 
-/// The first line `descriptor` gives within `timeout`, read a byte at a time
+/// The first line `input` gives within `timeout`, read a byte at a time
 /// so that nothing after the line is taken from the child's output.
-private func readLine(from descriptor: Int32, timeout: Duration) -> String? {
+private func readLine(from input: FileDescriptor, timeout: Duration) -> String? {
   let deadline = ContinuousClock.now + timeout
-  let input = FileDescriptor(borrowing: descriptor)
   var line: [UInt8] = []
   var byte: UInt8 = 0
   while true {

@@ -11,7 +11,7 @@ import CDBus
 /// A message from another process can hold anything; a value of the wrong
 /// type is a `org.freedesktop.DBus.Error.InvalidArgs` error, never a crash.
 public struct MessageReader {
-  private var iterator = DBusMessageIter()
+  var iterator = DBusMessageIter()
   /// Keeps the message alive while its iterators point into it.
   private let message: Message
 
@@ -20,7 +20,7 @@ public struct MessageReader {
     dbus_message_iter_init(message.raw, &iterator)
   }
 
-  private init(message: Message, iterator: DBusMessageIter) {
+  init(message: Message, iterator: DBusMessageIter) {
     self.message = message
     self.iterator = iterator
   }
@@ -158,7 +158,7 @@ public struct MessageReader {
 
   /// The type of the array at the current position: from its element type
   /// code when that is basic, from its signature text otherwise.
-  private var arrayType: SignatureType? {
+  var arrayType: SignatureType? {
     var copy = iterator
     if let element = SignatureType(basicCode: dbus_message_iter_get_element_type(&copy)) {
       return .array(element)

@@ -5,6 +5,10 @@ extension NotificationServer {
   /// `org.shieldbridge.NotificationServer1`: what a user would do, over D-Bus,
   /// so that `shieldbridge notification-server click|close|reply|list` can
   /// drive a server running in another process.
+  ///
+  /// `ListPage(t after) → s page` lists the kept notifications a page at a
+  /// time (see ``listPage(after:)``): every answer stays far below what the bus
+  /// accepts, however many notifications are kept and however large they are.
   func controlInterface() throws(DBusError) -> Interface {
     try Interface(
       NotificationsNames.controlInterface.rawValue,
@@ -42,8 +46,11 @@ extension NotificationServer {
           }
           return []
         },
-        try Method("List", outputs: "s", outputNames: ["notifications"]) { [weak self] _ in
-          [.string(JSONValue.array((self?.notifications ?? []).map(\.json)).serialized)]
+        try Method(
+          "ListPage", inputs: "t", outputs: "s", inputNames: ["after"], outputNames: ["page"]
+        ) { [weak self] call in
+          let cursor = try call.decode(UInt64.self)
+          return [.string(self?.listPage(after: cursor) ?? "{\"notifications\":[]}")]
         },
       ])
   }
@@ -94,14 +101,48 @@ public struct NotificationServerControl: Sendable {
     _ = try await call("Reply", [.uint32(id), .string(text)])
   }
 
-  /// The open notifications the server keeps in memory, as the JSON array it returns.
+  /// The open notifications the server keeps in memory, least recently posted first, as a JSON array.
+  ///
+  /// They come a page at a time; a notification replaced while the pages
+  /// come can be listed twice, its old content and its new.
   public func list() async throws(NotificationError) -> JSONValue {
-    let reply = try await call("List", [])
+    var notifications: [JSONValue] = []
+    var cursor: UInt64 = 0
+    // Each page ends further on (a server that says otherwise ends the list);
+    // the bound only stops one that is flooded without end while it is listed.
+    for _ in 0..<1_000 {
+      let page = try await page(after: cursor)
+      notifications += page["notifications"]?.arrayValue ?? []
+      guard page["more"]?.boolValue == true,
+        let next = page["next"]?.integerValue.flatMap(UInt64.init(exactly:)), next > cursor
+      else { break }
+      cursor = next
+    }
+    return .array(notifications)
+  }
+
+  /// How many notifications the server keeps and how many bytes they take.
+  public func retention() async throws(NotificationError) -> NotificationServer.Retention {
+    let kept = try await page(after: .max)["kept"]
+    guard let count = kept?["count"]?.integerValue, let bytes = kept?["bytes"]?.integerValue,
+      let countLimit = kept?["count_limit"]?.integerValue,
+      let byteLimit = kept?["byte_limit"]?.integerValue
+    else {
+      throw NotificationError(.serverError, "the server answered ListPage without what it keeps")
+    }
+    return NotificationServer.Retention(
+      count: Int(clamping: count), bytes: Int(clamping: bytes), countLimit: Int(clamping: countLimit),
+      byteLimit: Int(clamping: byteLimit))
+  }
+
+  /// One page of `ListPage`: the notifications stored after `cursor`.
+  private func page(after cursor: UInt64) async throws(NotificationError) -> JSONValue {
+    let reply = try await call("ListPage", [.uint64(cursor)])
     guard let text = try? reply.decode(String.self), let json = try? JSONValue(parsing: text),
-      json.arrayValue != nil
+      json["notifications"]?.arrayValue != nil
     else {
       throw NotificationError(
-        .serverError, "the server answered List with something other than a JSON array")
+        .serverError, "the server answered ListPage with something other than a page of notifications")
     }
     return json
   }

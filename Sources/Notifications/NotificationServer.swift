@@ -15,9 +15,14 @@ import Synchronization
 /// ``reply(_:text:)``, or by the same commands over D-Bus on its control
 /// interface `org.shieldbridge.NotificationServer1`.
 ///
-/// Memory stays bounded however many notifications arrive: only the most
-/// recent ``Configuration/retainedLimit`` are kept (older ones can no longer
-/// be replaced, clicked or closed); the record file keeps them all.
+/// Memory stays bounded whatever clients send: only the most recent
+/// ``Configuration/retainedLimit`` notifications are kept, within
+/// ``Configuration/retainedBytes`` together (older ones can no longer be
+/// replaced, clicked or closed), and each is cut to
+/// ``Configuration/textLimit`` per text and ``Configuration/notificationLimit``
+/// in all. The record file has every notification, as kept. No answer it
+/// sends can exceed what the bus accepts: the control interface lists the
+/// notifications in pages of ``listPageBytes``.
 public final class NotificationServer: Sendable {
   /// What the server advertises and where it records.
   public struct Configuration: Sendable {
@@ -30,6 +35,17 @@ public final class NotificationServer: Sendable {
     public var recordPath: String?
     /// How many notifications are kept in memory.
     public var retainedLimit: Int
+    /// How many bytes all kept notifications take together, measured as their
+    /// JSON (as `list --json` prints them); past it, the oldest go first. The
+    /// newest notification is always kept.
+    public var retainedBytes: Int
+    /// The most bytes of JSON one text of a notification keeps: its app name,
+    /// icon, summary, body, an action's label (cut at a character boundary),
+    /// an action's key or a hint (dropped whole when longer).
+    public var textLimit: Int
+    /// The most bytes of JSON one notification keeps, all together (at most
+    /// 1 MiB); actions and hints past it are dropped.
+    public var notificationLimit: Int
 
     /// The capabilities of a full-featured server without inline replies.
     public static let defaultCapabilities: [Capability] = [
@@ -40,12 +56,35 @@ public final class NotificationServer: Sendable {
       capabilities: [Capability] = Configuration.defaultCapabilities,
       information: ServerInformation = ServerInformation(
         name: "shieldbridge", vendor: "ShieldBridge", version: "0.1.0", specVersion: "1.3"),
-      recordPath: String? = nil, retainedLimit: Int = 1000
+      recordPath: String? = nil, retainedLimit: Int = 1000, retainedBytes: Int = 16 << 20,
+      textLimit: Int = 64 << 10, notificationLimit: Int = 512 << 10
     ) {
       self.capabilities = capabilities
       self.information = information
       self.recordPath = recordPath
       self.retainedLimit = retainedLimit
+      self.retainedBytes = retainedBytes
+      self.textLimit = textLimit
+      self.notificationLimit = notificationLimit
+    }
+  }
+
+  /// What the server keeps in memory, and its limits.
+  public struct Retention: Sendable, Equatable {
+    /// How many notifications are kept.
+    public var count: Int
+    /// How many bytes of JSON they take together.
+    public var bytes: Int
+    /// ``Configuration/retainedLimit``.
+    public var countLimit: Int
+    /// ``Configuration/retainedBytes``.
+    public var byteLimit: Int
+
+    public init(count: Int, bytes: Int, countLimit: Int, byteLimit: Int) {
+      self.count = count
+      self.bytes = bytes
+      self.countLimit = countLimit
+      self.byteLimit = byteLimit
     }
   }
 
@@ -63,9 +102,25 @@ public final class NotificationServer: Sendable {
   private let recorder: Recorder?
   private let state: Mutex<State>
   private let timers = DispatchQueue(label: "shieldbridge.notification-server.expiry")
+  /// What one notification keeps, from the configuration.
+  private let limits: NotificationLimits
+  /// The most bytes of JSON notifications one page of `ListPage` carries
+  /// (a page has at least one, and one takes at most 1 MiB): far below the
+  /// 128 MiB the D-Bus specification allows a message, and the 32 MiB a
+  /// system bus allows by default; small enough that a page comes well
+  /// within the control client's 2 s timeout on a loaded machine.
+  static let listPageBytes = 1 << 20
+  /// The most bytes a hint value may take as it is read, before it is built:
+  /// 8 a value and the bytes of its strings (see `MessageReader.readValue(limit:)`).
+  private var hintReadLimit: Int { 2 * limits.text }
+  /// The most action strings read: a key and a label take at least 20 bytes
+  /// of JSON together, and the actions at most half of a notification.
+  private var actionReadLimit: Int { limits.notification / 20 + 2 }
 
   private struct State {
     var notifications: RecentTable<Stored>
+    /// The ``Stored/cost`` of every kept notification, together.
+    var keptBytes = 0
     var nextID: UInt32 = 1
     var nextToken: UInt64 = 1
     var nextGeneration: UInt64 = 1
@@ -78,10 +133,13 @@ public final class NotificationServer: Sendable {
     let notification: ReceivedNotification
     /// Changes with every replacement, so that an old expiry timer does nothing.
     let generation: UInt64
+    /// The bytes of its JSON object, counted against ``Configuration/retainedBytes``.
+    let cost: Int
 
-    init(notification: ReceivedNotification, generation: UInt64) {
+    init(notification: ReceivedNotification, generation: UInt64, cost: Int) {
       self.notification = notification
       self.generation = generation
+      self.cost = cost
     }
   }
 
@@ -97,6 +155,9 @@ public final class NotificationServer: Sendable {
       try Recorder(path: path)
     }
     state = Mutex(State(notifications: RecentTable(limit: configuration.retainedLimit)))
+    limits = NotificationLimits(
+      text: max(64, configuration.textLimit),
+      notification: max(1024, min(configuration.notificationLimit, 1 << 20)))
   }
 
   /// Exports the interfaces and takes the name `org.freedesktop.Notifications`.
@@ -146,6 +207,17 @@ public final class NotificationServer: Sendable {
     }
   }
 
+  /// How many notifications are kept and how many bytes they take.
+  public var retention: Retention {
+    state.withLock { self.retention(of: $0) }
+  }
+
+  private func retention(of state: State) -> Retention {
+    Retention(
+      count: state.notifications.count, bytes: state.keptBytes,
+      countLimit: configuration.retainedLimit, byteLimit: configuration.retainedBytes)
+  }
+
   /// The notification with this id, if it is open and still in memory.
   public func notification(_ id: UInt32) -> ReceivedNotification? {
     state.withLock { $0.notifications[id]?.notification }
@@ -192,12 +264,16 @@ public final class NotificationServer: Sendable {
     let (notification, token) = try state.withLock { state throws(NotificationError) in
       let notification = try Self.open(id, in: state)
       guard notification.actions.contains(where: { $0.key == key }) else {
-        let keys = notification.actions.map(\.key)
+        // The key came from the caller, the keys from a client: the error
+        // names them in short, so that it stays far below what the bus accepts.
+        let keys = notification.actions.prefix(20).map { Self.shortened($0.key) }
         throw NotificationError(
           .invalidArgument,
-          "notification \(id) has no action '\(key)'"
+          "notification \(id) has no action '\(Self.shortened(key))'"
             + (keys.isEmpty
-              ? " (it has no actions)" : " (its actions: \(keys.joined(separator: ", ")))"))
+              ? " (it has no actions)"
+              : " (its actions: \(keys.joined(separator: ", "))"
+                + (notification.actions.count > keys.count ? ", …)" : ")")))
       }
       let token = "shieldbridge-notification-server-\(id)-\(state.nextToken)"
       state.nextToken += 1
@@ -321,8 +397,10 @@ public final class NotificationServer: Sendable {
     let icon = try reader.read(String.self)
     let summary = try reader.read(String.self)
     let body = try reader.read(String.self)
-    let actionStrings = try reader.read([String].self)
-    let hintEntries = try reader.readEntries(String.self, Variant.self)
+    // More actions than one notification can keep are skipped unread.
+    let (actionStrings, allActions) = try reader.readStrings(atMost: actionReadLimit)
+    // A hint value too large to keep is skipped before it is built.
+    let hintEntries = try reader.readVariantEntries(limit: hintReadLimit)
     let expireTimeout = try reader.read(Int32.self)
     var actions: [Notification.Action] = []
     actions.reserveCapacity(actionStrings.count / 2)
@@ -332,13 +410,15 @@ public final class NotificationServer: Sendable {
         Notification.Action(key: actionStrings[index], label: actionStrings[index + 1]))
       index += 2
     }
-    let hints = hintEntries.map {
-      (name: HintName(rawValue: $0.key), value: DBusValue.variant($0.value.value))
+    let hints = hintEntries.compactMap { entry in
+      entry.value.map { (name: HintName(rawValue: entry.key), value: DBusValue.variant($0)) }
     }
     var notification = ReceivedNotification(
       id: 0, replacesID: replacesID, sender: call.sender, appName: appName, icon: icon,
       summary: summary, body: body,
-      actions: actions, hints: hints, expireTimeout: expireTimeout, time: utcTimestamp())
+      actions: actions, hints: hints, expireTimeout: expireTimeout, time: utcTimestamp(),
+      truncated: !allActions || hints.count < hintEntries.count)
+    limits.apply(to: &notification)
     let generation: UInt64 = state.withLock { state in
       if replacesID != 0, state.notifications.contains(replacesID) {
         notification.id = replacesID
@@ -347,8 +427,7 @@ public final class NotificationServer: Sendable {
       }
       let generation = state.nextGeneration
       state.nextGeneration += 1
-      state.notifications.store(
-        Stored(notification: notification, generation: generation), for: notification.id)
+      keep(notification, generation: generation, in: &state)
       return generation
     }
     recorder?.record { line in
@@ -363,6 +442,64 @@ public final class NotificationServer: Sendable {
       }
     }
     return notification.id
+  }
+
+  /// Stores `notification`, then drops the oldest until the kept ones are
+  /// within ``Configuration/retainedLimit`` and ``Configuration/retainedBytes``.
+  private func keep(_ notification: ReceivedNotification, generation: UInt64, in state: inout State) {
+    let cost = notification.jsonByteCount
+    if let replaced = state.notifications[notification.id] { state.keptBytes -= replaced.cost }
+    let evicted = state.notifications.store(
+      Stored(notification: notification, generation: generation, cost: cost), for: notification.id)
+    state.keptBytes += cost
+    for old in evicted { state.keptBytes -= old.value.cost }
+    while state.keptBytes > configuration.retainedBytes, state.notifications.count > 1,
+      let oldest = state.notifications.removeOldest()
+    {
+      state.keptBytes -= oldest.value.cost
+    }
+  }
+
+  /// The notifications stored after the store numbered `cursor`, as one page
+  /// of the control interface's `ListPage`: a JSON object with the
+  /// notifications (at least one, if there are any, within ``listPageBytes``),
+  /// the cursor of the next page, whether there are more, and the ``retention``.
+  func listPage(after cursor: UInt64) -> String {
+    let (entries, retention) = state.withLock { state in
+      (state.notifications.entries(after: cursor), self.retention(of: state))
+    }
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.key("notifications")
+    writer.beginArray()
+    var next = cursor
+    var listed = 0
+    for entry in entries {
+      if listed > 0, writer.count + entry.value.cost > Self.listPageBytes { break }
+      writer.beginObject()
+      entry.value.notification.writeMembers(to: &writer)
+      writer.endObject()
+      next = entry.sequence
+      listed += 1
+    }
+    writer.endArray()
+    writer.member("next", next)
+    writer.member("more", listed < entries.count)
+    writer.key("kept")
+    writer.beginObject()
+    writer.member("count", retention.count)
+    writer.member("bytes", retention.bytes)
+    writer.member("count_limit", retention.countLimit)
+    writer.member("byte_limit", retention.byteLimit)
+    writer.endObject()
+    writer.endObject()
+    return writer.text
+  }
+
+  /// Text from a client as an error names it: its first 200 bytes or so.
+  static func shortened(_ text: String) -> String {
+    let (start, _, cut) = NotificationLimits.prefix(text, jsonBytes: 200)
+    return cut ? start + "…" : start
   }
 
   /// A fresh id: never 0, never one that is open.
@@ -391,7 +528,12 @@ public final class NotificationServer: Sendable {
 
   /// Removes an open notification and tells its sender why; does nothing if it is already gone.
   private func closeOpen(_ id: UInt32, reason: CloseReason) {
-    guard let removed = state.withLock({ $0.notifications.remove(id) }) else { return }
+    let removed = state.withLock { state in
+      let removed = state.notifications.remove(id)
+      state.keptBytes -= removed?.cost ?? 0
+      return removed
+    }
+    guard let removed else { return }
     emit(
       NotificationsNames.notificationClosed, to: removed.notification.sender, id, reason.rawValue)
     recorder?.record { line in

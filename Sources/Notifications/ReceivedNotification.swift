@@ -21,6 +21,9 @@ public struct ReceivedNotification: Sendable {
   public var expireTimeout: Int32
   /// When it arrived, as an RFC 3339 UTC timestamp.
   public var time: String
+  /// Whether the server cut a text or dropped an action or a hint to keep it
+  /// within its limits (see ``NotificationServer/Configuration/textLimit``).
+  public var truncated = false
 
   /// The value of the hint `name`, without its variant wrapper.
   public func hint(_ name: HintName) -> DBusValue? {
@@ -37,6 +40,15 @@ public struct ReceivedNotification: Sendable {
     writeMembers(to: &writer)
     writer.endObject()
     return writer.withBytes { try? JSONValue(parsing: $0) } ?? .null
+  }
+
+  /// The bytes of ``json`` as the server writes it.
+  var jsonByteCount: Int {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writeMembers(to: &writer)
+    writer.endObject()
+    return writer.count
   }
 
   /// Writes the members of ``json`` into an object that is open in `writer`.
@@ -66,6 +78,8 @@ public struct ReceivedNotification: Sendable {
     writer.endObject()
     writer.member("expire_timeout", expireTimeout)
     writer.member("time", time)
+    // Only when it is so: the members of every notification within the limits stay as they were.
+    if truncated { writer.member("truncated", true) }
   }
 }
 

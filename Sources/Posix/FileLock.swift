@@ -8,6 +8,8 @@
 public enum FileLockError: Error, Hashable, Sendable {
   /// The lock file could not be opened or created.
   case open(Errno)
+  /// The lock file is not a regular file (a FIFO, a device); nothing was locked.
+  case notRegularFile(FileStatus.Kind)
   /// `flock` failed for another reason than the lock being taken.
   case lock(Errno)
   /// Another holder kept the lock for the whole timeout.
@@ -50,8 +52,23 @@ public struct FileLock: ~Copyable {
     self.descriptor = descriptor
   }
 
+  /// Opens the lock file without blocking and refuses anything but a regular file.
+  ///
+  /// A FIFO in its place must not stop `open` until another process opens its
+  /// other end (POSIX leaves a FIFO opened for reading and writing undefined),
+  /// and locking a FIFO or a device would guard nothing that other holders see
+  /// the same way. A directory fails at `open` already (`EISDIR`).
   private static func open(_ path: String) throws(FileLockError) -> FileDescriptor {
-    do { return try FileDescriptor.open(path, [.readWrite, .create], permissions: 0o600) } catch { throw .open(error) }
+    let descriptor: FileDescriptor
+    do {
+      descriptor = try FileDescriptor.open(path, [.readWrite, .create, .nonBlocking], permissions: 0o600)
+    } catch {
+      throw .open(error)
+    }
+    let kind: FileStatus.Kind
+    do { kind = try descriptor.status().kind } catch { throw .open(error) }
+    guard kind == .regular else { throw .notRegularFile(kind) }
+    return descriptor
   }
 
   /// Gives the lock up now (closing its descriptor releases it).

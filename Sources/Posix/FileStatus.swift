@@ -7,7 +7,7 @@
 /// What `stat` tells about a file, the parts this package uses.
 public struct FileStatus: Hashable, Sendable {
   /// What kind of file it is.
-  public enum Kind: Hashable, Sendable {
+  public enum Kind: Hashable, Sendable, CustomStringConvertible {
     case regular
     case directory
     case symbolicLink
@@ -16,6 +16,20 @@ public struct FileStatus: Hashable, Sendable {
     case characterDevice
     case blockDevice
     case unknown
+
+    /// The kind with its article, for messages: "a FIFO", "a directory".
+    public var description: String {
+      switch self {
+      case .regular: "a regular file"
+      case .directory: "a directory"
+      case .symbolicLink: "a symbolic link"
+      case .fifo: "a FIFO"
+      case .socket: "a socket"
+      case .characterDevice: "a character device"
+      case .blockDevice: "a block device"
+      case .unknown: "a file of an unknown kind"
+      }
+    }
   }
 
   /// The kind of file (`st_mode & S_IFMT`).

@@ -15,7 +15,7 @@ public enum ReadFileError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .system(let code): code.description
-    case .notRegularFile: "not a regular file"
+    case .notRegularFile(let kind): "it is \(kind), not a regular file"
     case .tooLarge(let limit): "the file is larger than \(limit) bytes"
     case .changed: "the file changed while it was read"
     }

@@ -50,7 +50,9 @@ extension Subprocess {
     var inputOpen = true
     // Never block on stdin: a child that writes much before it reads would
     // otherwise wait for us while we wait for it.
-    if let stdin = child.standardInput { _ = fcntl(stdin, F_SETFL, fcntl(stdin, F_GETFL) | O_NONBLOCK) }
+    if let stdin = child.standardInput {
+      _ = fcntl(stdin.rawValue, F_SETFL, fcntl(stdin.rawValue, F_GETFL) | O_NONBLOCK)
+    }
     if pending.isEmpty, let stdin = child.standardInput {
       shutdownWriting(stdin)
       inputOpen = false
@@ -65,15 +67,20 @@ extension Subprocess {
         timedOut = true
         break
       }
+      // `streams[i]` is the descriptor `descriptors[i]` polls.
+      var streams: [FileDescriptor] = []
       var descriptors: [pollfd] = []
-      if outputOpen, let fd = child.standardOutput {
-        descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+      if outputOpen, let stdout = child.standardOutput {
+        streams.append(stdout)
+        descriptors.append(pollfd(fd: stdout.rawValue, events: Int16(POLLIN), revents: 0))
       }
-      if errorOpen, let fd = child.standardError {
-        descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+      if errorOpen, let stderr = child.standardError {
+        streams.append(stderr)
+        descriptors.append(pollfd(fd: stderr.rawValue, events: Int16(POLLIN), revents: 0))
       }
-      if inputOpen, let fd = child.standardInput {
-        descriptors.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0))
+      if inputOpen, let stdin = child.standardInput {
+        streams.append(stdin)
+        descriptors.append(pollfd(fd: stdin.rawValue, events: Int16(POLLOUT), revents: 0))
       }
       let milliseconds = Int32(
         clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
@@ -88,9 +95,8 @@ extension Subprocess {
         break
       }
       guard ready > 0 else { continue }
-      for descriptor in descriptors where descriptor.revents != 0 {
-        let stream = FileDescriptor(borrowing: descriptor.fd)
-        if descriptor.fd == child.standardInput {
+      for (stream, descriptor) in zip(streams, descriptors) where descriptor.revents != 0 {
+        if stream === child.standardInput {
           var failed = false
           do {
             pending = pending.dropFirst(try stream.write(pending))
@@ -99,20 +105,21 @@ extension Subprocess {
             failed = true
           }
           if failed || pending.isEmpty {
-            shutdownWriting(descriptor.fd)
+            shutdownWriting(stream)
             inputOpen = false
           }
           continue
         }
+        let isOutput = stream === child.standardOutput
         let count = (try? stream.read(into: &buffer)) ?? 0
         if count > 0 {
-          if descriptor.fd == child.standardOutput {
+          if isOutput {
             output.append(contentsOf: buffer[..<count])
           } else {
             errorOutput.append(contentsOf: buffer[..<count])
           }
         } else {
-          if descriptor.fd == child.standardOutput { outputOpen = false } else { errorOpen = false }
+          if isOutput { outputOpen = false } else { errorOpen = false }
         }
       }
     }
@@ -142,9 +149,13 @@ extension Subprocess {
 }
 
 /// Closes the writing end of a pipe by duplicating `/dev/null` over it, so that
-/// the descriptor number stays owned (and closed once) by its ``Subprocess``.
-private func shutdownWriting(_ descriptor: Int32) {
+/// the descriptor number stays owned (and closed once) by its ``Subprocess``:
+/// a `FileDescriptor` someone still holds never names a number the kernel gave
+/// to another file meanwhile.
+private func shutdownWriting(_ descriptor: FileDescriptor) {
   guard let null = try? FileDescriptor.open("/dev/null", .writeOnly) else { return }
-  dup2(null.rawValue, descriptor)
+  _ = try? valueOrErrno { dup2(null.rawValue, descriptor.rawValue) }
+  // dup2 clears close-on-exec on the copy; a later child must not inherit it.
+  _ = fcntl(descriptor.rawValue, F_SETFD, FD_CLOEXEC)
   try? null.close()
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Posix
+public import Posix
 import Synchronization
 
 #if canImport(Glibc)
@@ -49,19 +49,20 @@ public final class Subprocess: Sendable {
     case null
     /// A new pipe; the parent's end is in ``standardInput`` or ``standardOutput``/``standardError``.
     case pipe
-    /// An open descriptor of the parent's, duplicated into the child.
-    case descriptor(Int32)
+    /// An open descriptor of the parent's, duplicated into the child; the
+    /// parent keeps it (the `Subprocess` neither holds nor closes it).
+    case descriptor(FileDescriptor)
   }
 
   /// The child's process id (`pid_t`).
   public let pid: Int32
   /// The parent's writing end of the child's stdin, when it was `.pipe`; owned by this
   /// value and closed with it (use ``closeStandardInput()`` to end the input early).
-  public let standardInput: Int32?
-  /// The parent's reading end of the child's stdout, when it was `.pipe`.
-  public let standardOutput: Int32?
-  /// The parent's reading end of the child's stderr, when it was `.pipe`.
-  public let standardError: Int32?
+  public let standardInput: FileDescriptor?
+  /// The parent's reading end of the child's stdout, when it was `.pipe`; owned, closed with this value.
+  public let standardOutput: FileDescriptor?
+  /// The parent's reading end of the child's stderr, when it was `.pipe`; owned, closed with this value.
+  public let standardError: FileDescriptor?
 
   private let exit = ExitState()
 
@@ -120,12 +121,10 @@ public final class Subprocess: Sendable {
     // keeps a concurrent spawn of ours from inheriting them.
     spawnLock.lock()
     defer { spawnLock.unlock() }
-    var parentEnds: [Int32?] = [nil, nil, nil]
-    var childEnds: [Int32] = []
-    defer { for descriptor in childEnds { close(descriptor) } }
-    func cleanUp() {
-      for case let descriptor? in parentEnds { close(descriptor) }
-    }
+    // Owned from the moment they exist: a failure below closes them with these values.
+    var parentEnds: [FileDescriptor?] = [nil, nil, nil]
+    var childEnds: [FileDescriptor] = []
+    defer { for descriptor in childEnds { try? descriptor.close() } }
     for (target, stream) in [standardInput, standardOutput, standardError].enumerated() {
       switch stream {
       case .inherit:
@@ -134,20 +133,17 @@ public final class Subprocess: Sendable {
         posix_spawn_file_actions_addopen(
           &actions, Int32(target), "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
       case .descriptor(let descriptor):
-        posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target))
+        posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, Int32(target))
       case .pipe:
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-          let code = errno
-          cleanUp()
-          throw SpawnError(operation: "pipe2", code: code)
-        }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        let (childEnd, parentEnd) = target == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
+        guard pipe(&ends) == 0 else { throw SpawnError(operation: "pipe2", code: errno) }
+        let (reading, writing) = (FileDescriptor(owning: ends[0]), FileDescriptor(owning: ends[1]))
+        _ = fcntl(reading.rawValue, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writing.rawValue, F_SETFD, FD_CLOEXEC)
+        let (childEnd, parentEnd) = target == 0 ? (reading, writing) : (writing, reading)
         childEnds.append(childEnd)
         parentEnds[target] = parentEnd
-        posix_spawn_file_actions_adddup2(&actions, childEnd, Int32(target))
+        posix_spawn_file_actions_adddup2(&actions, childEnd.rawValue, Int32(target))
       }
     }
 
@@ -160,10 +156,7 @@ public final class Subprocess: Sendable {
         posix_spawnp(&childPID, program, &actions, &attributes, argv, envp)
       }
     }
-    guard result == 0 else {
-      cleanUp()
-      throw SpawnError(operation: "posix_spawn \(program)", code: result)
-    }
+    guard result == 0 else { throw SpawnError(operation: "posix_spawn \(program)", code: result) }
     pid = childPID
     self.standardInput = parentEnds[0]
     self.standardOutput = parentEnds[1]
@@ -187,12 +180,6 @@ public final class Subprocess: Sendable {
       var reaped: Int32 = 0
       _ = try? valueOrErrno { waitpid(pid, &reaped, 0) }
       exit.semaphore.signal()
-    }
-  }
-
-  deinit {
-    for case let descriptor? in [standardInput, standardOutput, standardError] {
-      close(descriptor)
     }
   }
 

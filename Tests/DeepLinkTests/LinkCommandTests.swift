@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Spawn
 import TestSupport
 import Testing
@@ -151,9 +152,7 @@ struct LinkCommandTests {
     for (index, link) in ["shieldbridge://puzzle?app=One\n", "shieldbridge://view?app=Two\n"]
       .enumerated()
     {
-      let written = link.utf8CString.withUnsafeBufferPointer {
-        write(stdin, $0.baseAddress, $0.count - 1)
-      }
+      let written = try stdin.write(Array(link.utf8)[...])
       #expect(written == link.utf8.count)
       let line = try #require(readLine(from: stdout, timeout: .seconds(10)), "answer \(index + 1)")
       #expect(line.contains(index == 0 ? #""app":"One""# : #""app":"Two""#))
@@ -214,9 +213,9 @@ struct LinkCommandTests {
     let go = DispatchSemaphore(value: 0)
     let written = DispatchSemaphore(value: 0)
     detachThread {
-      for _ in 0..<4 { try? writeAll(piece, to: stdin) }
+      for _ in 0..<4 { try? stdin.writeAll(piece) }
       go.wait()
-      try? writeAll(Array("\n\(unit)\n".utf8), to: stdin)
+      try? stdin.writeAll(Array("\n\(unit)\n".utf8))
       written.signal()
     }
     let early = readAvailable(from: stdout, atLeast: 1 << 20, timeout: .seconds(20))
@@ -308,46 +307,29 @@ struct LinkCommandTests {
 }
 
 /// One line from `descriptor`, waiting at most `timeout` for it.
-private func readLine(from descriptor: Int32, timeout: Duration) -> String? {
+private func readLine(from input: FileDescriptor, timeout: Duration) -> String? {
   let deadline = ContinuousClock.now + timeout
   var bytes: [UInt8] = []
-  var byte: UInt8 = 0
+  var byte: [UInt8] = [0]
   while true {
-    let remaining = deadline - ContinuousClock.now
-    guard remaining > .zero else { return nil }
-    var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(
-      remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
-    )
-    guard poll(&descriptors, 1, max(1, milliseconds)) > 0 else { continue }
-    guard read(descriptor, &byte, 1) == 1 else { return nil }
-    if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-    bytes.append(byte)
-  }
-}
-
-/// Writes all of `bytes` to `descriptor`.
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
-  var done = 0
-  while done < bytes.count {
-    let written = bytes[done...].withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }
-    guard written > 0 else { throw POSIXError(.EIO) }
-    done += written
+    guard (try? input.waitUntilReadable(timeout: deadline - ContinuousClock.now)) == true,
+      (try? input.read(into: &byte)) == 1
+    else { return nil }
+    if byte[0] == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+    bytes.append(byte[0])
   }
 }
 
 /// What `descriptor` gives until it has `atLeast` bytes, it ends, or `timeout` passes.
-private func readAvailable(from descriptor: Int32, atLeast: Int, timeout: Duration) -> [UInt8] {
+private func readAvailable(from descriptor: FileDescriptor, atLeast: Int, timeout: Duration) -> [UInt8] {
   let deadline = ContinuousClock.now + timeout
   var bytes: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   while bytes.count < atLeast {
     let remaining = deadline - ContinuousClock.now
     guard remaining > .zero else { break }
-    var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    guard poll(&descriptors, 1, 100) > 0 else { continue }
-    let count = chunk.withUnsafeMutableBufferPointer { read(descriptor, $0.baseAddress, $0.count) }
-    guard count > 0 else { break }
+    guard (try? descriptor.waitUntilReadable(timeout: min(remaining, .milliseconds(100)))) == true else { continue }
+    guard let count = try? descriptor.read(into: &chunk), count > 0 else { break }
     bytes += chunk[..<count]
   }
   return bytes

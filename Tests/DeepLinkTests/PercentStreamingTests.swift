@@ -123,9 +123,10 @@ struct PercentStreamingTests {
   }
 
   @Test("decoding cut in two at every offset", arguments: [false, true])
-  func decodeEveryCut(controls: Bool) {
+  func decodeEveryCut(controls: Bool) async {
     var generator = SeededGenerator(seed: controls ? 11 : 12)
-    for _ in 0..<1500 {
+    for round in 0..<1500 {
+      await yieldToOtherTests(round: round)
       let input = encodedText(using: &generator, maximumUnits: 8)
       let whole = wholeDecode(input, controls: controls)
       for cut in 0...input.count {
@@ -139,9 +140,10 @@ struct PercentStreamingTests {
   }
 
   @Test("decoding long texts cut at random offsets into many pieces", arguments: [false, true])
-  func decodeRandomPieces(controls: Bool) {
+  func decodeRandomPieces(controls: Bool) async {
     var generator = SeededGenerator(seed: controls ? 21 : 22)
-    for _ in 0..<1500 {
+    for round in 0..<1500 {
+      await yieldToOtherTests(round: round)
       let input = encodedText(using: &generator, maximumUnits: Int.random(in: 0...400, using: &generator))
       let cuts = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
         Int.random(in: 0...input.count, using: &generator)
@@ -156,9 +158,10 @@ struct PercentStreamingTests {
   }
 
   @Test("a text cut into one-byte pieces decodes as a whole")
-  func decodeByteByByte() {
+  func decodeByteByByte() async {
     var generator = SeededGenerator(seed: 31)
-    for _ in 0..<500 {
+    for round in 0..<500 {
+      await yieldToOtherTests(round: round)
       let input = encodedText(using: &generator, maximumUnits: 30)
       let streamed = streamedDecode(pieces(input, cuts: Array(0...input.count)), controls: true)
       #expect(streamed == wholeDecode(input, controls: true), "\(String(decoding: input, as: UTF8.self))")
@@ -166,9 +169,10 @@ struct PercentStreamingTests {
   }
 
   @Test("encoding cut in two at every offset and into many pieces")
-  func encodeCuts() {
+  func encodeCuts() async {
     var generator = SeededGenerator(seed: 41)
     for round in 0..<2000 {
+      await yieldToOtherTests(round: round)
       let input = rawText(using: &generator, maximumLength: round < 1000 ? 12 : 300)
       let whole = wholeEncode(input)
       let cutsToTry: [[Int]] =

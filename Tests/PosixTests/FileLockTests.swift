@@ -1,3 +1,4 @@
+import Glibc
 import Posix
 import Testing
 
@@ -36,6 +37,22 @@ struct FileLockTests {
       #expect(throws: FileLockError.open(.noSuchFileOrDirectory)) {
         _ = try FileLock(path: folder + "/missing/state.lock", timeout: .seconds(1))
       }
+    }
+  }
+
+  @Test func aFIFOOrADeviceInTheLockFilesPlaceIsRefusedAtOnce() throws {
+    try withScratchFolder { folder in
+      let fifo = folder + "/fifo.lock"
+      #expect(mkfifo(fifo, 0o600) == 0)
+      let start = ContinuousClock.now
+      #expect(throws: FileLockError.notRegularFile(.fifo)) { _ = try FileLock(path: fifo, timeout: .seconds(1)) }
+      #expect(ContinuousClock.now - start < .seconds(1))
+      let device = folder + "/device.lock"
+      #expect(symlink("/dev/null", device) == 0)
+      #expect(throws: FileLockError.notRegularFile(.characterDevice)) {
+        _ = try FileLock(path: device, timeout: .seconds(1))
+      }
+      #expect(throws: FileLockError.open(.isDirectory)) { _ = try FileLock(path: folder, timeout: .seconds(1)) }
     }
   }
 }

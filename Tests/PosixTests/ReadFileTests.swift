@@ -32,6 +32,12 @@ struct ReadFileTests {
     }
   }
 
+  @Test func theRefusalSaysWhatTheFileIs() {
+    #expect(ReadFileError.notRegularFile(.fifo).description == "it is a FIFO, not a regular file")
+    #expect(
+      ReadFileError.notRegularFile(.characterDevice).description == "it is a character device, not a regular file")
+  }
+
   @Test func aDirectoryAndADeviceAreRefused() throws {
     try withScratchFolder { folder in
       #expect(throws: ReadFileError.notRegularFile(.directory)) { try FileSystem.readFile(folder, limit: 10) }

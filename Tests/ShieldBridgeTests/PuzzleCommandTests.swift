@@ -1,6 +1,7 @@
 import Brake
 import Foundation
 import JSON
+import Posix
 import Spawn
 import TestSupport
 import Testing
@@ -210,9 +211,7 @@ struct PuzzleCommandTests {
       }
       for (child, seed) in zip(children, seeds) {
         let answer = Array("\(tasks(seed: seed, count: 1)[0].answer)\n".utf8)
-        let written = answer.withUnsafeBytes {
-          write(child.standardInput!, $0.baseAddress, $0.count)
-        }
+        let written = try #require(child.standardInput).write(answer[...])
         #expect(written == answer.count)
       }
       for child in children { child.closeStandardInput() }

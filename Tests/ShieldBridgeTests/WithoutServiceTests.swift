@@ -2,6 +2,7 @@ import DBus
 import DeepLink
 import Foundation
 import JSON
+import Posix
 import Spawn
 import TestSupport
 import Testing
@@ -127,20 +128,15 @@ struct WithoutServiceTests {
 
 /// Everything readable from `descriptor` until the end of the file, or `nil`
 /// when the end does not come within `timeout`.
-private func readToEnd(_ descriptor: Int32?, within timeout: Duration) -> String? {
+private func readToEnd(_ descriptor: FileDescriptor?, within timeout: Duration) -> String? {
   guard let descriptor else { return nil }
   let deadline = ContinuousClock.now + timeout
   var bytes: [UInt8] = []
   var buffer = [UInt8](repeating: 0, count: 4096)
   while true {
-    let left = deadline - ContinuousClock.now
-    guard left > .zero else { return nil }
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let ready = poll(&poller, 1, Int32(left.components.seconds * 1000 + 1))
-    if ready < 0 && errno == EINTR { continue }
-    guard ready > 0 else { return nil }
-    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    if count < 0 && errno == EINTR { continue }
+    // Both retry EINTR themselves.
+    guard (try? descriptor.waitUntilReadable(timeout: deadline - ContinuousClock.now)) == true else { return nil }
+    let count = (try? descriptor.read(into: &buffer)) ?? 0
     guard count > 0 else { break }
     bytes.append(contentsOf: buffer[..<count])
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 public import Spawn
 import Synchronization
 
@@ -31,9 +32,8 @@ public final class BackgroundProcess: Sendable {
       detachThread { [output] in
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-          let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-          if count < 0 && errno == EINTR { continue }
-          guard count > 0 else { break }
+          // `read` retries EINTR itself; a failure ends the output as its end does.
+          guard let count = try? descriptor.read(into: &buffer), count > 0 else { break }
           output.withLock { state in
             if isError {
               state.standardError.append(contentsOf: buffer[..<count])

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Notifications
+import Posix
 import Spawn
 import Synchronization
 
@@ -357,17 +358,15 @@ private final class Desktop: @unchecked Sendable {
 }
 
 /// One line from a descriptor (Xvfb's display number), waiting at most 10 s.
-private func readLine(_ descriptor: Int32) -> String? {
+private func readLine(_ input: FileDescriptor) -> String? {
   var line: [UInt8] = []
-  var byte: UInt8 = 0
+  var byte: [UInt8] = [0]
   let deadline = ContinuousClock.now + .seconds(10)
-  while ContinuousClock.now < deadline {
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    guard poll(&poller, 1, 100) >= 0 else { return nil }
-    guard poller.revents != 0 else { continue }
-    guard read(descriptor, &byte, 1) == 1 else { return nil }
-    if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
-    line.append(byte)
+  while true {
+    guard (try? input.waitUntilReadable(timeout: deadline - ContinuousClock.now)) == true,
+      (try? input.read(into: &byte)) == 1
+    else { return nil }
+    if byte[0] == 0x0A { return String(decoding: line, as: UTF8.self) }
+    line.append(byte[0])
   }
-  return nil
 }

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Notifications
+import Posix
 import ShieldBridge
 import Spawn
 import Synchronization
@@ -159,12 +160,13 @@ enum ServiceBenchmarks {
         let now = ContinuousClock.now
         arrivals.yield((now, (try? message.decode(String.self)) ?? ""))
       }
-      let log = open(home.file("stderr.log"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      guard log >= 0 else { throw BenchmarkFailure("cannot create \(home.file("stderr.log"))") }
+      let logNumber = open(home.file("stderr.log"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      guard logNumber >= 0 else { throw BenchmarkFailure("cannot create \(home.file("stderr.log"))") }
+      let log = FileDescriptor(owning: logNumber)
       let child = try Subprocess(
         subject.argv(bus.address), environment: home.environment, standardInput: .null, standardOutput: .null,
         standardError: .descriptor(log))
-      close(log)
+      try? log.close()
       let rig = Rig(
         subject: subject, bus: bus, server: server, driver: driver, subscription: subscription, records: records,
         arrivals: arrivals, child: child)

@@ -31,6 +31,7 @@ extension LedgerError {
     switch error {
     case .open(let code): self = .io(operation: "open lock file", path: path, errno: code.rawValue)
     case .lock(let code): self = .io(operation: "lock", path: path, errno: code.rawValue)
+    case .notRegularFile(let kind): self = .notRegularFile(path: path, kind: kind)
     case .timedOut: self = .lockTimeout(path: path)
     }
   }

@@ -90,7 +90,14 @@ extension ConnectionCore {
   func wake() {
     guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
     var one: UInt64 = 1
-    _ = write(wakeDescriptor, &one, 8)
+    _ = withUnsafeBytes(of: &one) { try? wakeDescriptor.writeAll($0) }
+  }
+
+  /// Takes the loop's wake-up from the eventfd (after `poll` said it is readable), so that the next ``wake()`` writes again.
+  func consumeWakeUp() {
+    var value: UInt64 = 0
+    _ = withUnsafeMutableBytes(of: &value) { try? wakeDescriptor.read(into: $0) }
+    wakePending.store(false, ordering: .releasing)
   }
 
   var isLoopThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
@@ -205,12 +212,8 @@ extension ConnectionCore {
         driver.lock()
         return
       }
-      var wakeUp = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
-      if poll(&wakeUp, 1, 1) > 0 {
-        var value: UInt64 = 0
-        _ = read(wakeDescriptor, &value, 8)
-        wakePending.store(false, ordering: .releasing)
-      }
+      var wakeUp = pollfd(fd: wakeDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
+      if poll(&wakeUp, 1, 1) > 0 { consumeWakeUp() }
     }
   }
 
@@ -241,15 +244,11 @@ extension ConnectionCore {
         reason = stop
         break
       }
-      descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
+      descriptors.append(pollfd(fd: wakeDescriptor.rawValue, events: Int16(POLLIN), revents: 0))
       let deadline = min(nextTimeout, sleepUntilNextReplyDeadline())
       let result = poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: deadline))
       markAwake()
-      if descriptors[descriptors.count - 1].revents != 0 {
-        var value: UInt64 = 0
-        _ = read(wakeDescriptor, &value, 8)
-        wakePending.store(false, ordering: .releasing)
-      }
+      if descriptors[descriptors.count - 1].revents != 0 { consumeWakeUp() }
       ready = result > 0 ? readyWatches(descriptors, polled) : []
     }
     drive {
@@ -348,7 +347,7 @@ extension ConnectionCore {
       if box.get() != nil || closedBecause != nil { break }
       var (descriptors, polled, nextTimeout) = pollSet()
       // Without a loop thread, this thread also sends what others queued meanwhile.
-      if !hasLoopThread { descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+      if !hasLoopThread { descriptors.append(pollfd(fd: wakeDescriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
       let deadline = min(nextTimeout, replies.withLock { $0.deadlines.first?.deadline ?? .max })
       // An interrupted poll (-1) goes round once more; any other failure ends the wait.
       let result: Int32
@@ -362,9 +361,7 @@ extension ConnectionCore {
         break
       }
       if !hasLoopThread, descriptors[descriptors.count - 1].revents != 0 {
-        var value: UInt64 = 0
-        _ = read(wakeDescriptor, &value, 8)
-        wakePending.store(false, ordering: .releasing)
+        consumeWakeUp()
         drainSendQueue()
       }
       service(result > 0 ? readyWatches(descriptors, polled) : [])

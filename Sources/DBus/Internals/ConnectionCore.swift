@@ -47,7 +47,8 @@ final class ConnectionCore: @unchecked Sendable {
   /// Messages sent while another thread drove the connection, for the next driver.
   let sendQueue = Mutex<[Outgoing]>([])
 
-  let wakeDescriptor: Int32
+  /// The eventfd that wakes the loop's `poll` (its number goes into the poll array as `rawValue`).
+  let wakeDescriptor: FileDescriptor
   /// Set while a wake-up is written but not yet consumed, so that many wake requests cost one write.
   let wakePending = Atomic<Bool>(false)
   /// The loop thread's `pthread_self()`, 0 before it starts.
@@ -98,7 +99,7 @@ final class ConnectionCore: @unchecked Sendable {
       dbus_connection_unref(raw)
       throw DBusError(.failed, "eventfd: \(failure)")
     }
-    let core = ConnectionCore(raw: raw, wakeDescriptor: wake, hasLoopThread: loopThread)
+    let core = ConnectionCore(raw: raw, wakeDescriptor: FileDescriptor(owning: wake), hasLoopThread: loopThread)
     do {
       do {
         core.driver.lock()
@@ -127,7 +128,7 @@ final class ConnectionCore: @unchecked Sendable {
     uniqueName = name
   }
 
-  private init(raw: OpaquePointer, wakeDescriptor: Int32, hasLoopThread: Bool) {
+  private init(raw: OpaquePointer, wakeDescriptor: FileDescriptor, hasLoopThread: Bool) {
     self.raw = raw
     self.wakeDescriptor = wakeDescriptor
     self.hasLoopThread = hasLoopThread
@@ -141,7 +142,7 @@ final class ConnectionCore: @unchecked Sendable {
     dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
     dbus_connection_close(raw)
     dbus_connection_unref(raw)
-    Glibc.close(wakeDescriptor)
+    try? wakeDescriptor.close()
   }
 
   /// For a failure between opening and starting the loop.

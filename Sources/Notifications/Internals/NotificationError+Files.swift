@@ -32,6 +32,7 @@ extension NotificationError {
     switch error {
     case .open(let code): self.init(.file, "cannot open \(path): \(code)")
     case .lock(let code): self.init(.file, "cannot lock \(path): \(code)")
+    case .notRegularFile(let kind): self.init(.file, "cannot lock \(path): it is \(kind), not a regular file")
     case .timedOut: self.init(.file, "cannot lock \(path): another process held it for \(timeout)")
     }
   }

@@ -52,6 +52,29 @@ struct RecentTable<Value> {
     return true
   }
 
+  /// The entries stored after the store numbered `sequence`, least recent first, with their numbers.
+  func entries(after sequence: UInt64) -> [(id: UInt32, sequence: UInt64, value: Value)] {
+    order[head...].compactMap { item in
+      guard item.sequence > sequence, let entry = entries[item.id], entry.sequence == item.sequence
+      else { return nil }
+      return (item.id, item.sequence, entry.value)
+    }
+  }
+
+  /// Removes the entry stored least recently, if there is one.
+  mutating func removeOldest() -> (id: UInt32, value: Value)? {
+    while head < order.count {
+      let oldest = order[head]
+      head += 1
+      if let entry = entries[oldest.id], entry.sequence == oldest.sequence {
+        entries[oldest.id] = nil
+        compact()
+        return (oldest.id, entry.value)
+      }
+    }
+    return nil
+  }
+
   @discardableResult
   mutating func remove(_ id: UInt32) -> Value? {
     let removed = entries.removeValue(forKey: id)?.value

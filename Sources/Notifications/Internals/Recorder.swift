@@ -15,17 +15,32 @@ final class Recorder: Sendable {
     var failure: NotificationError?
   }
 
-  /// Opens (or creates) the record file for appending.
+  /// Opens (or creates) the record file for appending; it must be a regular file.
   ///
-  /// - Throws: ``NotificationError`` `file` when it cannot be opened.
+  /// It is opened without blocking: a FIFO nobody reads would stop `open`
+  /// for good (and, with a reader, every write of the server). A FIFO, a
+  /// device or a directory is refused at once.
+  ///
+  /// - Throws: ``NotificationError`` `file` when it cannot be opened or is not a regular file.
   init(path: String) throws(NotificationError) {
     self.path = path
+    if let kind = try? FileSystem.status(path).kind, kind != .regular {
+      throw NotificationError(.file, "cannot record to \(path): it is \(kind), not a regular file")
+    }
+    let file: FileDescriptor
+    let kind: FileStatus.Kind
     do {
       // Mode 0600: notifications can be private.
-      file = try FileDescriptor.open(path, [.writeOnly, .append, .create], permissions: 0o600)
+      file = try FileDescriptor.open(path, [.writeOnly, .append, .create, .nonBlocking], permissions: 0o600)
+      kind = try file.status().kind
     } catch {
       throw NotificationError(.file, "cannot open \(path) for writing: \(error)")
     }
+    // Replaced between the two looks: still refused, never waited on.
+    guard kind == .regular else {
+      throw NotificationError(.file, "cannot record to \(path): it is \(kind), not a regular file")
+    }
+    self.file = file
   }
 
   /// The first failure to write, if there was one; later lines are still tried.

@@ -23,7 +23,8 @@ extension Command {
       (default 'default') and prints the token; close sends NotificationClosed
       with REASON (expired, dismissed, closed, undefined or 1-4; default
       dismissed); reply sends NotificationReplied (needs inline-reply); list
-      shows the open notifications.
+      shows the open notifications. It keeps the 1,000 most recent within
+      16 MiB of JSON, each text cut to 64 KiB (see the README).
       """,
     body: { invocation in
       switch invocation.positional(0) {
