@@ -2,7 +2,7 @@ extension Connection {
   /// Exports `interfaces` on the object at `path`.
   ///
   /// Calls to them are answered from then on; `org.freedesktop.DBus.Introspectable`
-  /// describes them, and libdbus answers `org.freedesktop.DBus.Peer` itself.
+  /// describes them, and `org.freedesktop.DBus.Peer` is answered on every path.
   ///
   /// - Throws: `InvalidArgs` when an interface is already exported at `path`,
   ///   or one of the standard interfaces is given.

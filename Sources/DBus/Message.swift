@@ -93,17 +93,38 @@ public final class Message: @unchecked Sendable {
     return Message(taking: raw)
   }
 
+  /// The most bytes of text an error reply carries; ``makeError(_:)`` cuts a longer message.
+  public static let errorTextLimit = 4096
+
   /// Builds an error reply to this method call.
   ///
   /// An invalid error name (one a peer or a handler made up) is replaced by
-  /// `org.freedesktop.DBus.Error.Failed`, since libdbus would abort on it.
+  /// `org.freedesktop.DBus.Error.Failed`, since libdbus would abort on it. A
+  /// message over ``errorTextLimit`` bytes is cut there and says how long it
+  /// was: an error that quotes a peer's argument (a multi-megabyte app name)
+  /// would otherwise send it all back, and one near the bus's message limit
+  /// would make a reply the bus refuses, dropping this connection.
   ///
   /// - Throws: `org.freedesktop.DBus.Error.NoMemory` when libdbus cannot allocate it.
   public func makeError(_ error: DBusError) throws(DBusError) -> Message {
     let name = (try? ErrorName(error.name))?.rawValue ?? DBusError.Name.failed.rawValue
-    let text = error.message.utf8.contains(0) ? error.message.replacing("\0", with: " ") : error.message
+    let text = Self.errorText(error.message)
     guard let reply = dbus_message_new_error(raw, name, text) else { throw .outOfMemory }
     return Message(taking: reply)
+  }
+
+  /// `message` without NUL bytes, cut at a character boundary to ``errorTextLimit`` bytes.
+  static func errorText(_ message: String) -> String {
+    let text = message.containsNUL ? message.replacing("\0", with: " ") : message
+    let count = text.utf8.count
+    guard count > errorTextLimit else { return text }
+    let suffix = "… (\(count) bytes in all)"
+    let budget = errorTextLimit - suffix.utf8.count
+    // One byte more than is kept, to see whether the cut falls inside a character.
+    let bytes = Array(text.utf8.prefix(budget + 1))
+    var end = budget
+    while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+    return String(decoding: bytes[..<end], as: UTF8.self) + suffix
   }
 
   /// The kind of the message.

@@ -80,7 +80,7 @@ public struct MessageWriter {
 
   /// Appends a string, object path or signature; the caller has validated the latter two.
   mutating func appendString(_ code: Int32, _ value: String) throws(DBusError) {
-    guard !value.utf8.contains(0) else {
+    guard !value.containsNUL else {
       throw DBusError(.invalidArgs, "a D-Bus string cannot contain a NUL byte")
     }
     let appended = value.withCString { CDBus_appendString(&iterator, code, $0) }

@@ -94,7 +94,7 @@ public enum DBusValue: Hashable, Sendable, CustomStringConvertible {
       guard !members.isEmpty else { throw DBusError(.invalidArgs, "a structure needs at least one member") }
       for member in members { try member.validate() }
     case .string(let text):
-      guard !text.utf8.contains(0) else {
+      guard !text.containsNUL else {
         throw DBusError(.invalidArgs, "a D-Bus string cannot contain a NUL byte")
       }
     default:

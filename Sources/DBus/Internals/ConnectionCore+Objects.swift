@@ -64,11 +64,19 @@ extension ConnectionCore {
       reply(to: message, error: DBusError(.unknownMethod, "the call names no object or method"))
       return
     }
+    if message.interface == .peer {
+      answerPeer(message, member: member)
+      return
+    }
     let exported = objects.withLock { $0.interfaces[path] }
     if message.interface == .introspectable || (message.interface == nil && member.rawValue == "Introspect") {
       let children = objects.withLock { childNames(of: path, in: $0) }
       guard member.rawValue == "Introspect" else {
         reply(to: message, error: DBusError(.unknownMethod, "no method \(member) in \(InterfaceName.introspectable)"))
+        return
+      }
+      guard message.hasSignature("") else {
+        reply(to: message, error: DBusError(.invalidArgs, "Introspect takes no arguments, not '\(message.signature)'"))
         return
       }
       guard exported != nil || !children.isEmpty || path == .root else {
@@ -149,7 +157,7 @@ extension ConnectionCore {
     }
   }
 
-  private func reply(to call: Message, values: [DBusValue]) {
+  func reply(to call: Message, values: [DBusValue]) {
     guard !call.noReplyExpected else { return }
     do {
       let reply = try call.makeReturn()
@@ -160,7 +168,7 @@ extension ConnectionCore {
     }
   }
 
-  private func reply(to call: Message, error: DBusError) {
+  func reply(to call: Message, error: DBusError) {
     guard !call.noReplyExpected, let reply = try? call.makeError(error) else { return }
     try? send(reply)
   }

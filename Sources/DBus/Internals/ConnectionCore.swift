@@ -88,6 +88,10 @@ final class ConnectionCore: @unchecked Sendable {
       let raw = try DBusError.check({ error in dbus_connection_open_private(address, error) })
     else { throw DBusError(.noServer, "could not connect to \(address)") }
     dbus_connection_set_exit_on_disconnect(raw, 0)
+    // libdbus would answer `org.freedesktop.DBus.Peer` itself, whatever
+    // arguments a call has; routed here, it is answered like every other
+    // method, refusing the wrong ones (see `answerPeer`).
+    dbus_connection_set_route_peer_messages(raw, 1)
     let wake = CDBus_eventfd()
     guard wake >= 0 else {
       let failure = Errno.current
