@@ -1,11 +1,5 @@
 import CDBus
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension MessageReader {
   /// Reads the next argument as ``readValue()`` does, unless it is larger
   /// than `limit`: then it is skipped, nothing of it is built, and the result is `nil`.
@@ -18,7 +12,7 @@ extension MessageReader {
   public mutating func readValue(limit: Int) throws(DBusError) -> DBusValue? {
     var budget = limit
     var copy = self
-    guard let value = try copy.readBounded(&budget) else {
+    guard let value = try copy.readValue(within: &budget) else {
       dbus_message_iter_next(&iterator)
       return nil
     }
@@ -57,57 +51,5 @@ extension MessageReader {
       strings.append(try inner.readString(TypeCode.string))
     }
     return (strings, inner.isAtEnd)
-  }
-
-  /// The next value if it fits in `budget` (which it uses up), `nil` as soon as it does not.
-  private mutating func readBounded(_ budget: inout Int) throws(DBusError) -> DBusValue? {
-    budget -= 8
-    guard budget >= 0 else { return nil }
-    switch nextCode {
-    case TypeCode.string, TypeCode.objectPath, TypeCode.signature:
-      var copy = iterator
-      budget -= CDBus_getString(&copy).map { strlen($0) } ?? 0
-      guard budget >= 0 else { return nil }
-      return try readValue()
-    case TypeCode.variant:
-      var inner = try enter(TypeCode.variant)
-      return try inner.readBounded(&budget).map { .variant($0) }
-    case TypeCode.structure:
-      var inner = try enter(TypeCode.structure)
-      var members: [DBusValue] = []
-      while !inner.isAtEnd {
-        guard let member = try inner.readBounded(&budget) else { return nil }
-        members.append(member)
-      }
-      return .structure(members)
-    case TypeCode.array:
-      var copy = iterator
-      // Counted without reading: a fixed-size element type takes no walk at all.
-      budget -= 8 * Int(dbus_message_iter_get_element_count(&copy))
-      guard budget >= 0, let type = arrayType else { return nil }
-      var inner = try enter(TypeCode.array)
-      switch type {
-      case .dictionary(let keyType, let valueType):
-        var entries: [DBusValue.DictionaryEntry] = []
-        while !inner.isAtEnd {
-          var entry = try inner.enter(TypeCode.dictEntry)
-          guard let key = try entry.readBounded(&budget), let value = try entry.readBounded(&budget)
-          else { return nil }
-          entries.append(.init(key, value))
-        }
-        return .dictionary(key: keyType, value: valueType, entries)
-      case .array(let element):
-        var values: [DBusValue] = []
-        while !inner.isAtEnd {
-          guard let value = try inner.readBounded(&budget) else { return nil }
-          values.append(value)
-        }
-        return .array(element: element, values)
-      default:
-        return nil
-      }
-    default:
-      return try readValue()
-    }
   }
 }

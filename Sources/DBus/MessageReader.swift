@@ -107,6 +107,22 @@ public struct MessageReader {
   /// - Throws: `org.freedesktop.DBus.Error.InvalidArgs` at the end of the message
   ///   or for a type ShieldBridge does not read (unix file descriptors).
   public mutating func readValue() throws(DBusError) -> DBusValue {
+    var budget = Int.max
+    // Without a limit the walk never stops early: no message holds Int.max / 8 values.
+    guard let value = try readValue(within: &budget) else {
+      throw DBusError(.invalidArgs, "the argument is too large to read")
+    }
+    return value
+  }
+
+  /// The next argument if it fits in `budget`, which it uses up: 8 for every
+  /// value and the bytes of every string, counted before anything is built;
+  /// `nil` as soon as it does not fit (the reader is then left inside it).
+  ///
+  /// - Throws: as ``readValue()``.
+  mutating func readValue(within budget: inout Int) throws(DBusError) -> DBusValue? {
+    budget -= 8
+    guard budget >= 0 else { return nil }
     switch nextCode {
     case TypeCode.byte: return .byte(try readBasic(TypeCode.byte, UInt8(0)))
     case TypeCode.boolean: return .boolean(try readBasic(TypeCode.boolean, dbus_bool_t(0)) != 0)
@@ -117,34 +133,53 @@ public struct MessageReader {
     case TypeCode.int64: return .int64(try readBasic(TypeCode.int64, Int64(0)))
     case TypeCode.uint64: return .uint64(try readBasic(TypeCode.uint64, UInt64(0)))
     case TypeCode.double: return .double(try readBasic(TypeCode.double, Double(0)))
-    case TypeCode.string: return .string(try readString(TypeCode.string))
-    case TypeCode.objectPath: return .objectPath(try ObjectPath(try readString(TypeCode.objectPath)))
-    case TypeCode.signature: return .signature(try Signature(try readString(TypeCode.signature)))
+    case TypeCode.string, TypeCode.objectPath, TypeCode.signature:
+      if budget != .max {
+        var copy = iterator
+        budget -= CDBus_getString(&copy).map { strlen($0) } ?? 0
+        guard budget >= 0 else { return nil }
+      }
+      switch nextCode {
+      case TypeCode.string: return .string(try readString(TypeCode.string))
+      case TypeCode.objectPath: return .objectPath(try ObjectPath(try readString(TypeCode.objectPath)))
+      default: return .signature(try Signature(try readString(TypeCode.signature)))
+      }
     case TypeCode.variant:
       var inner = try enter(TypeCode.variant)
-      let value = try inner.readValue()
-      return .variant(value)
+      return try inner.readValue(within: &budget).map { .variant($0) }
     case TypeCode.structure:
       var inner = try enter(TypeCode.structure)
       var members: [DBusValue] = []
-      while !inner.isAtEnd { members.append(try inner.readValue()) }
+      while !inner.isAtEnd {
+        guard let member = try inner.readValue(within: &budget) else { return nil }
+        members.append(member)
+      }
       return .structure(members)
     case TypeCode.array:
       guard let type = arrayType else { throw mismatch(expected: "an array") }
+      if budget != .max {
+        // Counted without reading: a fixed-size element type takes no walk at all.
+        var copy = iterator
+        budget -= 8 * Int(dbus_message_iter_get_element_count(&copy))
+        guard budget >= 0 else { return nil }
+      }
       var inner = try enter(TypeCode.array)
       switch type {
       case .dictionary(let keyType, let valueType):
         var entries: [DBusValue.DictionaryEntry] = []
         while !inner.isAtEnd {
           var entry = try inner.enter(TypeCode.dictEntry)
-          let key = try entry.readValue()
-          let value = try entry.readValue()
+          guard let key = try entry.readValue(within: &budget), let value = try entry.readValue(within: &budget)
+          else { return nil }
           entries.append(.init(key, value))
         }
         return .dictionary(key: keyType, value: valueType, entries)
       case .array(let element):
         var values: [DBusValue] = []
-        while !inner.isAtEnd { values.append(try inner.readValue()) }
+        while !inner.isAtEnd {
+          guard let value = try inner.readValue(within: &budget) else { return nil }
+          values.append(value)
+        }
         return .array(element: element, values)
       default:
         throw mismatch(expected: "an array")

@@ -49,6 +49,12 @@ extension JSONValue {
     return (value, parser.numberTexts ?? [:])
   }
 
+  /// `key` as one reference token of a JSON Pointer (RFC 6901): `~` as `~0`,
+  /// `/` as `~1`; the keys of ``parsingKeepingNumberTexts(_:)``'s texts are built of these.
+  public static func pointerToken(_ key: String) -> String {
+    key.replacing("~", with: "~0").replacing("/", with: "~1")
+  }
+
   /// Parses one JSON text from a string; see ``init(parsing:)-(Collection<UInt8>)``.
   public init(parsing text: String) throws(JSONParseError) {
     try self.init(parsing: Array(text.utf8))
@@ -150,7 +156,7 @@ private struct Parser {
       }
       index += 1
       skipWhitespace()
-      let value = try parseValue(depth: depth, at: key.replacing("~", with: "~0").replacing("/", with: "~1"))
+      let value = try parseValue(depth: depth, at: JSONValue.pointerToken(key))
       members.append((key, value))
       skipWhitespace()
       guard index < bytes.count else { throw error("unexpected end of the text inside an object") }

@@ -56,6 +56,18 @@ public final class FileDescriptor: Sendable {
     try nothingOrErrno(retryOnInterrupt: false) { systemClose(rawValue) }
   }
 
+  /// A new pipe, both ends with `O_CLOEXEC` so that no child process inherits them.
+  ///
+  /// Swift's Glibc module does not export `pipe2`, so the flag is set right after `pipe`.
+  ///
+  /// - Throws: ``Errno`` when `pipe` failed.
+  public static func pipe() throws(Errno) -> (reading: FileDescriptor, writing: FileDescriptor) {
+    var ends: [Int32] = [-1, -1]
+    try nothingOrErrno { systemPipe(&ends) }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return (FileDescriptor(owning: ends[0]), FileDescriptor(owning: ends[1]))
+  }
+
   /// Opens `path`, always with `O_CLOEXEC` so that no child process inherits it.
   ///
   /// - Parameters:

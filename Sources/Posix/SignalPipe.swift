@@ -17,17 +17,17 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// pipe serves the process: make one `SignalPipe`.
 public final class SignalPipe: Sendable {
   private let readEnd: FileDescriptor?
+  // Kept open for as long as the handler may write to it.
+  private let writeEnd: FileDescriptor?
 
   /// Installs the handler for each of `signals` (such as `SIGTERM`, `SIGINT`).
   public init(_ signals: [Int32]) {
-    var ends: [Int32] = [-1, -1]
-    if pipe(&ends) == 0 {
-      for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-      _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-      signalPipeWriteEnd = ends[1]
-      readEnd = FileDescriptor(owning: ends[0])
+    if let (reading, writing) = try? FileDescriptor.pipe() {
+      _ = fcntl(writing.rawValue, F_SETFL, fcntl(writing.rawValue, F_GETFL) | O_NONBLOCK)
+      signalPipeWriteEnd = writing.rawValue
+      (readEnd, writeEnd) = (reading, writing)
     } else {
-      readEnd = nil
+      (readEnd, writeEnd) = (nil, nil)
     }
     for number in signals {
       _ = signal(number) { received in
@@ -35,6 +35,11 @@ public final class SignalPipe: Sendable {
         _ = write(signalPipeWriteEnd, &byte, 1)
       }
     }
+  }
+
+  deinit {
+    // Before the ends close: a late signal must not write to a number the kernel reuses.
+    if let writeEnd, signalPipeWriteEnd == writeEnd.rawValue { signalPipeWriteEnd = -1 }
   }
 
   /// Blocks the calling thread until one of the signals arrives, and returns its number.

@@ -135,11 +135,12 @@ public final class Subprocess: Sendable {
       case .descriptor(let descriptor):
         posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, Int32(target))
       case .pipe:
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SpawnError(operation: "pipe2", code: errno) }
-        let (reading, writing) = (FileDescriptor(owning: ends[0]), FileDescriptor(owning: ends[1]))
-        _ = fcntl(reading.rawValue, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writing.rawValue, F_SETFD, FD_CLOEXEC)
+        let (reading, writing): (FileDescriptor, FileDescriptor)
+        do {
+          (reading, writing) = try FileDescriptor.pipe()
+        } catch {
+          throw SpawnError(operation: "pipe2", code: error.rawValue)
+        }
         let (childEnd, parentEnd) = target == 0 ? (reading, writing) : (writing, reading)
         childEnds.append(childEnd)
         parentEnds[target] = parentEnd

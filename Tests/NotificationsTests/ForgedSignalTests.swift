@@ -10,17 +10,6 @@ private func environment() throws -> [String: String] {
   ["XDG_RUNTIME_DIR": try TemporaryDirectory().path, "DBUS_SESSION_BUS_ADDRESS": ""]
 }
 
-/// The first notification the server receives on `activity`.
-private func nextNotification(_ activity: AsyncStream<NotificationServer.Activity>) async throws
-  -> ReceivedNotification
-{
-  let event = try await first("a notification", in: activity) {
-    if case .notified = $0 { true } else { false }
-  }
-  guard case .notified(let notification) = event else { throw WaitTimedOut(what: "a notification") }
-  return notification
-}
-
 @Suite("Forged signals from a third connection change nothing for notify --wait or the client")
 struct ForgedSignalTests {
   /// What a forged `NameOwnerChanged` claims: that the server went away, or that the spoofer took its name.

@@ -10,17 +10,6 @@ private func environment(_ runtime: TemporaryDirectory) -> [String: String] {
   ["XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": ""]
 }
 
-/// Waits until the server has received a notification, and returns it.
-private func nextNotification(_ activity: AsyncStream<NotificationServer.Activity>) async throws
-  -> ReceivedNotification
-{
-  let event = try await first("a notification", in: activity) {
-    if case .notified = $0 { true } else { false }
-  }
-  guard case .notified(let notification) = event else { throw WaitTimedOut(what: "a notification") }
-  return notification
-}
-
 @Suite("shieldbridge notify posts what the command line says")
 struct NotifyCommandPostingTests {
   @Test func everyOptionReachesTheServerAndPrintIDPrintsTheID() async throws {

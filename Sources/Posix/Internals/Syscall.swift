@@ -58,3 +58,4 @@ func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) 
   write(descriptor, buffer, count)
 }
 func systemRename(_ source: String, _ target: String) -> Int32 { rename(source, target) }
+func systemPipe(_ ends: inout [Int32]) -> Int32 { pipe(&ends) }

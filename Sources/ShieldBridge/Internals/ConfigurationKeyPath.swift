@@ -10,7 +10,7 @@ struct ConfigurationKeyPath: CustomStringConvertible {
   /// The path of `key` inside this object.
   func key(_ key: String) -> ConfigurationKeyPath {
     var path = self
-    path.pointer += "/" + key.replacing("~", with: "~0").replacing("/", with: "~1")
+    path.pointer += "/" + JSONValue.pointerToken(key)
     let bytes = Array(key.utf8)
     let isIdentifier =
       !bytes.isEmpty && !(0x30...0x39).contains(bytes[0])

@@ -1,3 +1,5 @@
+import Notifications
+
 /// Why a bounded wait in a test ended without its value.
 struct WaitTimedOut: Error, CustomStringConvertible {
   var what: String
@@ -46,4 +48,13 @@ func collect<S: AsyncSequence & Sendable>(
     guard let elements = try await group.next() ?? nil else { throw WaitTimedOut(what: what) }
     return elements
   }
+}
+
+/// The first notification the server receives on `activity`, waiting at most 5 seconds.
+func nextNotification(_ activity: AsyncStream<NotificationServer.Activity>) async throws -> ReceivedNotification {
+  let event = try await first("a notification", in: activity) {
+    if case .notified = $0 { true } else { false }
+  }
+  guard case .notified(let notification) = event else { throw WaitTimedOut(what: "a notification") }
+  return notification
 }
