@@ -39,7 +39,6 @@ extension LedgerStore {
     guard status.kind == .directory else {
       throw .io(operation: "use as directory", path: directory, errno: Errno.notDirectory.rawValue)
     }
-    let lockPath = directory + "/ledger.lock"
     let temporaryPath = path + FileSystem.temporaryInfix + "…"
     // A link counts even when it leads nowhere: the grant could not create the lock through it.
     let lockExists = FileSystem.exists(lockPath)

@@ -48,7 +48,8 @@ public final class LedgerStore: Sendable {
   /// `ledger.json` in ``directory``.
   public var path: String { directory + "/ledger.json" }
 
-  private var lockPath: String { directory + "/ledger.lock" }
+  /// The lock file every writer (and the write check) takes first.
+  var lockPath: String { directory + "/ledger.lock" }
 
   /// The local day of the clock's "now".
   public var today: LocalDay { LocalDay.containing(clock.now()) }
