@@ -11,12 +11,18 @@ let package = Package(
     .library(name: "DeepLink", targets: ["DeepLink"]),
     .library(name: "Localization", targets: ["Localization"]),
     .library(name: "Brake", targets: ["Brake"]),
+    .library(name: "Desktop", targets: ["Desktop"]),
   ],
   targets: [
     .systemLibrary(
       name: "CDBus",
       pkgConfig: "dbus-1",
       providers: [.apt(["libdbus-1-dev"])]
+    ),
+    .systemLibrary(
+      name: "CXCB",
+      pkgConfig: "xcb",
+      providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev", "libxcb-res0-dev"])]
     ),
     // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
     .target(name: "Posix"),
@@ -29,9 +35,12 @@ let package = Package(
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
+    .target(name: "Desktop", dependencies: ["CXCB", "JSON", "Posix"]),
     .target(
       name: "ShieldBridge",
-      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "Brake", "JSON", "Posix", "Spawn"]
+      dependencies: [
+        "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Posix", "Spawn",
+      ]
     ),
     .target(name: "ShieldBridgeCLI", dependencies: ["Posix", "ShieldBridge"]),
     .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridgeCLI"]),
@@ -49,6 +58,7 @@ let package = Package(
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
+    .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]

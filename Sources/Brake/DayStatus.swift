@@ -24,7 +24,7 @@ public struct RuleStatus: Hashable, Sendable {
   public var json: JSONValue {
     .object([
       ("name", .string(rule.name)),
-      ("apps", .array(rule.apps.map(JSONValue.string))),
+      ("apps", .array(rule.apps.map { .string($0.name) })),
       ("dailyLimitMinutes", .int(rule.dailyLimitMinutes)),
       ("grantMinutes", .int(rule.grantMinutes)),
       ("maxGrantsPerDay", .int(rule.maxGrantsPerDay)),

@@ -7,6 +7,7 @@ extension Rule {
     case dailyLimitMinutes
     case grantMinutes
     case maxGrantsPerDay
+    case warnMinutes
 
     /// The values the limit may take.
     public var range: ClosedRange<Int> {
@@ -14,6 +15,7 @@ extension Rule {
       case .dailyLimitMinutes: Rule.dailyLimitMinutesRange
       case .grantMinutes: Rule.grantMinutesRange
       case .maxGrantsPerDay: Rule.maxGrantsPerDayRange
+      case .warnMinutes: Rule.warnMinutesRange
       }
     }
 
@@ -23,6 +25,7 @@ extension Rule {
       case .dailyLimitMinutes: Rule.defaultDailyLimitMinutes
       case .grantMinutes: Rule.defaultGrantMinutes
       case .maxGrantsPerDay: Rule.defaultMaxGrantsPerDay
+      case .warnMinutes: Rule.defaultWarnMinutes
       }
     }
 
@@ -32,6 +35,7 @@ extension Rule {
       case .dailyLimitMinutes: \.dailyLimitMinutes
       case .grantMinutes: \.grantMinutes
       case .maxGrantsPerDay: \.maxGrantsPerDay
+      case .warnMinutes: \.warnMinutes
       }
     }
 

@@ -21,30 +21,41 @@ public struct Rule: Hashable, Sendable {
   public static let grantMinutesRange = LinkConfiguration.grantRange
   /// The most grants a rule may allow on one day.
   public static let maxGrantsPerDayRange = 0...100
+  /// How long before the limit the warning comes; 0: no warning.
+  public static let defaultWarnMinutes = 1
+  public static let warnMinutesRange = 0...1440
 
   /// The rule's name; the ledger counts grants under it.
   public var name: String
-  /// The display names of the apps the rule covers, matched case-insensitively.
-  public var apps: [String]
+  /// The apps the rule covers; their display names are matched case-insensitively.
+  public var apps: [AppPattern]
   /// Minutes allowed each day before any puzzle is solved.
   public var dailyLimitMinutes: Int
   /// Minutes each solved puzzle adds to today's limit.
   public var grantMinutes: Int
   /// The most puzzles that can be solved for this rule on one day.
   public var maxGrantsPerDay: Int
+  /// Minutes before the limit when one plain warning is shown; 0 for none.
+  public var warnMinutes: Int
+  /// What happens to the apps at the limit, after the shield notification.
+  public var onLimit: LimitAction
 
   public init(
     name: String,
-    apps: [String],
+    apps: [AppPattern],
     dailyLimitMinutes: Int = Rule.defaultDailyLimitMinutes,
     grantMinutes: Int = Rule.defaultGrantMinutes,
-    maxGrantsPerDay: Int = Rule.defaultMaxGrantsPerDay
+    maxGrantsPerDay: Int = Rule.defaultMaxGrantsPerDay,
+    warnMinutes: Int = Rule.defaultWarnMinutes,
+    onLimit: LimitAction = .hide
   ) {
     self.name = name
     self.apps = apps
     self.dailyLimitMinutes = dailyLimitMinutes
     self.grantMinutes = grantMinutes
     self.maxGrantsPerDay = maxGrantsPerDay
+    self.warnMinutes = warnMinutes
+    self.onLimit = onLimit
   }
 
   /// A rule whose limits are checked against their ranges, in the order they are declared.
@@ -53,14 +64,16 @@ public struct Rule: Hashable, Sendable {
   ///   (``dailyLimitMinutesRange``, ``grantMinutesRange``, ``maxGrantsPerDayRange``).
   public init(
     checking name: String,
-    apps: [String],
+    apps: [AppPattern],
     dailyLimitMinutes: Int = Rule.defaultDailyLimitMinutes,
     grantMinutes: Int = Rule.defaultGrantMinutes,
-    maxGrantsPerDay: Int = Rule.defaultMaxGrantsPerDay
+    maxGrantsPerDay: Int = Rule.defaultMaxGrantsPerDay,
+    warnMinutes: Int = Rule.defaultWarnMinutes,
+    onLimit: LimitAction = .hide
   ) throws(RuleError) {
     self.init(
       name: name, apps: apps, dailyLimitMinutes: dailyLimitMinutes, grantMinutes: grantMinutes,
-      maxGrantsPerDay: maxGrantsPerDay)
+      maxGrantsPerDay: maxGrantsPerDay, warnMinutes: warnMinutes, onLimit: onLimit)
     for limit in Limit.allCases {
       let value = self[keyPath: limit.keyPath]
       guard limit.range.contains(value) else { throw RuleError(limit: limit, value: value) }
@@ -70,11 +83,21 @@ public struct Rule: Hashable, Sendable {
   /// Whether the rule lists `app`, compared case-insensitively ("youtube" is "YouTube").
   public func covers(_ app: String) -> Bool {
     let wanted = app.lowercased()
-    return apps.contains { $0.lowercased() == wanted }
+    return apps.contains { $0.name.lowercased() == wanted }
   }
 
   /// The day's limit after `grants` solved puzzles.
   public func limitMinutes(grants: Int) -> Int {
     dailyLimitMinutes + grants * grantMinutes
   }
+}
+
+/// What a rule does to its apps at the limit, after the shield notification.
+public enum LimitAction: String, CaseIterable, Hashable, Sendable {
+  /// Minimise the app's windows, and again whenever one is activated while over the limit.
+  case hide
+  /// Ask the app's windows to close; SIGTERM after a grace period, SIGKILL after a second one.
+  case close
+  /// The notification alone.
+  case notify
 }

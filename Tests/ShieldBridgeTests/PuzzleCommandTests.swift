@@ -229,7 +229,7 @@ struct PuzzleCommandTests {
   func failedWrite() throws {
     let sandbox = try Sandbox()
     // Enough rules with grants that the ledger is larger than the 1 KiB the writer may write.
-    let rules = (0..<80).map { Rule(name: "rule-number-\($0)-of-this-test", apps: ["App\($0)"]) }
+    let rules = (0..<80).map { Rule(name: "rule-number-\($0)-of-this-test", apps: [AppPattern(name: "App\($0)")]) }
     let json = rules.map { #"{"name":"\#($0.name)","apps":["\#($0.apps[0])"]}"# }.joined(
       separator: ",")
     try sandbox.writeConfig(#"{"rules":[\#(json)]}"#)

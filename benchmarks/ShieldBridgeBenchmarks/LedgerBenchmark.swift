@@ -9,7 +9,7 @@ enum LedgerBenchmark {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = LedgerStore(directory: directory)
     let rule = Rule(name: "social", apps: ["Instagram"], maxGrantsPerDay: 10_000)
-    let others = (0..<20).map { Rule(name: "rule-\($0)", apps: ["App\($0)"]) }
+    let others = (0..<20).map { Rule(name: "rule-\($0)", apps: [AppPattern(name: "App\($0)")]) }
     // A realistic ledger: a week of days with a few rules each.
     for rule in others { _ = try store.recordGrant(for: rule) }
 

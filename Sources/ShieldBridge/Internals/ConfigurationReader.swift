@@ -124,10 +124,11 @@ struct ConfigurationReader {
     let rule: Rule
     do {
       rule = try Rule(
-        checking: name, apps: apps,
+        checking: name, apps: apps.map { AppPattern(name: $0) },
         dailyLimitMinutes: values[.dailyLimitMinutes] ?? Rule.Limit.dailyLimitMinutes.defaultValue,
         grantMinutes: values[.grantMinutes] ?? Rule.Limit.grantMinutes.defaultValue,
-        maxGrantsPerDay: values[.maxGrantsPerDay] ?? Rule.Limit.maxGrantsPerDay.defaultValue)
+        maxGrantsPerDay: values[.maxGrantsPerDay] ?? Rule.Limit.maxGrantsPerDay.defaultValue,
+        warnMinutes: values[.warnMinutes] ?? Rule.Limit.warnMinutes.defaultValue)
     } catch {
       let value = members[error.limit.rawValue] ?? .integer(Int64(error.value))
       throw self.error(

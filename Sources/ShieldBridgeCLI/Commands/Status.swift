@@ -47,7 +47,7 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) throws(CommandFa
   }
   Output.out("Today: \(status.date)")
   for rule in status.rules {
-    let apps = rule.rule.apps.isEmpty ? "every app" : rule.rule.apps.joined(separator: ", ")
+    let apps = rule.rule.apps.isEmpty ? "every app" : rule.rule.apps.map(\.name).joined(separator: ", ")
     Output.out("")
     Output.out("\(rule.rule.name): \(apps)")
     Output.out("  limit today: \(rule.limitTodayMinutes) minutes")

@@ -1,0 +1,60 @@
+/// Which way the desktop is watched; `config.json`'s `"desktop"`.
+public enum DesktopKind: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+  case x11
+  case i3
+  case sway
+  case processes
+
+  public var description: String { rawValue }
+}
+
+/// What counts as using an app with a backend.
+public enum CountingSource: String, Hashable, Sendable {
+  /// The app has the focused window.
+  case focus
+  /// The app runs (the process fallback sees no windows).
+  case running
+}
+
+/// One desktop: which app is in front, idle and screen state, and what can be done to an app's windows.
+///
+/// Each backend is event driven where its desktop allows (no wake-ups while
+/// nothing changes), never crashes or hangs on what the desktop sends, and
+/// ends its stream with ``DesktopEvent/lost(_:)`` when the desktop goes away.
+public protocol DesktopBackend: AnyObject, Sendable {
+  var kind: DesktopKind { get }
+  var countingSource: CountingSource { get }
+  /// What the backend cannot see (for `status` and `shieldbridge desktop`), such as
+  /// "input idle is not visible under sway".
+  var limitations: [String] { get }
+
+  /// The events, starting with the current state. Called once; `idleAfter` is
+  /// how long without input counts as idle.
+  func events(idleAfter: Duration) -> AsyncStream<DesktopEvent>
+
+  /// Hides (minimises, or moves to the scratchpad) every window whose app matches.
+  ///
+  /// - Returns: How many windows were hidden.
+  func hide(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> Int
+
+  /// Asks every window whose app matches to close (`WM_DELETE_WINDOW`, i3's
+  /// `kill`, SIGTERM for processes).
+  ///
+  /// - Returns: The pids behind those windows, for the caller's SIGTERM and
+  ///   SIGKILL after the grace periods.
+  func close(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> [Int32]
+
+  /// Stops watching; the event stream ends.
+  func stop()
+}
+
+/// Why the desktop could not be watched or could not do what was asked.
+public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var message: String
+
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}

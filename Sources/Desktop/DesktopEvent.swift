@@ -1,0 +1,47 @@
+/// A window, as a backend names it: the X11 window id, or the i3/sway container id.
+public struct WindowID: Hashable, Sendable, CustomStringConvertible {
+  public var rawValue: UInt64
+
+  public init(_ rawValue: UInt64) {
+    self.rawValue = rawValue
+  }
+
+  public var description: String { "0x" + String(rawValue, radix: 16) }
+}
+
+/// The window in front and the app behind it.
+public struct FocusedWindow: Hashable, Sendable {
+  public var window: WindowID
+  public var app: AppIdentity
+
+  public init(window: WindowID, app: AppIdentity) {
+    self.window = window
+    self.app = app
+  }
+}
+
+/// Whether the screen can be seen: on, blanked by the screen saver, or locked.
+public enum ScreenState: String, Hashable, Sendable {
+  case on
+  /// The screen saver is active (or the display is off).
+  case saver
+  case locked
+}
+
+/// What a backend reports. A backend's first events give its current state
+/// (the focused window or the running apps, the screen, idle); after that it
+/// reports only changes, when they happen: no event means nothing changed.
+public enum DesktopEvent: Hashable, Sendable {
+  /// Another window has the focus, or none (`nil`: the desktop itself, or an empty workspace).
+  case focus(FocusedWindow?)
+  /// The covered apps that run now (the process fallback, which sees no focus).
+  case running([AppIdentity])
+  /// The user has not touched keyboard or mouse for the idle time (`true`), or has again (`false`).
+  case idle(Bool)
+  /// Something (a video playing) inhibits idle (`true`), or no longer does.
+  case inhibited(Bool)
+  case screen(ScreenState)
+  /// The backend stopped working (the X server or the window manager went
+  /// away); the text says why. No events follow.
+  case lost(String)
+}
