@@ -10,10 +10,14 @@ FUZZ_SECONDS ?= 60
 # daemon), and for the tests (gettext's msgfmt for the catalogs; a real
 # notification server under a virtual X display, clicked with xdotool; xdg-open
 # for the scheme handler; tmux for the terminal puzzle; tzdata for the DST tests).
-BUILD_PACKAGES := pkg-config libdbus-1-dev
-RUN_PACKAGES := dbus-daemon
-TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin
-BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi gcc xvfb dunst
+BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libxcb-res0-dev
+# The demo's desktop: a virtual X display, i3, and an xterm as the covered app.
+RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
+# The real desktops the meter is tested on: X11 with i3 and with openbox
+# (xset for the screen saver), sway and foot (run as a user the tests create).
+TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
+	i3-wm openbox xterm x11-xserver-utils sway foot
+BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
 # Cyrillic, Arabic; VL Gothic: Japanese).
