@@ -29,7 +29,7 @@ public enum Poll {
         count = try valueOrErrno(retryOnInterrupt: false) {
           poll(&pollers, nfds_t(pollers.count), milliseconds)
         }
-      } catch where error == .interrupted {
+      } catch  where error == .interrupted {
         continue
       }
       if count == 0 { return [] }
