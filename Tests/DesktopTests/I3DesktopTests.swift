@@ -75,6 +75,30 @@ import Testing
     #expect(!log.events.contains { if case .lost = $0 { true } else { false } })
   }
 
+  @Test func aRestartOfI3KeepsTheDesktop() async throws {
+    let session = try await XSession(windowManager: .i3)
+    _ = try await session.launchXterm(windowClass: "Instagram")
+    _ = try await session.launchXterm(windowClass: "Other")
+    let desktop = try I3Desktop(socketPath: try #require(session.i3Socket))
+    let log = EventLog<DesktopEvent>()
+    let task = log.collect(desktop.events(idleAfter: .seconds(300)))
+    _ = try await log.first("the first focus", where: Self.isFocus(ofClass: "Other"))
+    // i3-msg restart returns before i3 has gone; it may also see the socket close under it.
+    _ = try? await session.i3msg(["restart"])
+    let mark = log.count
+    _ = try await poll("i3 back after the restart", timeout: .seconds(15), every: .milliseconds(50)) {
+      (try? await session.i3msg([#"[class="Instagram"] focus"#])) != nil ? true : nil
+    }
+    do {
+      _ = try await log.first("the focus after the restart", after: mark, where: Self.isFocus(ofClass: "Instagram"))
+    } catch {
+      Issue.record("\(error): \(log.events)")
+    }
+    #expect(!log.events.contains { if case .lost = $0 { true } else { false } })
+    desktop.stop()
+    await task.value
+  }
+
   @Test func i3KilledLosesTheDesktop() async throws {
     let session = try await XSession(windowManager: .i3)
     _ = try await session.launchXterm(windowClass: "Instagram")
