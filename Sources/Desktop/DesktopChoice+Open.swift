@@ -1,0 +1,85 @@
+extension DesktopChoice {
+  /// Opens the backend this choice names, or the one the environment shows for ``DesktopChoice/auto``.
+  ///
+  /// A method of the choice rather than of a `Desktop` type: a type named
+  /// like its module would make `Desktop.DesktopError` unwritable.
+  ///
+  /// `auto` takes the first that answers of:
+  /// 1. sway, when `$SWAYSOCK` names a socket that answers;
+  /// 2. i3, when `$I3SOCK` names a socket that answers, or the X display's
+  ///    root window names one in `I3_SOCKET_PATH`;
+  /// 3. X11, when `$DISPLAY` names a display with an EWMH window manager;
+  /// 4. the running processes.
+  ///
+  /// Under i3 with an X display, input idle, idle inhibition and the screen
+  /// saver come from the X11 backend on the same display, and so do the
+  /// pids of i3's windows (i3's tree names only their X11 window).
+  /// Whatever the backend, the identities it reports, and those its `hide`
+  /// and `close` predicates see, are completed with the names `/proc` knows
+  /// for their pid (executable, `comm`, `argv[0]`, systemd scope), so a rule
+  /// matches one complete identity whichever way the desktop is watched.
+  /// Opening may block for a few seconds on a socket or display that does
+  /// not answer (each wait is bounded).
+  ///
+  /// - Parameters:
+  ///   - environment: The variables to read (`SWAYSOCK`, `I3SOCK`, `DISPLAY`).
+  ///   - covers: Whether an app is covered by a rule: the process fallback
+  ///     watches only those.
+  /// - Returns: The backend, or `nil` for ``DesktopChoice/off``.
+  /// - Throws: ``DesktopError`` when a forced backend cannot be opened.
+  public func open(
+    environment: [String: String], covers: @escaping @Sendable (AppIdentity) -> Bool
+  ) throws(DesktopError) -> (any DesktopBackend)? {
+    let table = ProcessTable()
+    let display = nonEmpty(environment["DISPLAY"])
+    switch self {
+    case .off:
+      return nil
+    case .processes:
+      return ProcessesDesktop(covers: covers, table: table)
+    case .sway:
+      guard let path = nonEmpty(environment["SWAYSOCK"]) else {
+        throw DesktopError("\"desktop\" is \"sway\" but $SWAYSOCK is not set (is sway running?)")
+      }
+      return EnrichedDesktop(try I3Desktop(socketPath: path, kind: .sway), table: table)
+    case .i3:
+      let x11 = display.flatMap { try? X11Desktop.connect(display: $0) }
+      guard let path = nonEmpty(environment["I3SOCK"]) ?? x11?.i3SocketPath() else {
+        throw DesktopError(
+          "\"desktop\" is \"i3\" but neither $I3SOCK nor the X display's I3_SOCKET_PATH names i3's socket")
+      }
+      return try Self.i3(socketPath: path, x11: x11, table: table)
+    case .x11:
+      return EnrichedDesktop(try X11Desktop.connect(display: display), table: table)
+    case .auto:
+      if let path = nonEmpty(environment["SWAYSOCK"]), let sway = try? I3Desktop(socketPath: path, kind: .sway) {
+        return EnrichedDesktop(sway, table: table)
+      }
+      let x11 = display.flatMap { try? X11Desktop.connect(display: $0) }
+      for path in [nonEmpty(environment["I3SOCK"]), x11?.i3SocketPath()].compactMap({ $0 }) {
+        if let i3 = try? Self.i3(socketPath: path, x11: x11, table: table) { return i3 }
+      }
+      if let x11 { return EnrichedDesktop(x11, table: table) }
+      return ProcessesDesktop(covers: covers, table: table)
+    }
+  }
+
+  /// i3 at `socketPath`; with the X11 backend of its display for the pids, idle and the screen.
+  private static func i3(socketPath: String, x11: X11Desktop?, table: ProcessTable) throws(DesktopError)
+    -> any DesktopBackend
+  {
+    var xIdentity: (@Sendable (UInt32) -> AppIdentity?)?
+    if let x11 {
+      xIdentity = { @Sendable (window: UInt32) -> AppIdentity? in x11.identity(of: WindowID(UInt64(window))) }
+    }
+    let i3 = try I3Desktop(socketPath: socketPath, kind: .i3, xIdentity: xIdentity)
+    guard let x11 else { return EnrichedDesktop(i3, table: table) }
+    return EnrichedDesktop(CompositeDesktop(focus: i3, screen: x11), table: table)
+  }
+}
+
+/// `value`, or `nil` when it is unset or empty.
+private func nonEmpty(_ value: String?) -> String? {
+  guard let value, !value.isEmpty else { return nil }
+  return value
+}
