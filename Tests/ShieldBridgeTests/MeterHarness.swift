@@ -33,9 +33,11 @@ final class MeterHarness: Sendable {
     idleLimit: .seconds(300), minuteLength: .seconds(1), saveInterval: .seconds(1), closeGrace: .seconds(1),
     killGrace: .seconds(1))
 
+  /// The service with `desktop`, or (`desktop` `nil`) with what `openDesktop` opens for
+  /// `choice` in `environment`, fallbacks included, as `serve` does.
   init(
-    rules: [Rule], desktop: any DesktopBackend, settings: MeterSettings = MeterHarness.quick,
-    sandbox: Sandbox? = nil
+    rules: [Rule], desktop: (any DesktopBackend)?, choice: DesktopChoice = .auto, environment: [String: String] = [:],
+    settings: MeterSettings = MeterHarness.quick, sandbox: Sandbox? = nil
   ) async throws {
     let sandbox = try sandbox ?? Sandbox()
     self.sandbox = sandbox
@@ -60,12 +62,12 @@ final class MeterHarness: Sendable {
     }
     serviceConnection = try Connection(.address(notifications.bus.address))
     let log = self.log
-    service = try await ShieldService.start(
-      on: serviceConnection,
-      options: ShieldService.Options(
-        configuration: Configuration(rules: RuleSet(rules)), ledger: sandbox.store, localizer: .source,
-        launcher: Launcher(environment: sandbox.environment), executable: ShieldBridgeTool.path, puzzleSeed: 42,
-        desktop: desktop, meter: settings, log: { log.append($0) }))
+    var options = ShieldService.Options(
+      configuration: Configuration(rules: RuleSet(rules), desktop: choice), ledger: sandbox.store,
+      localizer: .source, launcher: Launcher(environment: sandbox.environment), executable: ShieldBridgeTool.path,
+      puzzleSeed: 42, desktop: desktop, meter: settings, log: { log.append($0) })
+    if desktop == nil { options.openDesktop(environment: environment) }
+    service = try await ShieldService.start(on: serviceConnection, options: options)
   }
 
   deinit {
