@@ -214,6 +214,27 @@ struct LedgerStoreUsageTests {
     #expect(try store.load().value.usedSecondsByDay[store.today] == ["social": 3, "video": 90_000])
   }
 
+  @Test("A meter restarted from the store goes on with the day's use and reports a limit already reached")
+  func restartFromStore() throws {
+    let state = try TemporaryDirectory()
+    let store = LedgerStore(directory: state.path, clock: .fixed(utc(2026, 11, 29, 12)))
+    let settings = UsageMeter.Settings(rules: RuleSet([social]))
+    var clock = MeterClock(wall: utc(2026, 11, 29, 12))
+    var meter = UsageMeter(settings: settings, ledger: try store.loadForMeter().value, now: clock.now)
+    _ = meter.inUse(["social"], at: clock.now)
+    clock.pass(.milliseconds(200_500))
+    _ = meter.advance(to: clock.now)
+    _ = try store.recordUsage(meter.usedSecondsByDay)
+    var restarted = UsageMeter(settings: settings, ledger: try store.loadForMeter().value, now: clock.now)
+    #expect(restarted.usage(of: "social")?.usedSeconds == 200)
+    clock.pass(.seconds(100))
+    _ = meter.advance(to: clock.now)
+    _ = try store.recordUsage(meter.usedSecondsToday, on: meter.day)
+    restarted = UsageMeter(settings: settings, ledger: try store.loadForMeter().value, now: clock.now)
+    #expect(restarted.usage(of: "social")?.overLimit == true)
+    #expect(restarted.inUse(["social"], at: clock.now) == [.limitReached(rule: "social")])
+  }
+
   @Test("The meter's start says when the ledger holds use from days after today")
   func laterDaysWarning() throws {
     let state = try TemporaryDirectory()
