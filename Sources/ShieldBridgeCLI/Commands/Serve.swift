@@ -5,11 +5,11 @@ import ShieldBridge
 import Spawn
 
 extension Command {
-  /// `shieldbridge serve [--address ADDR]`: the service.
+  /// `shieldbridge serve [--address ADDR] [--minute-length MS] [--save-interval MS]`: the service.
   static let serve = Command(
     name: "serve",
     abstract: "Run the service: shields, clicks, puzzles and app views.",
-    options: AddressOptions.self,
+    options: ServeOptions.self,
     discussion: """
       Owns org.shieldbridge.ShieldBridge on the session bus (or ADDR) and exports
       org.shieldbridge.ShieldBridge1 at /org/shieldbridge/ShieldBridge1:
@@ -28,7 +28,24 @@ extension Command {
   )
 }
 
-private func runService(_ invocation: Invocation<AddressOptions>) async throws(CommandFailure) -> ExitCode {
+/// `serve`'s options: the bus, and the meter's timings shortened for tests and demonstrations.
+struct ServeOptions: BusOptions {
+  let address: Option<String>
+  let minuteLength: Option<Int>
+  let saveInterval: Option<Int>
+
+  init(declaring options: inout OptionDeclarations) {
+    address = options.address()
+    minuteLength = options.integer(
+      "--minute-length", "MS", in: 1...60_000, digitsOnly: true,
+      "How long a minute of the rules' limits lasts, in milliseconds (60000; shorter for tests and demos).")
+    saveInterval = options.integer(
+      "--save-interval", "MS", in: 1...30_000, digitsOnly: true,
+      "How often the counted time is written to the ledger, in milliseconds (30000; shorter for tests).")
+  }
+}
+
+private func runService(_ invocation: Invocation<ServeOptions>) async throws(CommandFailure) -> ExitCode {
   // SIGHUP stops too: its default action would end the process with its notifications still open.
   let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
   let options = try meteredServiceOptions(invocation)
@@ -65,9 +82,11 @@ func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
     executable: currentExecutable(), log: { Output.err("shieldbridge: \($0)") })
 }
 
-/// ``serviceOptions()`` with the desktop the meter watches, for `serve`.
-func meteredServiceOptions(_ invocation: Invocation<AddressOptions>) throws(CommandFailure) -> ShieldService.Options {
+/// ``serviceOptions()`` with the desktop the meter watches and the timings given, for `serve`.
+func meteredServiceOptions(_ invocation: Invocation<ServeOptions>) throws(CommandFailure) -> ShieldService.Options {
   var options = try serviceOptions()
+  if let milliseconds = try invocation[\.minuteLength] { options.meter.minuteLength = .milliseconds(milliseconds) }
+  if let milliseconds = try invocation[\.saveInterval] { options.meter.saveInterval = .milliseconds(milliseconds) }
   options.openDesktop(environment: Environment.all)
   return options
 }
