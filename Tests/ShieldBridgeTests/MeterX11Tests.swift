@@ -58,6 +58,46 @@ struct MeterX11Tests {
     await harness.stop()
   }
 
+  @Test("onLimit close: the window is asked to close, its process is gone, and a relaunch is closed at once")
+  func close() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let xterm = try await session.launchXterm(windowClass: "Instagram")
+    var rule = Self.rule
+    rule.onLimit = .close
+    let harness = try await MeterHarness(rules: [rule], desktop: nil, choice: .x11, environment: session.environment)
+    try await session.xdotool(["windowactivate", xterm.hexWindow])
+    _ = try await harness.signal(.limitReached(rule: "social", app: "Instagram"))
+    _ = try await harness.logLine(containing: "rule social: asked 1 process(es) to close")
+    #expect(await xterm.process.finish(timeout: .seconds(10)).termination != nil)
+    _ = try await harness.logLine(containing: "process \(xterm.pid) has ended")
+
+    // A relaunch: openbox gives the new window the focus, and the meter closes it at once
+    // (too soon for XSession's wait for a managed window, hence the plain process).
+    let mark = harness.log.count
+    let again = try BackgroundProcess(
+      ["xterm", "-class", "Instagram", "-e", "sleep", "600"], environment: session.environment)
+    _ = try await harness.logLine(after: mark, containing: "rule social: asked 1 process(es) to close")
+    #expect(await again.finish(timeout: .seconds(10)).termination != nil)
+    await harness.stop()
+  }
+
+  @Test("The screen saver stops the count and its end starts it again")
+  func screenSaver() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let xterm = try await session.launchXterm(windowClass: "Instagram")
+    var rule = Self.rule
+    rule.dailyLimitMinutes = 600
+    let harness = try await MeterHarness(rules: [rule], desktop: nil, choice: .x11, environment: session.environment)
+    try await session.xdotool(["windowactivate", xterm.hexWindow])
+    func counting() async throws -> Bool? { try await harness.usage().usageRule("social")?["counting"]?.boolValue }
+    _ = try await poll("the focused xterm to count") { try await counting() == true ? true : nil }
+    try await session.xset(["s", "activate"])
+    _ = try await poll("the screen saver to stop the count") { try await counting() == false ? true : nil }
+    try await session.xset(["s", "reset"])
+    _ = try await poll("the count to start again") { try await counting() == true ? true : nil }
+    await harness.stop()
+  }
+
   @Test("When the X server goes away the meter says so and falls back to the running processes")
   func serverLost() async throws {
     let (session, _, harness) = try await start()
