@@ -2,9 +2,9 @@ import Brake
 import Desktop
 import Foundation
 import Glibc
+import JSON
 import Posix
 import Synchronization
-import JSON
 import TestSupport
 import Testing
 
