@@ -16,8 +16,17 @@ extension Command {
         Shield(s app) -> u        post the shield notification, return its id
         Open(s link) -> s         resolve a link and dispatch it, return the record as JSON
         Status() -> s             today's rules and grants as JSON
+        Usage() -> s              today's use per rule and the source that counts it, as JSON
         signal Dispatched(s)      one JSON record per dispatched action
+        signal LimitReached(ss)   a rule and the app in use reached today's limit
+        signal Unlocked(su)       a rule and the minutes a grant (or a new day) unlocked
       Each dispatch is also logged as one line on stderr.
+
+      With rules in config.json it meters the desktop "desktop" names (auto:
+      sway, i3, X11, else the running processes), acts at each rule's limit
+      (onLimit: hide, close, notify) and writes the time used to the ledger at
+      least every 30 s. --minute-length and --save-interval shorten the meter's
+      minute and the save interval for tests and demonstrations.
 
       Exit status: 0 after SIGTERM, SIGINT or SIGHUP (it takes no new calls,
       waits for the notifications being posted, closes every notification it
