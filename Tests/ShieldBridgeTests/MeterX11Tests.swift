@@ -98,6 +98,25 @@ struct MeterX11Tests {
     await harness.stop()
   }
 
+  @Test("Input idle past the idle limit stops the count, and input starts it again")
+  func idle() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let xterm = try await session.launchXterm(windowClass: "Instagram")
+    var rule = Self.rule
+    rule.dailyLimitMinutes = 600
+    var settings = MeterHarness.quick
+    settings.idleLimit = .seconds(1)
+    let harness = try await MeterHarness(
+      rules: [rule], desktop: nil, choice: .x11, environment: session.environment, settings: settings)
+    try await session.xdotool(["windowactivate", xterm.hexWindow])
+    func counting() async throws -> Bool? { try await harness.usage().usageRule("social")?["counting"]?.boolValue }
+    _ = try await poll("the focused xterm to count") { try await counting() == true ? true : nil }
+    _ = try await poll("a second without input to stop the count") { try await counting() == false ? true : nil }
+    try await session.xdotool(["mousemove", "10", "10", "mousemove", "20", "20"])
+    _ = try await poll("input to start the count again") { try await counting() == true ? true : nil }
+    await harness.stop()
+  }
+
   @Test("When the X server goes away the meter says so and falls back to the running processes")
   func serverLost() async throws {
     let (session, _, harness) = try await start()
