@@ -3,9 +3,9 @@ import JSON
 import ShieldBridge
 import Testing
 
-@Suite("Usage() has one JSON shape, and clients read it back")
+@Suite("Usage() has one JSON shape")
 struct UsageReportTests {
-  @Test("The JSON of a report, and the report read from it")
+  @Test("The JSON of a report, with and without a desktop")
   func roundTrip() throws {
     let report = UsageReport(
       date: try #require(LocalDay("2026-12-01")),
@@ -16,11 +16,9 @@ struct UsageReportTests {
         == #"{"date":"2026-12-01","source":{"backend":"i3","counting":"focus","limitations":["no idle"]},"#
         + #""rules":[{"name":"social","usedSeconds":190,"limitSeconds":300,"remainingSeconds":110,"#
         + #""grantsToday":1,"counting":true,"overLimit":false}]}"#)
-    #expect(UsageReport(json: report.json) == report)
     let off = UsageReport(date: report.date, source: .off, rules: [])
     #expect(off.json["source"]?["backend"]?.stringValue == "off")
     #expect(off.json["source"]?["counting"]?.stringValue == "none")
-    #expect(UsageReport(json: off.json) == off)
-    #expect(UsageReport(json: .object([("date", "yesterday")])) == nil)
+    #expect(off.json["rules"]?.arrayValue?.isEmpty == true)
   }
 }

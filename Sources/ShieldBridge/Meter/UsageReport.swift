@@ -49,32 +49,6 @@ public struct UsageReport: Hashable, Sendable {
     self.rules = rules
   }
 
-  /// Reads what ``json`` wrote (a client's side of `Usage()`); `nil` when `json` is not of that shape.
-  public init?(json: JSONValue) {
-    guard let dateText = json["date"]?.stringValue, let date = LocalDay(dateText),
-      let source = json["source"], let backendText = source["backend"]?.stringValue,
-      let countingText = source["counting"]?.stringValue, let entries = json["rules"]?.arrayValue
-    else { return nil }
-    let backend = DesktopKind(rawValue: backendText)
-    guard backend != nil || backendText == "off" else { return nil }
-    let counting = CountingSource(rawValue: countingText)
-    guard counting != nil || countingText == "none" else { return nil }
-    var rules: [RuleUsage] = []
-    for entry in entries {
-      guard let name = entry["name"]?.stringValue, let used = entry["usedSeconds"]?.integerValue,
-        let limit = entry["limitSeconds"]?.integerValue, let grants = entry["grantsToday"]?.integerValue,
-        let isCounting = entry["counting"]?.boolValue
-      else { return nil }
-      rules.append(
-        RuleUsage(
-          rule: name, used: .seconds(used), limit: .seconds(limit), grantsToday: Int(clamping: grants),
-          counting: isCounting))
-    }
-    let limitations = source["limitations"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    self.init(
-      date: date, source: Source(backend: backend, counting: counting, limitations: limitations), rules: rules)
-  }
-
   public var json: JSONValue {
     .object([
       ("date", .string(date.description)),
