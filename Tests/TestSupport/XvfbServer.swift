@@ -11,12 +11,17 @@ public final class XvfbServer: Sendable {
   public let display: String
   /// The server's process.
   public let process: BackgroundProcess
+  /// This server's place among the desktops running at once (``DesktopSlots``).
+  private let slot: DesktopSlot
 
   /// Starts Xvfb and returns when its socket accepts clients.
   ///
   /// - Throws: ``DesktopError`` when Xvfb is missing or does not start within 15 s.
   public init(screen: String = "1024x768x24") async throws {
     _ = try requiredTool("Xvfb", package: "xvfb")
+    // Given back in deinit, also when starting fails below.
+    await DesktopSlots.shared.take()
+    slot = DesktopSlot()
     process = try BackgroundProcess([
       "Xvfb", "-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp",
     ])

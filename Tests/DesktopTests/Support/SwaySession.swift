@@ -15,6 +15,8 @@ final class SwaySession: Sendable {
   let socket: String
   let waylandDisplay: String
   private let sway: BackgroundProcess
+  /// This sway's place among the desktops running at once.
+  private let slot: DesktopSlot
   private let clients = Mutex<[BackgroundProcess]>([])
 
   init() async throws {
@@ -24,6 +26,8 @@ final class SwaySession: Sendable {
       _ = try requiredTool(tool, package: package)
     }
     try await Self.createUser()
+    await DesktopSlots.shared.take()
+    slot = DesktopSlot()
     runtime = try TemporaryDirectory(prefix: "shieldbridge-sway")
     try FileManager.default.setAttributes(
       [.ownerAccountName: Self.user, .posixPermissions: 0o700], ofItemAtPath: runtime.path)
