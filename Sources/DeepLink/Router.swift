@@ -122,17 +122,38 @@ public struct Router<Action: Sendable>: Sendable {
     _ link: UnsafeBufferPointer<UInt8>, fastPath: Bool = true,
     making makeAction: (Int, RouteValues) throws(DeepLinkError) -> Action
   ) throws(DeepLinkError) -> Resolution<Action> {
-    // The closures see plain values and locals only: capturing `self`
-    // would retain each of its fields for every link.
-    let compiled = self.compiled
     var route = -1
     var ignored: [String] = []
     var action: Action?
+    try scanLink(link, fastPath: fastPath) { index, values, keys throws(DeepLinkError) in
+      action = try makeAction(index, values)
+      route = index
+      ignored = keys
+    }
+    guard let action = consume action else {
+      throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
+    }
+    return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: ignored)
+  }
+
+  /// Scans `link` as ``resolveLink(_:fastPath:making:)`` describes and calls
+  /// `body` with the index of its route, its checked values (which live in
+  /// scratch space on the stack until `body` returns) and the keys ignored.
+  @inline(__always)
+  func scanLink(
+    _ link: UnsafeBufferPointer<UInt8>, fastPath: Bool = true,
+    _ body: (Int, RouteValues, [String]) throws(DeepLinkError) -> Void
+  ) throws(DeepLinkError) {
+    // The closures see plain values and locals only: capturing `self`
+    // would retain each of its fields for every link.
+    let compiled = self.compiled
     try RouteValues.withScratch(length: link.count, slotCount: compiled.slotCount) {
       decoded, slots throws(DeepLinkError) in
       guard let decodedBase = decoded.baseAddress else {
         throw DeepLinkError(.tooLong, at: 0, "no memory for the link's values")
       }
+      var route = -1
+      var ignored: [String] = []
       if fastPath {
         var resolver = Resolver<StoppingAtProblems>(table: compiled, slots: slots)
         do throws(StoppingAtProblems.Stopped) {
@@ -151,12 +172,8 @@ public struct Router<Action: Sendable>: Sendable {
       guard route >= 0 && route < compiled.routeNames.count else {
         throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
       }
-      action = try makeAction(route, compiled.values(of: route, slots: slots, decoded: decodedBase))
+      try body(route, compiled.values(of: route, slots: slots, decoded: decodedBase), ignored)
     }
-    guard let action = consume action else {
-      throw DeepLinkError(.unknownRoute, at: 0, "the link has no route")
-    }
-    return Resolution(action: action, scheme: scheme, route: compiled.routeNames[route], ignored: ignored)
   }
 
   /// ``resolveLink(_:fastPath:making:)`` with the actions of the routes' closures.

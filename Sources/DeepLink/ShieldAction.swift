@@ -89,4 +89,49 @@ extension Router where Action == ShieldAction {
       return try self.action(of: route, values)
     }
   }
+
+  /// Resolves the link in the UTF-8 bytes `link`, read in place, as
+  /// ``resolve(utf8:)-(UnsafeBufferPointer<UInt8>)`` does, and lends the
+  /// resolution to `body` with its texts as bytes.
+  ///
+  /// For a caller that only copies the values somewhere, as `link parse
+  /// --json` copies them into its output: no string is made, copied and
+  /// freed for any value, so nothing is allocated for a link. The bytes are
+  /// valid only while `body` runs (see ``LentShieldAction``).
+  ///
+  /// - Throws: what `resolve` throws for the same link; `body` is then not called.
+  public func withResolution(utf8 link: UnsafeBufferPointer<UInt8>, _ body: (LentResolution) -> Void)
+    throws(DeepLinkError)
+  {
+    let standard = UnsafePointer(compiled.standardRoutes)
+    let tables = compiled.tables
+    // The closure sees plain values only (capturing `self` would retain
+    // its fields for every link), so a route that is not a standard one
+    // is resolved again below, through its closure.
+    var standardRoute = true
+    try scanLink(link) { route, values, ignored throws(DeepLinkError) in
+      guard let action = standard[route]?.lentAction(values) else {
+        standardRoute = false
+        return
+      }
+      let entry = tables.routes[route]
+      body(
+        LentResolution(
+          action: action, scheme: UnsafeBufferPointer(start: tables.bytes, count: tables.schemeCount),
+          route: UnsafeBufferPointer(start: tables.bytes + entry.nameStart, count: entry.nameCount), ignored: ignored))
+    }
+    guard !standardRoute else { return }
+    // Another route (or a view without its app, which then throws): its
+    // closure makes the action, and the strings it holds are lent.
+    let resolution = try resolve(utf8: link)
+    var scheme = resolution.scheme
+    var route = resolution.route
+    scheme.withUTF8 { scheme in
+      route.withUTF8 { route in
+        LentShieldAction.lending(resolution.action) { action in
+          body(LentResolution(action: action, scheme: scheme, route: route, ignored: resolution.ignored))
+        }
+      }
+    }
+  }
 }

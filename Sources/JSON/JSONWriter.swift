@@ -100,12 +100,14 @@ public struct JSONWriter: ~Copyable {
   /// Writes `"name":` for a name written in the code; the value written next belongs to it.
   ///
   /// The name is copied as it is, without the escaping check a ``key(escaping:)``
-  /// pays for: a literal such as `"app_name"` has nothing to escape.
-  @inlinable
+  /// pays for: a literal such as `"app_name"` has nothing to escape. Always
+  /// inlined, so that a literal's length and representation are constants
+  /// and the key is a few stores: `link parse --json` writes seven a line.
+  @inlinable @inline(__always)
   public mutating func key(_ name: StaticString) {
     guard name.hasPointerRepresentation else {
       // A one-character literal is held as a scalar, not as bytes.
-      key(escaping: name.description)
+      key(scalar: name)
       return
     }
     let length = name.utf8CodeUnitCount
@@ -124,6 +126,12 @@ public struct JSONWriter: ~Copyable {
     target[length + 2] = UInt8(ascii: ":")
     byteCount = storage.distance(to: target) + length + 3
     needsSeparator = false
+  }
+
+  /// ``key(_:)`` for a one-character literal, out of line.
+  @usableFromInline
+  mutating func key(scalar name: StaticString) {
+    key(escaping: name.description)
   }
 
   /// Writes `"name":` for a name from data, escaped; the value written next belongs to it.
@@ -149,6 +157,17 @@ public struct JSONWriter: ~Copyable {
   public mutating func string(_ text: String) {
     separate()
     append(quoted: text)
+    needsSeparator = true
+  }
+
+  /// Writes UTF-8 bytes as a JSON string, escaped as ``string(_:)-(String)`` escapes a string.
+  ///
+  /// For values that are never made into strings, such as those a link
+  /// lends; `bytes` must be well-formed UTF-8.
+  @inlinable @inline(__always)
+  public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    separate()
+    append(quotedUTF8: bytes)
     needsSeparator = true
   }
 
@@ -214,15 +233,29 @@ public struct JSONWriter: ~Copyable {
     string(value)
   }
 
+  /// Writes `"key":"value"` for a value in UTF-8 bytes; see ``string(utf8:)``.
+  @inlinable @inline(__always)
+  public mutating func member(_ key: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
+    self.key(key)
+    string(utf8: value)
+  }
+
+  /// Writes `"key":"value"` for a value in UTF-8 bytes, or `"key":null` when there is no value.
+  @inlinable @inline(__always)
+  public mutating func member(_ key: StaticString, utf8 value: UnsafeBufferPointer<UInt8>?) {
+    self.key(key)
+    if let value { string(utf8: value) } else { null() }
+  }
+
   /// Writes `"key":` and an integer.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func member(_ key: StaticString, _ value: some BinaryInteger) {
     self.key(key)
     integer(value)
   }
 
   /// Writes `"key":true` or `"key":false`.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func member(_ key: StaticString, _ value: Bool) {
     self.key(key)
     bool(value)

@@ -23,7 +23,12 @@ public enum StandardOutput {
 
   /// Writes raw bytes.
   public static func write(_ bytes: [UInt8]) {
-    _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, stream) }
+    bytes.withUnsafeBufferPointer { write($0) }
+  }
+
+  /// Writes raw bytes in place, without copying them into an array first.
+  public static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    _ = fwrite(bytes.baseAddress, 1, bytes.count, stream)
   }
 
   /// Pushes what the buffer holds to the reader.

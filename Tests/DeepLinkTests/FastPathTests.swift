@@ -139,6 +139,14 @@ struct FastPathTests {
         let fromText = Result { () throws(DeepLinkError) in try router.resolve(text) }
         #expect(fromText == strict, "\(text)", sourceLocation: sourceLocation)
       }
+      // The lent resolution, which makes no string, gives the same answers.
+      var lent: Resolution<ShieldAction>?
+      let lending = Result { () throws(DeepLinkError) in
+        try router.withResolution(utf8: link) { lent = $0.resolution }
+        guard let lent else { throw DeepLinkError(.unknownRoute, at: 0, "the body was not called") }
+        return lent
+      }
+      #expect(lending == strict, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
     }
   }
 

@@ -27,6 +27,16 @@ struct ReplyTable {
   /// cannot come.
   var closedBecause: DBusError?
 
+  /// Pops the deadlines of calls already answered off the top of the heap,
+  /// so that the loop does not wake for a deadline nobody waits for: an idle
+  /// connection that made a call sleeps without a timeout, not until the
+  /// answered call's 25 s are up.
+  mutating func dropAnsweredDeadlines() {
+    while let first = deadlines.first, pending[first.serial]?.deadline != first.deadline {
+      _ = deadlines.pop()
+    }
+  }
+
   mutating func compactIfSparse() {
     guard deadlines.count > 2 * pending.count + 64 else { return }
     deadlines = DeadlineHeap(pending.map { ($0.value.deadline, $0.key) })
@@ -139,6 +149,7 @@ extension ConnectionCore {
   /// Records that the loop is about to sleep; returns the earliest reply deadline.
   func sleepUntilNextReplyDeadline() -> UInt64 {
     replies.withLock { table in
+      table.dropAnsweredDeadlines()
       let next = table.deadlines.first?.deadline ?? .max
       table.sleepUntil = next
       return next

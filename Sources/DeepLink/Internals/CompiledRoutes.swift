@@ -38,6 +38,12 @@ final class CompiledRoutes: @unchecked Sendable {
     var required: Bool
   }
 
+  /// Where a text lies in ``Tables/bytes``; a negative count for no text.
+  struct TextRange {
+    var start: Int
+    var count: Int
+  }
+
   /// The buffers, as plain pointers that cost no reference counting to pass around.
   struct Tables {
     /// The scheme followed by `://`, the route names and the keys, one after
@@ -80,6 +86,9 @@ final class CompiledRoutes: @unchecked Sendable {
   let standardRoutes: UnsafeMutablePointer<StandardRoute?>
   /// The default of every rule, in the order of `rules`, for ``RouteValues``.
   let defaults: UnsafeMutablePointer<ParameterValue?>
+  /// The same defaults' texts as bytes in ``Tables/bytes``, for a resolution
+  /// that lends its texts rather than making strings of them.
+  let defaultTexts: UnsafePointer<TextRange>
   private let routeCount: Int
 
   init(scheme: String, routes: [(name: String, rules: [ParameterRule])], standard: [StandardRoute?]) {
@@ -125,6 +134,15 @@ final class CompiledRoutes: @unchecked Sendable {
       routeEntries.append(
         RouteEntry(nameStart: name.start, nameCount: name.count, firstRule: first, ruleCount: route.rules.count))
     }
+    var defaultTexts: [TextRange] = []
+    for rule in routes.flatMap(\.rules) {
+      guard let text = rule.defaultValue?.text else {
+        defaultTexts.append(TextRange(start: 0, count: -1))
+        continue
+      }
+      let range = append(text, foldingCase: false)
+      defaultTexts.append(TextRange(start: range.start, count: range.count))
+    }
     bytes += Array(repeating: 0, count: 8)
     folds += Array(repeating: 0, count: 8)
     tables = Tables(
@@ -138,6 +156,7 @@ final class CompiledRoutes: @unchecked Sendable {
     parameterRules = routes.flatMap(\.rules)
     defaults = .allocate(capacity: max(1, parameterRules.count))
     defaults.initialize(from: parameterRules.map(\.defaultValue), count: parameterRules.count)
+    self.defaultTexts = CompiledRoutes.copy(defaultTexts)
     routeCount = routes.count
     standardRoutes = .allocate(capacity: max(1, routes.count))
     for index in routes.indices {
@@ -152,7 +171,7 @@ final class CompiledRoutes: @unchecked Sendable {
     let entry = tables.routes[route]
     return RouteValues(
       slots: UnsafeBufferPointer(rebasing: slots[0..<entry.ruleCount]), decoded: decoded,
-      defaults: defaults + entry.firstRule)
+      defaults: defaults + entry.firstRule, defaultTexts: defaultTexts + entry.firstRule, tableBytes: tables.bytes)
   }
 
   /// `elements` in a buffer of their own, never empty, so that its address is never `nil`.
@@ -171,6 +190,7 @@ final class CompiledRoutes: @unchecked Sendable {
     tables.routes.baseAddress?.deallocate()
     tables.rules.deallocate()
     tables.tokens.deallocate()
+    defaultTexts.deallocate()
     standardRoutes.deinitialize(count: routeCount)
     standardRoutes.deallocate()
     defaults.deinitialize(count: parameterRules.count)

@@ -25,6 +25,10 @@ struct RouteValues {
   /// The defaults of the route's rules, in the same order; read only when a
   /// value is absent.
   let defaults: UnsafePointer<ParameterValue?>
+  /// The same defaults' texts as bytes in `tableBytes`, for the lent values;
+  /// without them (values made by hand) a lent value has no default.
+  var defaultTexts: UnsafePointer<CompiledRoutes.TextRange>? = nil
+  var tableBytes: UnsafePointer<UInt8>? = nil
 
   var count: Int { slots.count }
 
@@ -39,6 +43,24 @@ struct RouteValues {
     // being checked a second time, which for short values costs more than
     // parsing them did.
     return String(copying: UTF8Span(unchecked: bytes.span))
+  }
+
+  /// The bytes of the text at `index` in place, or `nil` when it was absent or is not a text.
+  @inline(__always)
+  func textBytes(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+    guard index < slots.count, slots[index].state == .text else { return nil }
+    return UnsafeBufferPointer(start: decoded + slots[index].start, count: slots[index].count)
+  }
+
+  /// The bytes of the text at `index`, or of its default when it was absent;
+  /// `nil` when there is neither.
+  @inline(__always)
+  private func lentText(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+    if let bytes = textBytes(index) { return bytes }
+    guard let defaultTexts, let tableBytes else { return nil }
+    let range = defaultTexts[index]
+    guard range.count >= 0 else { return nil }
+    return UnsafeBufferPointer(start: tableBytes + range.start, count: range.count)
   }
 
   /// The integer at `index`, or `nil` when it was absent or is not an integer.
@@ -64,6 +86,19 @@ struct RouteValues {
   @inline(__always)
   subscript(_ parameter: ParameterIndex<String?>) -> String? {
     text(parameter.position) ?? defaults[parameter.position]?.text
+  }
+
+  /// The bytes of a declared parameter's text in place, its default's when
+  /// the link left it out: the bytes the subscript makes a string of.
+  @inline(__always)
+  func lent(_ parameter: ParameterIndex<String>) -> UnsafeBufferPointer<UInt8>? {
+    lentText(parameter.position)
+  }
+
+  /// The bytes of a declared optional parameter's text in place, `nil` when the link left it out.
+  @inline(__always)
+  func lent(_ parameter: ParameterIndex<String?>) -> UnsafeBufferPointer<UInt8>? {
+    lentText(parameter.position)
   }
 
   /// The integer of a declared parameter, its default when the link left it out.

@@ -50,6 +50,20 @@ enum StandardRoute: Sendable {
     }
   }
 
+  /// The same action with its texts lent in place, as ``action(_:)`` would
+  /// make them; `nil` where it gives `nil`.
+  @inline(__always)
+  func lentAction(_ values: RouteValues) -> LentShieldAction? {
+    switch self {
+    case .puzzle(let app, let grant, let id):
+      guard let grant = values[grant], let id = values.lent(id) else { return nil }
+      return .puzzle(app: values.lent(app), grant: grant, id: id)
+    case .view(let app, let view, let id):
+      guard let app = values.lent(app), let view = values.lent(view), let id = values.lent(id) else { return nil }
+      return .view(app: app, view: view, id: id)
+    }
+  }
+
   /// The route's action for the values, for ``Route``'s closure.
   func checkedAction(_ values: RouteValues) throws(DeepLinkError) -> ShieldAction {
     guard let action = action(values) else {

@@ -16,6 +16,11 @@ enum Output {
     StandardOutput.write(bytes)
   }
 
+  /// Writes raw bytes to stdout in place.
+  static func out(buffer: UnsafeBufferPointer<UInt8>) {
+    StandardOutput.write(buffer)
+  }
+
   /// Writes `text` and a newline to stderr.
   static func err(_ text: String) {
     // Unbuffered, so that it is never held behind stdout; nothing is left to tell of a failure.

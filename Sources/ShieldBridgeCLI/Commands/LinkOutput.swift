@@ -11,7 +11,7 @@ extension JSONWriter {
   /// Writes what was collected to stdout, flushes it, and starts again.
   mutating func write() {
     guard count > 0 else { return }
-    withBytes { Output.out(bytes: Array($0)) }
+    withBytes { Output.out(buffer: $0) }
     Output.flush()
     removeAll()
   }

@@ -24,11 +24,14 @@ extension Command {
       return input.run(invocation) { link, length, source, output in
         do throws(DeepLinkError) {
           guard length == link.count else { throw DeepLinkError.tooLong(length: length) }
-          let resolution = try router.resolve(utf8: link)
-          if json {
-            LinkParseOutput.appendJSON(resolution, to: &output)
-          } else {
-            LinkParseOutput.appendText(resolution, to: &output)
+          // The values are lent and copied straight into the output: no
+          // string is made for them.
+          try router.withResolution(utf8: link) { resolution in
+            if json {
+              LinkParseOutput.appendJSON(resolution, to: &output)
+            } else {
+              LinkParseOutput.appendText(resolution, to: &output)
+            }
           }
           return true
         } catch {
@@ -58,20 +61,20 @@ private struct LinkParseOptions: LinkSchemeOptions {
 /// The lines `link parse` prints, written straight into the output buffer.
 enum LinkParseOutput {
   /// `{"ok":true,"action":…,"ignored":[…]}` and a newline.
-  static func appendJSON(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
+  static func appendJSON(_ resolution: LentResolution, to output: inout LinkOutput) {
     output.beginObject()
     output.member("ok", true)
-    output.member("action", resolution.route)
-    output.member("scheme", resolution.scheme)
+    output.member("action", utf8: resolution.route)
+    output.member("scheme", utf8: resolution.scheme)
     switch resolution.action {
     case .puzzle(let app, let grant, let id):
-      output.member("app", app)
+      output.member("app", utf8: app)
       output.member("grant", grant)
-      output.member("id", id)
+      output.member("id", utf8: id)
     case .view(let app, let view, let id):
-      output.member("app", app)
-      output.member("view", view)
-      output.member("id", id)
+      output.member("app", utf8: app)
+      output.member("view", utf8: view)
+      output.member("id", utf8: id)
     }
     output.key("ignored")
     output.beginArray()
@@ -94,25 +97,25 @@ enum LinkParseOutput {
 
   /// `puzzle app="Instagram" grant=5 id="shield-open"`, then ` ignored=a,b` when
   /// keys were ignored, and a newline; text values are quoted as in JSON.
-  static func appendText(_ resolution: Resolution<ShieldAction>, to output: inout LinkOutput) {
-    output.append(resolution.route)
+  static func appendText(_ resolution: LentResolution, to output: inout LinkOutput) {
+    output.append(bytes: resolution.route)
     switch resolution.action {
     case .puzzle(let app, let grant, let id):
       if let app {
         output.append(literal: " app=")
-        output.append(quoted: app)
+        output.append(quotedUTF8: app)
       }
       output.append(literal: " grant=")
       output.append(decimal: grant)
       output.append(literal: " id=")
-      output.append(quoted: id)
+      output.append(quotedUTF8: id)
     case .view(let app, let view, let id):
       output.append(literal: " app=")
-      output.append(quoted: app)
+      output.append(quotedUTF8: app)
       output.append(literal: " view=")
-      output.append(quoted: view)
+      output.append(quotedUTF8: view)
       output.append(literal: " id=")
-      output.append(quoted: id)
+      output.append(quotedUTF8: id)
     }
     if !resolution.ignored.isEmpty {
       output.append(literal: " ignored=")

@@ -1,0 +1,261 @@
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) public import _Concurrency
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Runs Swift tasks on a few threads of its own that sleep, without any
+/// timeout, for as long as there is nothing to run.
+///
+/// The executor that the `shieldbridge` binary installs as the default one
+/// (see ``ThreadPoolExecutorFactory``), in place of the platform's, which on
+/// Linux hands tasks to libdispatch's global queues. libdispatch watches the
+/// threads of those queues with a timer that fires every second, for as long
+/// as the process lives, once any task has run (its "workqueue monitor",
+/// which reads `/proc` to see whether a queue is starved): an idle `serve`
+/// woke once a second for that alone. This pool has no such monitor: a job
+/// is handed to an idle thread, or a new one is started, up to
+/// ``maximumThreads``; a thread with nothing to run waits on a condition
+/// variable; delayed jobs (`Task.sleep`) wait in a heap, and one thread waits
+/// until the earliest of them is due, so that an idle process wakes only
+/// when something is due.
+///
+/// The threads never end: a thread that ended after some idle time would be
+/// a wake-up of its own, and a few sleeping threads cost only their stacks.
+/// Priorities are not followed: the service runs few tasks at once.
+///
+/// Behind an SPI of its own (`@_spi(Executors) import Spawn`), since it
+/// conforms to Swift 6.3's experimental `SchedulingExecutor`.
+@_spi(Executors)
+public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+  // Every field below `lock` is read and written with `lock` held.
+
+  /// The most threads the pool starts, enough that a task that blocks a
+  /// thread for a while (a file lock, a child to wait for) does not hold up the others.
+  public let maximumThreads: Int
+  private let lock: UnsafeMutablePointer<pthread_mutex_t>
+  /// Signalled when a job is queued or the earliest delayed job changes.
+  private let ready: UnsafeMutablePointer<pthread_cond_t>
+  private var jobs = JobQueue()
+  private var delayed = DelayedJobs()
+  private var threads = 0
+  private var idleThreads = 0
+  /// Whether an idle thread already waits for the earliest delayed job.
+  private var timerWaiter = false
+
+  /// A pool that starts at most `maximumThreads` threads, the first when the first job arrives.
+  public init(maximumThreads: Int) {
+    self.maximumThreads = max(1, maximumThreads)
+    lock = .allocate(capacity: 1)
+    pthread_mutex_init(lock, nil)
+    ready = .allocate(capacity: 1)
+    var attributes = pthread_condattr_t()
+    pthread_condattr_init(&attributes)
+    // Deadlines are on the monotonic clock, which the wall clock's jumps do not move.
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+    pthread_cond_init(ready, &attributes)
+    pthread_condattr_destroy(&attributes)
+  }
+
+  deinit {
+    // The default executor lives as long as the process; a pool made
+    // otherwise must not be dropped while its threads run.
+    pthread_cond_destroy(ready)
+    pthread_mutex_destroy(lock)
+    ready.deallocate()
+    lock.deallocate()
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    pthread_mutex_lock(lock)
+    jobs.append(job)
+    wakeOrStartThread()
+    pthread_mutex_unlock(lock)
+  }
+
+  public func enqueue<C: Clock>(
+    _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+  ) {
+    enqueue(job, atMonotonic: ThreadPoolExecutor.monotonicDeadline(after: delay))
+  }
+
+  public func enqueue<C: Clock>(
+    _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+  ) {
+    enqueue(job, atMonotonic: ThreadPoolExecutor.monotonicDeadline(after: clock.now.duration(to: instant)))
+  }
+
+  /// Queues `job` to run once the monotonic clock reads `deadline` (in nanoseconds).
+  private func enqueue(_ job: consuming ExecutorJob, atMonotonic deadline: UInt64) {
+    let job = UnownedJob(job)
+    pthread_mutex_lock(lock)
+    let earliest = delayed.push(deadline, job)
+    if earliest {
+      // The thread waiting for the earliest delayed job must wait less now,
+      // or, when none waits, an idle thread takes the job on.
+      if timerWaiter || idleThreads > 0 {
+        pthread_cond_broadcast(ready)
+      } else {
+        startThreadIfAllowed()
+      }
+    }
+    pthread_mutex_unlock(lock)
+  }
+
+  /// Hands the queue to an idle thread, or starts one; called with `lock` held.
+  private func wakeOrStartThread() {
+    if idleThreads > jobs.count - 1 {
+      pthread_cond_signal(ready)
+    } else {
+      startThreadIfAllowed()
+    }
+  }
+
+  /// Starts another thread unless the pool has its most; called with `lock` held.
+  private func startThreadIfAllowed() {
+    guard threads < maximumThreads else { return }
+    threads += 1
+    detachThread { [self] in work() }
+  }
+
+  /// One thread's loop: runs what is queued and what is due, and sleeps in between.
+  private func work() {
+    ThreadPoolExecutor.blockAsynchronousSignals()
+    let executor = asUnownedTaskExecutor()
+    pthread_mutex_lock(lock)
+    while true {
+      delayed.moveDue(before: ThreadPoolExecutor.monotonicNow(), into: &jobs)
+      if let job = jobs.popFirst() {
+        // Whoever kept the time is busy now: an idle thread takes that on.
+        if !timerWaiter && delayed.earliest != nil && idleThreads > 0 { pthread_cond_signal(ready) }
+        pthread_mutex_unlock(lock)
+        job.runSynchronously(on: executor)
+        pthread_mutex_lock(lock)
+        continue
+      }
+      idleThreads += 1
+      if let deadline = delayed.earliest, !timerWaiter {
+        // This thread keeps the time for the delayed jobs; the others wait without a timeout.
+        timerWaiter = true
+        var time = timespec(
+          tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        _ = pthread_cond_timedwait(ready, lock, &time)
+        timerWaiter = false
+      } else {
+        pthread_cond_wait(ready, lock)
+      }
+      idleThreads -= 1
+    }
+  }
+
+  /// Blocks on this thread every signal but those a fault raises, as
+  /// libdispatch does on its workers, so that the process's signals go to
+  /// the threads that expect them and a signal that a system call raises on
+  /// this thread stays pending: a write past `ulimit -f` then fails with
+  /// `EFBIG` instead of ending the process with `SIGXFSZ`.
+  private static func blockAsynchronousSignals() {
+    var mask = sigset_t()
+    sigfillset(&mask)
+    for signal in [SIGILL, SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF] {
+      sigdelset(&mask, signal)
+    }
+    pthread_sigmask(SIG_BLOCK, &mask, nil)
+  }
+
+  /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`, that of the condition variable).
+  private static func monotonicNow() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+  }
+
+  /// The monotonic deadline `delay` from now; a delay that is not a
+  /// `Duration` (a clock of unknown kind) is taken as none.
+  private static func monotonicDeadline<D: DurationProtocol>(after delay: D) -> UInt64 {
+    guard let delay = delay as? Duration, delay > .zero else { return monotonicNow() }
+    let (seconds, attoseconds) = delay.components
+    let nanoseconds = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    guard !nanoseconds.overflow else { return UInt64.max / 2 }
+    return min(monotonicNow() &+ nanoseconds.partialValue &+ UInt64(attoseconds / 1_000_000_000), UInt64.max / 2)
+  }
+}
+
+/// The jobs ready to run, first in first out.
+private struct JobQueue {
+  private var items: [UnownedJob] = []
+  private var head = 0
+
+  var count: Int { items.count - head }
+
+  mutating func append(_ job: UnownedJob) {
+    items.append(job)
+  }
+
+  mutating func popFirst() -> UnownedJob? {
+    guard head < items.count else { return nil }
+    let job = items[head]
+    head += 1
+    if head == items.count {
+      items.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return job
+  }
+}
+
+/// The delayed jobs, in a binary min-heap on their deadlines (ties in the order they came).
+private struct DelayedJobs {
+  private struct Entry {
+    var deadline: UInt64
+    var order: UInt64
+    var job: UnownedJob
+
+    func isBefore(_ other: Entry) -> Bool {
+      deadline != other.deadline ? deadline < other.deadline : order < other.order
+    }
+  }
+
+  private var heap: [Entry] = []
+  private var nextOrder: UInt64 = 0
+
+  /// The earliest deadline, if any job waits.
+  var earliest: UInt64? { heap.first?.deadline }
+
+  /// Adds `job`; returns whether it is now the earliest.
+  mutating func push(_ deadline: UInt64, _ job: UnownedJob) -> Bool {
+    heap.append(Entry(deadline: deadline, order: nextOrder, job: job))
+    nextOrder &+= 1
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard heap[child].isBefore(heap[parent]) else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+    return child == 0
+  }
+
+  /// Moves every job due at `now` to `queue`, earliest first.
+  mutating func moveDue(before now: UInt64, into queue: inout JobQueue) {
+    while let first = heap.first, first.deadline <= now {
+      queue.append(first.job)
+      let last = heap.removeLast()
+      guard !heap.isEmpty else { break }
+      heap[0] = last
+      var parent = 0
+      while true {
+        let left = 2 * parent + 1
+        let right = left + 1
+        var smallest = parent
+        if left < heap.count && heap[left].isBefore(heap[smallest]) { smallest = left }
+        if right < heap.count && heap[right].isBefore(heap[smallest]) { smallest = right }
+        guard smallest != parent else { break }
+        heap.swapAt(parent, smallest)
+        parent = smallest
+      }
+    }
+  }
+}
