@@ -16,7 +16,7 @@ public final class VirtualDesktop: Sendable {
   public let bus: BusDaemon
   /// A private `XDG_RUNTIME_DIR` and `XDG_CONFIG_HOME` for everything started on this desktop.
   public let home: TemporaryDirectory
-  private let xvfb: BackgroundProcess
+  private let xvfb: XvfbServer
   private let dunst = Mutex<BackgroundProcess?>(nil)
   private let watcher: Connection
   private let tracker: NameOwnerTracker
@@ -29,33 +29,13 @@ public final class VirtualDesktop: Sendable {
 
   /// Starts Xvfb, a bus and dunst, and returns when dunst owns `org.freedesktop.Notifications`.
   public init(startDunst: Bool = true) async throws {
-    for (tool, package) in [
-      ("Xvfb", "xvfb"), ("dunst", "dunst"), ("dunstctl", "dunst"), ("xdotool", "xdotool"),
-    ] {
+    for (tool, package) in [("dunst", "dunst"), ("dunstctl", "dunst"), ("xdotool", "xdotool")] {
       _ = try requiredTool(tool, package: package)
     }
     home = try TemporaryDirectory(prefix: "shieldbridge-desktop")
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
-    // Xvfb picks a free display itself and writes its number once it accepts clients.
-    xvfb = try BackgroundProcess([
-      "Xvfb", "-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp",
-    ])
-    let number: String
-    do {
-      number = try await xvfb.waitForFirstLine(timeout: .seconds(15)).trimmingCharacters(
-        in: .whitespaces)
-    } catch {
-      throw DesktopError(
-        "Xvfb did not start within 15 s: \(xvfb.standardOutput) \(xvfb.standardError)")
-    }
-    guard Int(number) != nil else {
-      throw DesktopError("Xvfb printed '\(number)' instead of a display number")
-    }
-    display = ":" + number
-    let socket = "/tmp/.X11-unix/X" + number
-    _ = try await poll("the X socket \(socket)", timeout: .seconds(10)) {
-      FileManager.default.fileExists(atPath: socket) ? true : nil
-    }
+    xvfb = try await XvfbServer()
+    display = xvfb.display
     bus = try BusDaemon()
     watcher = try Connection(.address(bus.address))
     tracker = try await NameOwnerTracker.track(
@@ -64,8 +44,8 @@ public final class VirtualDesktop: Sendable {
   }
 
   deinit {
+    // dunst goes first; the server stops when `xvfb` is released after it.
     dunst.withLock { $0 = nil }
-    xvfb.process.terminate(grace: .seconds(2))
   }
 
   /// The environment for programs on this desktop: its display, its bus, its private folders.

@@ -1,0 +1,246 @@
+import Foundation
+public import Spawn
+import Synchronization
+
+/// An X desktop of a test's own: Xvfb, optionally a window manager, and
+/// client windows, with the command-line tools to drive them.
+///
+/// Each session has its own display (`-displayfd`), its own home and runtime
+/// folder, and, under i3, its own IPC socket, so sessions run side by side.
+/// Every wait is bounded and checks the state it needs (the manager's
+/// `_NET_SUPPORTING_WM_CHECK`, the window's `WM_STATE`). Releasing the session
+/// stops every process it started: clients first, then the manager, then the
+/// server. A missing tool is an error naming its package, never a skip.
+public final class XSession: Sendable {
+  /// Which window manager runs on the display.
+  public enum WindowManager: String, Sendable {
+    /// No manager: windows map as their clients ask; nothing sets EWMH properties.
+    case none
+    /// openbox: EWMH alone (iconify, `_NET_ACTIVE_WINDOW`).
+    case openbox
+    /// i3: EWMH and the i3 IPC on ``XSession/i3Socket``.
+    case i3
+  }
+
+  public let server: XvfbServer
+  public let windowManager: WindowManager
+  /// A private `HOME`, `XDG_RUNTIME_DIR` and `XDG_CONFIG_HOME` (mode 700).
+  public let home: TemporaryDirectory
+  /// i3's IPC socket (`ipc-socket` in its configuration); `nil` for other managers.
+  public let i3Socket: String?
+  private let manager = Mutex<BackgroundProcess?>(nil)
+  private let clients = Mutex<[BackgroundProcess]>([])
+
+  /// The X display, such as `:12`.
+  public var display: String { server.display }
+
+  /// Starts Xvfb and `windowManager`, and returns once the manager has taken the display.
+  ///
+  /// - Throws: ``DesktopError`` when a tool is missing or the manager does not start within 15 s.
+  public init(windowManager: WindowManager = .none) async throws {
+    for (tool, package) in [
+      ("xdotool", "xdotool"), ("xprop", "x11-utils"), ("xwininfo", "x11-utils"), ("xset", "x11-xserver-utils"),
+    ] {
+      _ = try requiredTool(tool, package: package)
+    }
+    self.windowManager = windowManager
+    home = try TemporaryDirectory(prefix: "shieldbridge-x")
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
+    server = try await XvfbServer()
+    switch windowManager {
+    case .none:
+      i3Socket = nil
+    case .openbox:
+      _ = try requiredTool("openbox", package: "openbox")
+      i3Socket = nil
+      try startManager(["openbox", "--sm-disable"])
+    case .i3:
+      _ = try requiredTool("i3", package: "i3-wm")
+      _ = try requiredTool("i3-msg", package: "i3-wm")
+      let socket = home.file("i3.sock")
+      i3Socket = socket
+      // No bar, no wizard; focus moves only when a test asks, not with the pointer.
+      let configuration = "ipc-socket \(socket)\nfocus_follows_mouse no\nmouse_warping none\n"
+      try configuration.write(toFile: home.file("i3.conf"), atomically: true, encoding: .utf8)
+      try startManager(["i3", "-c", home.file("i3.conf")])
+      _ = try await poll("i3's socket \(socket)", timeout: .seconds(15)) {
+        FileManager.default.fileExists(atPath: socket) ? true : nil
+      }
+    }
+    if windowManager != .none {
+      do {
+        _ = try await poll(
+          "\(windowManager) to take \(server.display)", timeout: .seconds(15), every: .milliseconds(50)
+        ) {
+          let result = try await self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
+          return result.output.contains("window id #") ? true : nil
+        }
+      } catch {
+        let output = manager.withLock { $0.map { "\($0.standardOutput) \($0.standardError)" } } ?? ""
+        throw DesktopError("\(windowManager) did not take \(server.display) within 15 s: \(output)")
+      }
+    }
+  }
+
+  private func startManager(_ arguments: [String]) throws {
+    let process = try BackgroundProcess(arguments, environment: environment)
+    manager.withLock { $0 = process }
+  }
+
+  deinit {
+    clients.withLock { $0.removeAll() }
+    manager.withLock { state in
+      state?.process.terminate(grace: .seconds(2))
+      state = nil
+    }
+  }
+
+  /// The environment for programs on this display: no session bus, private folders.
+  public var environment: [String: String] {
+    [
+      "DISPLAY": server.display, "HOME": home.path, "XDG_RUNTIME_DIR": home.path, "XDG_CONFIG_HOME": home.path,
+      "XDG_CACHE_HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "I3SOCK": i3Socket ?? "", "SWAYSOCK": "",
+      "WAYLAND_DISPLAY": "",
+    ]
+  }
+
+  /// Runs `arguments` against this display on a thread of its own and returns how it ended.
+  public func run(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> Subprocess.Result {
+    let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
+    return try await onOwnThread { try Subprocess.run(arguments, environment: environment, timeout: timeout) }
+  }
+
+  /// Runs `arguments` and returns its trimmed output.
+  ///
+  /// - Throws: ``DesktopError`` with its stderr when it does not exit with 0.
+  @discardableResult
+  public func checked(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> String {
+    let result = try await run(arguments, timeout: timeout)
+    guard result.status == 0 else {
+      throw DesktopError(
+        "\(arguments.joined(separator: " ")) failed (\(result.termination.map { "\($0)" } ?? "timed out")): "
+          + result.error)
+    }
+    return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// `xdotool ARGUMENTS` on this display.
+  @discardableResult
+  public func xdotool(_ arguments: [String]) async throws -> String {
+    try await checked(["xdotool"] + arguments)
+  }
+
+  /// `xprop ARGUMENTS` on this display.
+  public func xprop(_ arguments: [String]) async throws -> String {
+    try await checked(["xprop"] + arguments)
+  }
+
+  /// `xset ARGUMENTS` on this display.
+  public func xset(_ arguments: [String]) async throws {
+    try await checked(["xset"] + arguments)
+  }
+
+  /// `i3-msg -s SOCKET ARGUMENTS`: a command (or `-t TYPE`) sent to this session's i3.
+  ///
+  /// - Throws: ``DesktopError`` when the session does not run i3, or i3 refuses.
+  @discardableResult
+  public func i3msg(_ arguments: [String]) async throws -> String {
+    guard let i3Socket else { throw DesktopError("this session runs \(windowManager), not i3") }
+    return try await checked(["i3-msg", "-s", i3Socket] + arguments)
+  }
+
+  /// Starts `xterm -class NAME -e sleep 600` and waits until its window is mapped and, under a
+  /// window manager, managed (`WM_STATE` Normal and listed in `_NET_CLIENT_LIST`).
+  ///
+  /// The xterm's `WM_CLASS` is instance `xterm`, class `windowClass`.
+  public func launchXterm(windowClass: String, timeout: Duration = .seconds(20)) async throws -> XClient {
+    _ = try requiredTool("xterm", package: "xterm")
+    let process = try BackgroundProcess(
+      ["xterm", "-class", windowClass, "-e", "sleep", "600"], environment: environment)
+    clients.withLock { $0.append(process) }
+    let window = try await waitForWindow(pid: process.process.pid, windowClass: windowClass, timeout: timeout)
+    return XClient(window: window, process: process)
+  }
+
+  /// Waits until a window of `pid` with class `windowClass` is mapped (and managed, under a
+  /// window manager); returns its id.
+  public func waitForWindow(pid: Int32, windowClass: String, timeout: Duration = .seconds(20)) async throws
+    -> UInt64
+  {
+    let manager = windowManager
+    do {
+      return try await poll(
+        "a window of class \(windowClass) (pid \(pid)) on \(display)", timeout: timeout, every: .milliseconds(50)
+      ) {
+        let search = try await self.run([
+          "xdotool", "search", "--all", "--pid", String(pid), "--class", "^\(windowClass)$",
+        ])
+        for line in search.output.split(separator: "\n") {
+          guard let window = UInt64(line.trimmingCharacters(in: .whitespaces)) else { continue }
+          if try await self.isReady(window, managed: manager != .none) { return window }
+        }
+        return nil
+      }
+    } catch let error as PollTimedOut {
+      let output = clients.withLock { $0.last.map { $0.standardError } } ?? ""
+      throw DesktopError("\(error): \(output)")
+    }
+  }
+
+  private func isReady(_ window: UInt64, managed: Bool) async throws -> Bool {
+    let id = XClient.hex(window)
+    if !managed {
+      let attributes = try await run(["xwininfo", "-id", id])
+      return attributes.output.contains("IsViewable")
+    }
+    let state = try await run(["xprop", "-id", id, "WM_STATE"])
+    guard state.output.contains("Normal") else { return false }
+    let list = try await run(["xprop", "-root", "_NET_CLIENT_LIST"])
+    return list.output.contains(id + ",") || list.output.hasSuffix(id + "\n") || list.output.hasSuffix(id)
+  }
+
+  /// The root window's `_NET_ACTIVE_WINDOW`, or `nil` when it names no window.
+  public func activeWindow() async throws -> UInt64? {
+    let output = try await xprop(["-root", "_NET_ACTIVE_WINDOW"])
+    guard let hex = output.split(separator: "#").last?.trimmingCharacters(in: .whitespaces),
+      hex.hasPrefix("0x"), let value = UInt64(hex.dropFirst(2), radix: 16), value != 0
+    else { return nil }
+    return value
+  }
+
+  /// `WM_STATE` of `window` as xprop prints its state: `Normal`, `Iconic`, `Withdrawn`, or `nil`.
+  public func windowState(_ window: UInt64) async throws -> String? {
+    let output = try await run(["xprop", "-id", XClient.hex(window), "WM_STATE"]).output
+    for state in ["Normal", "Iconic", "Withdrawn"] where output.contains("window state: \(state)") {
+      return state
+    }
+    return nil
+  }
+
+  /// Stops the window manager (SIGKILL, as a crash ends it) and waits until it has gone.
+  public func killWindowManager() async {
+    guard let process = manager.withLock({ $0 }) else { return }
+    process.process.signalGroup(SIGKILL)
+    _ = await process.finish(timeout: .seconds(5))
+  }
+
+  /// Stops the X server (SIGKILL), as a crash ends it, and waits until it has gone.
+  public func killServer() async {
+    await server.kill()
+  }
+}
+
+/// A client window started by an ``XSession``: its X window id and its process.
+public struct XClient: Sendable {
+  /// The client's top-level window (the one with `WM_CLASS`).
+  public let window: UInt64
+  public let process: BackgroundProcess
+
+  /// The client's process id.
+  public var pid: Int32 { process.process.pid }
+
+  /// The window id as xprop and xdotool print it: `0x1a00022`.
+  public var hexWindow: String { XClient.hex(window) }
+
+  static func hex(_ window: UInt64) -> String { "0x" + String(window, radix: 16) }
+}
