@@ -16,6 +16,9 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
   public var executable: String?
   /// The process's own name (`/proc/PID/comm`, at most 15 bytes).
   public var command: String?
+  /// The file name of the command line's first word (`/proc/PID/cmdline`'s
+  /// `argv[0]`), which a launcher script or a wrapper may set apart from the executable's.
+  public var commandLineName: String?
   /// The app id from the process's systemd scope or service
   /// (`app-gnome-org.telegram.desktop-1234.scope` → `org.telegram.desktop`).
   public var scopeID: String?
@@ -24,27 +27,28 @@ public struct AppIdentity: Hashable, Sendable, CustomStringConvertible {
 
   public init(
     instance: String? = nil, windowClass: String? = nil, appID: String? = nil, executable: String? = nil,
-    command: String? = nil, scopeID: String? = nil, pid: Int32? = nil
+    command: String? = nil, commandLineName: String? = nil, scopeID: String? = nil, pid: Int32? = nil
   ) {
     self.instance = instance
     self.windowClass = windowClass
     self.appID = appID
     self.executable = executable
     self.command = command
+    self.commandLineName = commandLineName
     self.scopeID = scopeID
     self.pid = pid
   }
 
   /// Every name of the app, for matching a plain app name against all of them.
   public var names: [String] {
-    [instance, windowClass, appID, executable, command, scopeID].compactMap { $0 }
+    [instance, windowClass, appID, executable, command, commandLineName, scopeID].compactMap { $0 }
   }
 
   /// `class=TelegramDesktop instance=telegram-desktop pid=4242`: the known fields, never a title.
   public var description: String {
     let fields: [(String, String?)] = [
       ("class", windowClass), ("instance", instance), ("appId", appID), ("exe", executable),
-      ("comm", command), ("scope", scopeID), ("pid", pid.map { String($0) }),
+      ("comm", command), ("argv0", commandLineName), ("scope", scopeID), ("pid", pid.map { String($0) }),
     ]
     let known = fields.compactMap { name, value in value.map { "\(name)=\($0)" } }
     return known.isEmpty ? "an app without names" : known.joined(separator: " ")

@@ -1,0 +1,96 @@
+import Posix
+import Synchronization
+
+/// The fallback without a window system: the covered apps that run, found in `/proc` (Timekpr's way).
+///
+/// It sees no windows and no focus: a covered app counts while it runs
+/// (``CountingSource/running``). It scans at most once every
+/// ``scanInterval`` (a timer; 0.5 wake-ups a second at most) and reports
+/// ``DesktopEvent/running(_:)`` only when the set of covered processes
+/// changes, the first time with the set found at the start. Only the user's
+/// own processes are looked at.
+public final class ProcessesDesktop: DesktopBackend {
+  public let kind = DesktopKind.processes
+  public let countingSource = CountingSource.running
+  public let limitations = [
+    "counts the time a covered app runs, not the time it is in front (no window system is watched)",
+    "does not see input idle or the screen saver unless an X display is there",
+  ]
+
+  /// The shortest time between two scans of `/proc`.
+  public static let scanInterval = Duration.seconds(2)
+
+  private let covers: @Sendable (AppIdentity) -> Bool
+  private let table: ProcessTable
+  private let userID: UInt32
+  private let state = Mutex<(task: Task<Void, Never>?, stopped: Bool)>((nil, false))
+
+  /// - Parameters:
+  ///   - covers: Whether a process belongs to an app some rule covers (the service's matching).
+  ///   - table: Where the processes are read (`/proc`).
+  ///   - userID: Whose processes count: this process's user unless told (`nil`).
+  public init(
+    covers: @escaping @Sendable (AppIdentity) -> Bool, table: ProcessTable = ProcessTable(), userID: UInt32? = nil
+  ) {
+    self.covers = covers
+    self.table = table
+    self.userID = userID ?? CurrentProcess.userID
+  }
+
+  deinit {
+    state.withLock { $0.task?.cancel() }
+  }
+
+  public func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
+    let (covers, table, userID) = (self.covers, self.table, self.userID)
+    let task = Task {
+      var last: [AppIdentity]?
+      while !Task.isCancelled {
+        let running = await onOwnThread { table.identities(ownedBy: userID).filter(covers) }
+        if running != last {
+          continuation.yield(.running(running))
+          last = running
+        }
+        try? await Task.sleep(for: Self.scanInterval)
+      }
+      continuation.finish()
+    }
+    let stopped = state.withLock { state in
+      state.task = task
+      return state.stopped
+    }
+    if stopped { task.cancel() }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+
+  /// Cannot hide: without a window system there is no window to hide.
+  ///
+  /// - Throws: Always a ``DesktopError`` saying so; the caller closes the app instead.
+  public func hide(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> Int {
+    throw DesktopError(
+      "the process fallback cannot hide an app: no window system is watched, so there is no window to hide")
+  }
+
+  /// Sends SIGTERM to every process of the user whose identity matches.
+  ///
+  /// - Returns: The pids that were sent SIGTERM (one that ended meanwhile is left out).
+  public func close(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> [Int32] {
+    let (table, userID) = (self.table, self.userID)
+    return await onOwnThread {
+      table.identities(ownedBy: userID).filter(matches).compactMap { identity in
+        guard let pid = identity.pid, pid != CurrentProcess.id else { return nil }
+        return (try? Signal.terminate.send(to: pid)) != nil ? pid : nil
+      }
+    }
+  }
+
+  public func stop() {
+    let task = state.withLock { state in
+      state.stopped = true
+      return state.task
+    }
+    task?.cancel()
+  }
+}
