@@ -40,6 +40,11 @@ public struct FileStatus: Hashable, Sendable {
   public var size: Int64
   /// The owner's user id.
   public var owner: UInt32
+  /// The device and inode: which file this is. A file replaced by rename is another file.
+  public var device: UInt64
+  public var inode: UInt64
+  /// The last change of the contents (`st_mtim`), in nanoseconds since 1970.
+  public var modificationNanoseconds: Int64
 
   init(_ status: stat) {
     kind =
@@ -56,5 +61,8 @@ public struct FileStatus: Hashable, Sendable {
     permissions = UInt32(status.st_mode & 0o7777)
     size = Int64(status.st_size)
     owner = UInt32(status.st_uid)
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+    modificationNanoseconds = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
   }
 }

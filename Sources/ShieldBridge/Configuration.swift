@@ -7,9 +7,15 @@ public import Posix
 /// ```json
 /// {
 ///   "scheme": "shieldbridge",
+///   "desktop": "auto",
+///   "idleMinutes": 5,
 ///   "rules": [
 ///     {"name": "social", "apps": ["Instagram", "TikTok", "YouTube"],
-///      "dailyLimitMinutes": 5, "grantMinutes": 5, "maxGrantsPerDay": 5}
+///      "dailyLimitMinutes": 5, "grantMinutes": 5, "maxGrantsPerDay": 5,
+///      "warnMinutes": 1, "onLimit": "hide"},
+///     {"name": "chat", "apps": [{"name": "Telegram", "class": "TelegramDesktop",
+///      "appId": "org.telegram.desktop", "exe": ["telegram-desktop"]}],
+///      "dailyLimitMinutes": 30, "onLimit": "notify"}
 ///   ],
 ///   "views": {"Instagram": {"direct": "https://www.instagram.com/direct/inbox/"}},
 ///   "handlers": {
@@ -21,7 +27,9 @@ public import Posix
 ///
 /// Every key is optional: a missing file or key means the default. Without
 /// `rules`, the built-in rule (`default`, 5 / 5 / 5) covers every app; with
-/// rules, an app no rule lists is refused. Keys may be added in later
+/// rules, an app no rule lists is refused. The meter counts only the apps of
+/// configured rules: with the built-in rule alone nothing is metered (it names
+/// no app to watch for). Keys may be added in later
 /// versions but are never renamed, so unknown keys are warnings, not errors.
 public struct Configuration: Hashable, Sendable {
   /// The link scheme when none is configured.
@@ -35,17 +43,31 @@ public struct Configuration: Hashable, Sendable {
   public var views: Views
   /// Commands that override the built-in ways of opening a puzzle or a view.
   public var handlers: Handlers
+  /// Which way the desktop is watched for the meter: `"auto"` (the default) or a forced one.
+  public var desktop: DesktopSetting
+  /// Minutes without keyboard or mouse input after which a covered app's time
+  /// stops counting (unless something inhibits idle, such as a video playing).
+  public var idleMinutes: Int
+
+  /// The idle minutes when none are configured.
+  public static let defaultIdleMinutes = 5
+  /// The idle minutes `config.json` may set: one minute up to a whole day.
+  public static let idleMinutesRange = 1...1440
 
   public init(
     scheme: String = Configuration.defaultScheme,
     rules: RuleSet = .builtIn,
     views: Views = Views(),
-    handlers: Handlers = Handlers()
+    handlers: Handlers = Handlers(),
+    desktop: DesktopSetting = .auto,
+    idleMinutes: Int = Configuration.defaultIdleMinutes
   ) {
     self.scheme = scheme
     self.rules = rules
     self.views = views
     self.handlers = handlers
+    self.desktop = desktop
+    self.idleMinutes = idleMinutes
   }
 
   /// The configuration when there is no file.

@@ -16,6 +16,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case puzzleIntro = "puzzle.intro"
   case puzzleWrong = "puzzle.wrong"
   case puzzleSolved = "puzzle.solved"
+  case usageWarning = "usage.warning"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -100,6 +101,13 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           plural:
             "{minutes} more minutes are unlocked for today. Go back to the app with your app switcher."
         ))
+    case .usageWarning:
+      return define(
+        .summary,
+        "Notification title shown once, shortly before an app's daily limit. Plain, no urgency. "
+          + "{minutes} is the number of minutes left; {app} is the app's name.",
+        MessageSource("{app}: {minutes} minute left today", plural: "{app}: {minutes} minutes left today"),
+        MessageSource(context: noApp, "{minutes} minute left today", plural: "{minutes} minutes left today"))
     }
   }
 

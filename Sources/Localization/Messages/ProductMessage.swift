@@ -29,6 +29,8 @@ public enum ProductMessage: Hashable, Sendable {
   case puzzleWrong
   /// After a right answer: "{minutes} more minutes for {app} are unlocked for today. …"
   case puzzleSolved(app: String?, minutes: Int)
+  /// The warning before the limit: "{app}: {minutes} minutes left today".
+  case usageWarning(app: String?, minutes: Int)
 
   /// The command that `shieldCloseOnly` tells the user to run.
   public static let puzzleCommand = "shieldbridge puzzle"
@@ -49,6 +51,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleIntro: .puzzleIntro
     case .puzzleWrong: .puzzleWrong
     case .puzzleSolved: .puzzleSolved
+    case .usageWarning: .usageWarning
     }
   }
 
@@ -60,7 +63,7 @@ public enum ProductMessage: Hashable, Sendable {
       .actionPuzzle, .actionView(view: view), .puzzleTitle, .puzzleQuestion(task: task),
       .puzzleReplyPlaceholder,
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
-      .puzzleSolved(app: app, minutes: minutes),
+      .puzzleSolved(app: app, minutes: minutes), .usageWarning(app: app, minutes: minutes),
     ]
   }
 
@@ -69,7 +72,9 @@ public enum ProductMessage: Hashable, Sendable {
     let app: String??
     switch self {
     case .shieldSummary(let name), .shieldUsedUp(let name): app = name
-    case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _): app = name
+    case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
+      .usageWarning(let name, _):
+      app = name
     default: app = nil
     }
     guard let name = app ?? nil else { return nil }
@@ -80,7 +85,8 @@ public enum ProductMessage: Hashable, Sendable {
   /// The number that chooses the plural form, for plural messages.
   var count: Int? {
     switch self {
-    case .shieldBody(_, let minutes), .puzzleIntro(_, let minutes), .puzzleSolved(_, let minutes):
+    case .shieldBody(_, let minutes), .puzzleIntro(_, let minutes), .puzzleSolved(_, let minutes),
+      .usageWarning(_, let minutes):
       minutes
     default: nil
     }

@@ -18,10 +18,18 @@ struct ConfigurationReader {
 
   mutating func configuration(_ json: JSONValue) throws(ConfigurationError) -> Configuration {
     let root = ConfigurationKeyPath()
-    let members = try object(json, at: root, known: ["scheme", "rules", "views", "handlers"])
+    let members = try object(
+      json, at: root, known: ["scheme", "rules", "views", "handlers", "desktop", "idleMinutes"])
     var configuration = Configuration()
     if let value = members["scheme"] {
       configuration.scheme = try scheme(value, at: root.key("scheme"))
+    }
+    if let value = members["desktop"] {
+      configuration.desktop = try choice(value, at: root.key("desktop"), of: DesktopSetting.self)
+    }
+    if let value = members["idleMinutes"] {
+      configuration.idleMinutes = try integer(
+        value, at: root.key("idleMinutes"), in: Configuration.idleMinutesRange, checkingRange: true)
     }
     if let value = members["rules"] {
       configuration.rules = try rules(value, at: root.key("rules"))
@@ -67,7 +75,7 @@ struct ConfigurationReader {
       let rulePath = path.index(index)
       let members = try object(
         element, at: rulePath,
-        known: ["name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay"])
+        known: ["name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay", "warnMinutes", "onLimit"])
       guard let nameValue = members["name"] else {
         throw error(.missing, at: rulePath.key("name"), "missing; every rule needs a name")
       }
@@ -85,21 +93,25 @@ struct ConfigurationReader {
       guard !appValues.isEmpty else {
         throw error(.missing, at: rulePath.key("apps"), "expected at least one app")
       }
-      var apps: [String] = []
+      var apps: [AppPattern] = []
       for (appIndex, appValue) in appValues.enumerated() {
         let appPath = rulePath.key("apps").index(appIndex)
-        let app = try text(appValue, at: appPath, maximumLength: 256)
-        if let owner = owners[app.lowercased()] {
+        let app = try self.app(appValue, at: appPath)
+        if let owner = owners[app.name.lowercased()] {
+          let shown = found(.string(app.name))
           throw error(
             .duplicate, at: appPath,
             owner == name
-              ? "\(found(appValue)) is listed twice"
-              : "\(found(appValue)) is already covered by the rule \"\(owner)\"")
+              ? "\(shown) is listed twice" : "\(shown) is already covered by the rule \"\(owner)\"")
         }
-        owners[app.lowercased()] = name
+        owners[app.name.lowercased()] = name
         apps.append(app)
       }
-      rules.append(try rule(name: name, apps: apps, members: members, at: rulePath))
+      var rule = try rule(name: name, apps: apps, members: members, at: rulePath)
+      if let value = members["onLimit"] {
+        rule.onLimit = try choice(value, at: rulePath.key("onLimit"), of: LimitAction.self)
+      }
+      rules.append(rule)
     }
     return RuleSet(rules)
   }
@@ -109,14 +121,14 @@ struct ConfigurationReader {
   /// The limits are reported in the order they are declared: a limit that is
   /// not a whole number is reported after an earlier one that is out of range.
   private func rule(
-    name: String, apps: [String], members: Members, at path: ConfigurationKeyPath
+    name: String, apps: [AppPattern], members: Members, at path: ConfigurationKeyPath
   ) throws(ConfigurationError) -> Rule {
     var values: [Rule.Limit: Int] = [:]
     var notANumber: ConfigurationError?
     for limit in Rule.Limit.allCases where notANumber == nil {
       guard let value = members[limit.rawValue] else { continue }
       do {
-        values[limit] = try integer(value, at: path.key(limit.rawValue), for: limit)
+        values[limit] = try integer(value, at: path.key(limit.rawValue), in: limit.range, checkingRange: false)
       } catch {
         notANumber = error
       }
@@ -124,7 +136,7 @@ struct ConfigurationReader {
     let rule: Rule
     do {
       rule = try Rule(
-        checking: name, apps: apps.map { AppPattern(name: $0) },
+        checking: name, apps: apps,
         dailyLimitMinutes: values[.dailyLimitMinutes] ?? Rule.Limit.dailyLimitMinutes.defaultValue,
         grantMinutes: values[.grantMinutes] ?? Rule.Limit.grantMinutes.defaultValue,
         maxGrantsPerDay: values[.maxGrantsPerDay] ?? Rule.Limit.maxGrantsPerDay.defaultValue,
@@ -132,10 +144,53 @@ struct ConfigurationReader {
     } catch {
       let value = members[error.limit.rawValue] ?? .integer(Int64(error.value))
       throw self.error(
-        .range, at: path.key(error.limit.rawValue), expectedNumber(for: error.limit, found: found(value)))
+        .range, at: path.key(error.limit.rawValue), expectedNumber(in: error.limit.range, found: found(value)))
     }
     if let notANumber { throw notANumber }
     return rule
+  }
+
+  /// A rule's app: a plain name, or an object naming what the desktop knows it by.
+  ///
+  /// `{"name": "Telegram", "class": "TelegramDesktop", "appId": "org.telegram.desktop",
+  /// "exe": ["telegram-desktop"]}`: the name is required (notifications show it),
+  /// each of the others is a string or an array of strings.
+  private mutating func app(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
+    -> AppPattern
+  {
+    switch value {
+    case .string:
+      return AppPattern(name: try text(value, at: path, maximumLength: 256))
+    case .object:
+      let members = try object(value, at: path, known: ["name", "class", "appId", "exe"])
+      guard let nameValue = members["name"] else {
+        throw error(.missing, at: path.key("name"), "missing; an app object needs the name notifications show")
+      }
+      var app = AppPattern(name: try text(nameValue, at: path.key("name"), maximumLength: 256))
+      if let classes = members["class"] { app.classes = try names(classes, at: path.key("class")) }
+      if let appIDs = members["appId"] { app.appIDs = try names(appIDs, at: path.key("appId")) }
+      if let executables = members["exe"] { app.executables = try names(executables, at: path.key("exe")) }
+      return app
+    default:
+      throw error(
+        .type, at: path,
+        "expected a string, found \(found(value)); an app is a name or an object such as "
+          + #"{"name": "Telegram", "class": "TelegramDesktop"}"#)
+    }
+  }
+
+  /// One name or a non-empty array of names, for an app object's `class`, `appId` and `exe`.
+  private func names(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError) -> [String] {
+    if case .string = value { return [try text(value, at: path, maximumLength: 256)] }
+    let elements = try array(value, at: path, expected: "a string or an array of strings")
+    guard !elements.isEmpty else {
+      throw error(.missing, at: path, "expected at least one name; leave the key out to match none")
+    }
+    var names: [String] = []
+    for (index, element) in elements.enumerated() {
+      names.append(try text(element, at: path.index(index), maximumLength: 256))
+    }
+    return names
   }
 
   private mutating func views(_ value: JSONValue, at path: ConfigurationKeyPath)
@@ -274,15 +329,16 @@ struct ConfigurationReader {
     return text
   }
 
-  /// A whole number for `limit`; its range is left for ``Rule`` to check.
-  private func integer(_ value: JSONValue, at path: ConfigurationKeyPath, for limit: Rule.Limit)
-    throws(ConfigurationError) -> Int
-  {
+  /// A whole number from `range`; with `checkingRange` false the range is
+  /// only named in messages and left for the caller (``Rule``) to check.
+  private func integer(
+    _ value: JSONValue, at path: ConfigurationKeyPath, in range: ClosedRange<Int>, checkingRange: Bool
+  ) throws(ConfigurationError) -> Int {
     // A whole number is written as one: digits and an optional minus. The
     // parser keeps the text of any other number, whose Double would hide
     // that it was 4.9999999999999999999 or 1e-400.
     if let written = numberTexts[path.pointer] {
-      let expected = expectedNumber(for: limit, found: written)
+      let expected = expectedNumber(in: range, found: written)
       guard written.utf8.dropFirst(written.hasPrefix("-") ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }) else {
         throw error(
           .type, at: path,
@@ -292,13 +348,29 @@ struct ConfigurationReader {
       throw error(.range, at: path, expected)
     }
     guard case .integer(let number) = value else {
-      throw error(.type, at: path, expectedNumber(for: limit, found: found(value)))
+      throw error(.type, at: path, expectedNumber(in: range, found: found(value)))
+    }
+    if checkingRange, !range.contains(Int(number)) {
+      throw error(.range, at: path, expectedNumber(in: range, found: found(value)))
     }
     return Int(number)
   }
 
-  private func expectedNumber(for limit: Rule.Limit, found: String) -> String {
-    "expected a whole number from \(limit.range.lowerBound) to \(limit.range.upperBound), found \(found)"
+  private func expectedNumber(in range: ClosedRange<Int>, found: String) -> String {
+    "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(found)"
+  }
+
+  /// One of the values of a string-backed choice such as `"onLimit"`, named in the message when it is none of them.
+  private func choice<Choice: RawRepresentable & CaseIterable>(
+    _ value: JSONValue, at path: ConfigurationKeyPath, of type: Choice.Type
+  ) throws(ConfigurationError) -> Choice where Choice.RawValue == String {
+    let names = Choice.allCases.map { "\"\($0.rawValue)\"" }
+    let expected = "one of " + names.joined(separator: ", ")
+    let text = try string(value, at: path, expected: expected)
+    guard let choice = Choice(rawValue: text) else {
+      throw error(.format, at: path, "expected \(expected), found \(found(value))")
+    }
+    return choice
   }
 
   // MARK: - Messages
