@@ -2,28 +2,57 @@ public import JSON
 
 extension Ledger {
   /// The version of the file format written by ``json``.
+  ///
+  /// Still 1 with the seconds used: a reader of version 1 ignores the keys it does not know.
   public static let formatVersion: Int64 = 1
 
-  /// The ledger as stored: `{"version":1,"days":[{"date":"2026-11-29","grants":{"social":1}}]}`,
+  /// The ledger as stored:
+  /// `{"version":1,"days":[{"date":"2026-11-29","grants":{"social":1},"usedSeconds":{"social":190}}]}`,
   /// days and rule names sorted so that equal ledgers are equal files.
+  ///
+  /// Every day has `grants` (an empty object on a day with use alone, since
+  /// earlier readers require it); `usedSeconds` appears on days with some use.
   public var json: JSONValue {
-    let sortedDays = days.keys.sorted().map { day -> JSONValue in
+    let allDays = Set(days.keys).union(usedSecondsByDay.keys).sorted()
+    let sortedDays = allDays.map { day -> JSONValue in
       let grants = (days[day] ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
-      return .object([
+      var members: [(String, JSONValue)] = [
         ("date", .string(day.description)),
         ("grants", .object(grants.map { ($0.key, .int($0.value)) })),
-      ])
+      ]
+      let used = (usedSecondsByDay[day] ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
+      if !used.isEmpty {
+        members.append(("usedSeconds", .object(used.map { ($0.key, .int($0.value)) })))
+      }
+      return .object(members)
     }
     return .object([("version", .integer(Ledger.formatVersion)), ("days", .array(sortedDays))])
   }
 
   /// Reads a ledger from its stored form.
   ///
-  /// Unknown keys are ignored, so a later version may add some.
+  /// Unknown keys are ignored, so a later version may add some. Seconds used
+  /// that no day can hold are kept within range without a word; read with
+  /// ``init(json:warnings:)`` to hear about them.
   ///
   /// - Throws: ``LedgerFormatError`` naming what is wrong; ``LedgerFormatError/isNewerVersion``
   ///   tells a file from a newer ShieldBridge (to be left alone) from a corrupt one.
   public init(json: JSONValue) throws(LedgerFormatError) {
+    var ignored: [LedgerWarning] = []
+    try self.init(json: json, warnings: &ignored)
+  }
+
+  /// Reads a ledger from its stored form, adding to `warnings` what was read leniently.
+  ///
+  /// The grants are read strictly (a wrong count makes the ledger damaged), the
+  /// seconds used forgivingly: a count below zero is read as 0, one above
+  /// ``maximumUsedSeconds`` as that, and a value that is not a number as no
+  /// use, each with a ``LedgerWarning/usageOutOfRange(day:rule:found:kept:)``.
+  /// Use is something the meter measures again; a bad count must not cost the
+  /// day's grants, as calling the whole file damaged would.
+  ///
+  /// - Throws: ``LedgerFormatError`` as ``init(json:)`` does.
+  public init(json: JSONValue, warnings: inout [LedgerWarning]) throws(LedgerFormatError) {
     guard json.objectValue != nil else { throw LedgerFormatError("expected an object") }
     guard let version = json["version"]?.integerValue else {
       throw LedgerFormatError("\"version\" is missing or not a whole number")
@@ -37,14 +66,19 @@ extension Ledger {
       throw LedgerFormatError("\"days\" is missing or not an array")
     }
     var days: [LocalDay: [String: Int]] = [:]
+    var usedSecondsByDay: [LocalDay: [String: Int]] = [:]
+    var seen: Set<LocalDay> = []
     for (index, entry) in entries.enumerated() {
       guard let text = entry["date"]?.stringValue, let day = LocalDay(text) else {
         throw LedgerFormatError("days[\(index)].date is not a date like 2026-11-29")
       }
-      guard days[day] == nil else {
+      guard seen.insert(day).inserted else {
         throw LedgerFormatError("days[\(index)]: \(day) appears twice")
       }
-      guard let grants = entry["grants"]?.objectValue else {
+      let usage = entry["usedSeconds"]
+      // A day with use alone may leave out its grants; a day with neither is not a day.
+      let grants = entry["grants"]?.objectValue ?? (usage != nil && entry["grants"] == nil ? [] : nil)
+      guard let grants else {
         throw LedgerFormatError("days[\(index)].grants is missing or not an object")
       }
       var counts: [String: Int] = [:]
@@ -55,9 +89,52 @@ extension Ledger {
         }
         counts[rule] = Int(count)
       }
-      days[day] = counts
+      // A day of use alone stays a day of use alone, so that it reads back as it was written.
+      if !counts.isEmpty || usage == nil { days[day] = counts }
+      if let usage {
+        guard let members = usage.objectValue else {
+          throw LedgerFormatError("days[\(index)].usedSeconds is not an object")
+        }
+        var used: [String: Int] = [:]
+        for (rule, value) in members {
+          let seconds = Ledger.usedSeconds(reading: value)
+          if seconds.exact == nil {
+            warnings.append(
+              .usageOutOfRange(day: day, rule: rule, found: Ledger.excerpt(value.serialized), kept: seconds.kept))
+          }
+          // A key written twice keeps its larger count, as merging does.
+          used[rule] = max(used[rule] ?? 0, seconds.kept)
+        }
+        used = used.filter { $0.value > 0 }
+        if !used.isEmpty { usedSecondsByDay[day] = used }
+      }
     }
-    self.init(days: days)
+    self.init(days: days, usedSecondsByDay: usedSecondsByDay)
+  }
+
+  /// At most 40 characters of `text`, so a huge value makes a short warning.
+  private static func excerpt(_ text: String) -> String {
+    text.count <= 40 ? text : String(text.prefix(40)) + "…"
+  }
+
+  /// A stored count of seconds: `exact` when it was a whole number in range,
+  /// `kept` the count read in any case.
+  private static func usedSeconds(reading value: JSONValue) -> (exact: Int?, kept: Int) {
+    let range = 0...Ledger.maximumUsedSeconds
+    switch value {
+    case .integer(let count):
+      if range.contains(Int(clamping: count)) { return (Int(count), Int(count)) }
+      return (nil, count < 0 ? 0 : Ledger.maximumUsedSeconds)
+    case .number(let number):
+      guard number.isFinite else { return (nil, number > 0 ? Ledger.maximumUsedSeconds : 0) }
+      if let whole = Int(exactly: number), range.contains(whole) { return (whole, whole) }
+      if number < 0 { return (nil, 0) }
+      if number > Double(Ledger.maximumUsedSeconds) { return (nil, Ledger.maximumUsedSeconds) }
+      // A fraction of a second in range: the whole seconds below it.
+      return (nil, Int(number))
+    default:
+      return (nil, 0)
+    }
   }
 }
 

@@ -63,10 +63,21 @@ public final class LedgerStore: Sendable {
   public func load() throws(LedgerError) -> LedgerResult<Ledger> {
     switch try readStoredLedger() {
     case .missing: return LedgerResult(Ledger())
-    case .valid(let ledger): return LedgerResult(ledger)
+    case .valid(let ledger, let warnings): return LedgerResult(ledger, warnings: warnings)
     case .damaged:
       return try withLock { () throws(LedgerError) in try loadForUpdate() }
     }
+  }
+
+  /// The ledger the meter starts from: ``load()``, and a
+  /// ``LedgerWarning/usageOnLaterDays(days:today:)`` when it holds use on days
+  /// after today (the clock was set back; that use stays but does not count today).
+  public func loadForMeter() throws(LedgerError) -> LedgerResult<Ledger> {
+    var loaded = try load()
+    let today = self.today
+    let later = loaded.value.daysWithUsage(after: today)
+    if !later.isEmpty { loaded.warnings.append(.usageOnLaterDays(days: later, today: today)) }
+    return loaded
   }
 
   /// Where `rules` stand today.
@@ -105,6 +116,39 @@ public final class LedgerStore: Sendable {
     }
   }
 
+  /// Records the seconds the rules' apps were used on `day`, as the meter counted them.
+  ///
+  /// Under the same lock and with the same atomic write as a grant; for each
+  /// rule the larger of the stored and the given count is kept, so two
+  /// writers, or a service restarted from an older file, never lose use.
+  /// Days older than ``Ledger/keptDays`` are dropped on the way. When nothing
+  /// would change, nothing is written.
+  ///
+  /// - Returns: The ledger as it stands after the write, with the grants and
+  ///   use other processes recorded.
+  /// - Throws: A state error; the stored ledger is left as it was.
+  public func recordUsage(_ seconds: [String: Int], on day: LocalDay) throws(LedgerError)
+    -> LedgerResult<Ledger>
+  {
+    try recordUsage([day: seconds])
+  }
+
+  /// Records the seconds used on several days at once (the day before
+  /// midnight and the day after it), as ``recordUsage(_:on:)`` does for one.
+  public func recordUsage(_ secondsByDay: [LocalDay: [String: Int]]) throws(LedgerError)
+    -> LedgerResult<Ledger>
+  {
+    try withLock { () throws(LedgerError) in
+      let loaded = try loadForUpdate()
+      var ledger = loaded.value
+      for (day, seconds) in secondsByDay { ledger.recordUsedSeconds(seconds, on: day) }
+      ledger.forgetOldDays(before: today)
+      // The clamped counts of a ledger read with warnings are written even when nothing else changed.
+      if ledger != loaded.value || !loaded.warnings.isEmpty { try save(ledger) }
+      return LedgerResult(ledger, warnings: loaded.warnings)
+    }
+  }
+
   private func withLock<Result>(_ body: () throws(LedgerError) -> Result) throws(LedgerError)
     -> Result
   {
@@ -123,7 +167,7 @@ public final class LedgerStore: Sendable {
     FileSystem.removeLeftoverTemporaryFiles(of: path)
     switch try readStoredLedger() {
     case .missing: return LedgerResult(Ledger())
-    case .valid(let ledger): return LedgerResult(ledger)
+    case .valid(let ledger, let warnings): return LedgerResult(ledger, warnings: warnings)
     case .damaged(let problem):
       let keptAt = try moveAside()
       try save(Ledger())
@@ -135,7 +179,7 @@ public final class LedgerStore: Sendable {
 
   private enum Stored {
     case missing
-    case valid(Ledger)
+    case valid(Ledger, [LedgerWarning])
     case damaged(String)
   }
 
@@ -163,7 +207,9 @@ public final class LedgerStore: Sendable {
       return .damaged("not JSON: \(error)")
     }
     do {
-      return .valid(try Ledger(json: json))
+      var warnings: [LedgerWarning] = []
+      let ledger = try Ledger(json: json, warnings: &warnings)
+      return .valid(ledger, warnings)
     } catch  where error.isNewerVersion {
       throw .newerVersion(path: path, problem: error.message)
     } catch {

@@ -1,20 +1,36 @@
 public import Posix
 
-// SKELETON: the API the service codes against. The meter's helper replaces the
-// bodies (and may add to the API, telling the lead); nothing here is final.
-
-/// Counts the seconds each rule's apps are used per local day and says when a
+/// Counts the time each rule's apps are used per local day and says when a
 /// rule reaches its warning, its limit, and when a grant lifts it.
 ///
-/// Pure accounting: it is told what happens (which rule's app is in use, idle,
-/// screen, the clocks) and answers with events; it does no I/O and reads no
-/// clock itself. Durations come from the monotonic clock, days from the wall
-/// clock: a wall clock set back or forward moves the bucket, never the count.
+/// Pure accounting: it is told what happens (which rules' apps are in use,
+/// idle, inhibition, the screen, the clocks) and answers with events; it does
+/// no I/O and reads no clock itself. A rule's time counts while its apps are in
+/// use, the screen is visible, and input is not idle (or idle is inhibited,
+/// as by a playing video). Every input first counts the time since the
+/// previous one under the state that held until then, so the count is exact
+/// to the nanosecond however often focus changes.
+///
+/// Durations come only from the monotonic clock, days from the wall clock: a
+/// wall clock set back or forward moves the bucket the time goes to, never the
+/// amount. A local day's time spans from its local midnight to the next (23
+/// or 25 hours on the days DST changes); time that spans midnight is split
+/// between the two days, and the new day starts every rule from its base
+/// limit. A day the meter already holds (the clock was set back to it)
+/// continues its count.
+///
+/// The meter reads its start from the ``Ledger`` (today's use and grants, so a
+/// restart keeps the day's use) and the caller saves ``usedSecondsToday`` (or
+/// ``usedSecondsByDay``) back. Nothing here sleeps or polls: the caller waits
+/// for the desktop's next event or ``nextDeadline()``, whichever comes first.
 public struct UsageMeter: Sendable {
-  /// Why a rule's time counts or not, for `status` and `Usage()`.
+  /// What the meter counts against.
   public struct Settings: Hashable, Sendable {
     public var rules: RuleSet
     /// Input idle longer than this stops the count, unless idle is inhibited.
+    ///
+    /// The desktop backend measures it (`events(idleAfter:)`) and reports
+    /// ``UsageMeter/idle(_:at:)``; the count stops from that report on.
     public var idleLimit: Duration
     /// How long a minute of the rules' limits lasts: 60 s, except in the demo and the tests.
     public var minuteLength: Duration
@@ -26,63 +42,319 @@ public struct UsageMeter: Sendable {
     }
   }
 
-  public init(settings: Settings, ledger: Ledger, now: MeterInstant) { fatalError("skeleton") }
+  /// The rules and the length of their minutes.
+  public let settings: Settings
+  /// The configured rules by name (the first of a name, should two share one).
+  private let rulesByName: [String: Rule]
+  /// The days the meter holds: those of the ledger it started from, and those it has seen since.
+  private var days: [LocalDay: MeterDay]
+  /// The local day of the latest input: the day time counts towards now.
+  public private(set) var day: LocalDay
+  /// The events already given on ``day``.
+  private var notices: [String: MeterNotices] = [:]
+  /// The latest input: the largest monotonic reading seen, and the wall time that came with the latest.
+  private var last: MeterInstant
+
+  /// The configured rules whose apps are in use.
+  public private(set) var rulesInUse: Set<String> = []
+  /// Whether input has been idle longer than the idle limit.
+  public private(set) var isIdle = false
+  /// Whether something (a playing video) inhibits idle.
+  public private(set) var isInhibited = false
+  /// Whether the screen is on and unlocked.
+  public private(set) var isScreenVisible = true
+
+  /// A meter that starts at `now` with the use and grants stored in `ledger`.
+  ///
+  /// Nothing is in use yet, input is not idle and the screen is visible,
+  /// until the caller says otherwise.
+  public init(settings: Settings, ledger: Ledger, now: MeterInstant) {
+    self.settings = settings
+    var rulesByName: [String: Rule] = [:]
+    for rule in settings.rules.rules where rulesByName[rule.name] == nil { rulesByName[rule.name] = rule }
+    self.rulesByName = rulesByName
+    var days: [LocalDay: MeterDay] = [:]
+    for (day, grants) in ledger.days { days[day, default: MeterDay()].grants = grants }
+    for (day, used) in ledger.usedSecondsByDay {
+      days[day, default: MeterDay()].used = used.mapValues { Duration.seconds(max(0, $0)) }
+    }
+    self.days = days
+    day = LocalDay.containing(now.wall)
+    last = now
+  }
+
+  // MARK: Inputs
 
   /// The rules whose apps are in use now: the focused window's rule, or
   /// (process fallback) the rules of every covered app that runs. Empty: none.
-  public mutating func inUse(_ rules: Set<String>, at now: MeterInstant) -> [MeterEvent] { fatalError("skeleton") }
-  public mutating func idle(_ isIdle: Bool, at now: MeterInstant) -> [MeterEvent] { fatalError("skeleton") }
-  public mutating func inhibited(_ isInhibited: Bool, at now: MeterInstant) -> [MeterEvent] { fatalError("skeleton") }
-  /// The screen is on and unlocked (`true`), or blanked or locked.
-  public mutating func screenVisible(_ isVisible: Bool, at now: MeterInstant) -> [MeterEvent] { fatalError("skeleton") }
-  /// Time passed: counts it and returns what became due (a warning, a limit, a new day).
-  public mutating func advance(to now: MeterInstant) -> [MeterEvent] { fatalError("skeleton") }
-  /// Today's grants for `rule` are now `grantsToday` (a puzzle was solved).
-  public mutating func granted(_ rule: String, grantsToday: Int, at now: MeterInstant) -> [MeterEvent] { fatalError("skeleton") }
-
-  /// When ``advance(to:)`` must next be called for an event to come on time
-  /// (the next warning, limit or local midnight while something counts);
-  /// `nil` while nothing counts, so the service sleeps until the desktop says something.
-  public func nextDeadline() -> MonotonicTime? { fatalError("skeleton") }
-  /// Where `rule` stands today.
-  public func usage(of rule: String) -> RuleUsage? { fatalError("skeleton") }
-  public var usages: [RuleUsage] { fatalError("skeleton") }
-  /// The seconds used today per rule, to store in the ledger.
-  public var day: LocalDay { fatalError("skeleton") }
-  public var usedSecondsToday: [String: Int] { fatalError("skeleton") }
-}
-
-/// A moment as the meter sees it: the monotonic reading for durations and the wall time for the day.
-public struct MeterInstant: Hashable, Sendable {
-  public var monotonic: MonotonicTime
-  public var wall: WallTime
-
-  public init(monotonic: MonotonicTime, wall: WallTime) {
-    self.monotonic = monotonic
-    self.wall = wall
+  ///
+  /// Names that no configured rule has are ignored; each rule counts once,
+  /// however many of its apps are in use.
+  public mutating func inUse(_ rules: Set<String>, at now: MeterInstant) -> [MeterEvent] {
+    updateState(at: now) { $0.rulesInUse = rules.intersection($0.rulesByName.keys) }
   }
-}
 
-/// What the meter decided.
-public enum MeterEvent: Hashable, Sendable {
-  /// `remaining` of the rule's limit is left (`warnMinutes` before it).
-  case warning(rule: String, remaining: Duration)
-  /// The rule's apps reached today's limit.
-  case limitReached(rule: String)
-  /// A grant (or a new day) lifted the rule's limit.
-  case lifted(rule: String)
-  /// A new local day began; every rule starts from its base limit.
-  case newDay(LocalDay)
-}
+  /// Input has been idle longer than the idle limit (`true`), or input came again.
+  public mutating func idle(_ isIdle: Bool, at now: MeterInstant) -> [MeterEvent] {
+    updateState(at: now) { $0.isIdle = isIdle }
+  }
 
-/// Where one rule stands today, as `Usage()` and `status --json` report it.
-public struct RuleUsage: Hashable, Sendable {
-  public var rule: String
-  public var usedSeconds: Int
-  public var limitSeconds: Int
-  public var remainingSeconds: Int { max(0, limitSeconds - usedSeconds) }
-  public var grantsToday: Int
-  /// Whether the rule's time counts right now.
-  public var counting: Bool
-  public var overLimit: Bool { usedSeconds >= limitSeconds }
+  /// Something inhibits idle (`true`: a video plays), or it stopped.
+  public mutating func inhibited(_ isInhibited: Bool, at now: MeterInstant) -> [MeterEvent] {
+    updateState(at: now) { $0.isInhibited = isInhibited }
+  }
+
+  /// The screen is on and unlocked (`true`), or blanked or locked.
+  public mutating func screenVisible(_ isVisible: Bool, at now: MeterInstant) -> [MeterEvent] {
+    updateState(at: now) { $0.isScreenVisible = isVisible }
+  }
+
+  /// Time passed: counts it and returns what became due (a warning, a limit, a new day).
+  public mutating func advance(to now: MeterInstant) -> [MeterEvent] {
+    updateState(at: now) { _ in }
+  }
+
+  /// Today's grants for `rule` are now `grantsToday` (a puzzle was solved).
+  ///
+  /// A count no higher than the one the meter has changes nothing. A higher
+  /// one raises today's limit: ``MeterEvent/lifted(rule:)`` when the rule was
+  /// over its limit and no longer is, and a new warning before the new limit
+  /// when it is far enough ahead for one.
+  public mutating func granted(_ rule: String, grantsToday: Int, at now: MeterInstant) -> [MeterEvent] {
+    update(at: now) { meter, events in
+      guard let configured = meter.rulesByName[rule] else { return }
+      meter.raiseGrants(of: configured, to: grantsToday, events: &events)
+    }
+  }
+
+  /// Takes in what another writer stored: for every day the ledger holds,
+  /// the larger of its and the meter's grants and seconds used.
+  ///
+  /// For the value ``LedgerStore/recordUsage(_:on:)`` returns, or a ledger
+  /// read after another process recorded a grant. More grants today act as
+  /// ``granted(_:grantsToday:at:)`` does.
+  public mutating func absorb(_ ledger: Ledger, at now: MeterInstant) -> [MeterEvent] {
+    update(at: now) { meter, events in
+      for (day, grants) in ledger.days {
+        for (name, count) in grants where count > meter.grants(of: name, on: day) {
+          if day == meter.day, let rule = meter.rulesByName[name] {
+            meter.raiseGrants(of: rule, to: count, events: &events)
+          } else {
+            meter.days[day, default: MeterDay()].grants[name] = count
+          }
+        }
+      }
+      for (day, used) in ledger.usedSecondsByDay {
+        for (name, seconds) in used where Duration.seconds(seconds) > meter.used(of: name, on: day) {
+          meter.days[day, default: MeterDay()].used[name] = .seconds(seconds)
+        }
+      }
+    }
+  }
+
+  // MARK: Reading
+
+  /// The configured rules whose time counts now.
+  public var countingRules: Set<String> {
+    guard isScreenVisible, !isIdle || isInhibited else { return [] }
+    return rulesInUse
+  }
+
+  /// When ``advance(to:)`` must next be called for an event to come on time:
+  /// the next warning, limit or local midnight while something counts.
+  ///
+  /// `nil` while nothing counts, so the caller sleeps until the desktop says
+  /// something. Midnight is a monotonic estimate from the latest wall time; if
+  /// it comes early, the next deadline is the rest of the way.
+  public func nextDeadline() -> MonotonicTime? {
+    let counting = countingRules
+    guard !counting.isEmpty else { return nil }
+    var wait: Duration?
+    if let midnight = day.adding(days: 1)?.start {
+      wait = max(.zero, midnight.duration(since: last.wall))
+    }
+    for rule in settings.rules.rules where counting.contains(rule.name) {
+      let used = used(of: rule.name, on: day)
+      let limit = limit(of: rule, on: day)
+      guard used < limit else { continue }
+      var due = limit - used
+      if rule.warnMinutes > 0, notices[rule.name]?.warnedFor != limit {
+        let untilWarning = limit - warningLead(of: rule) - used
+        if untilWarning > .zero { due = untilWarning }
+      }
+      wait = min(wait ?? due, due)
+    }
+    return wait.map { last.monotonic.adding($0) }
+  }
+
+  /// Where `rule` stands today, as of the latest input (call ``advance(to:)``
+  /// first for the time since); `nil` for a name no rule has.
+  public func usage(of rule: String) -> RuleUsage? {
+    guard let configured = rulesByName[rule] else { return nil }
+    return RuleUsage(
+      rule: rule, used: used(of: rule, on: day), limit: limit(of: configured, on: day),
+      grantsToday: grants(of: rule, on: day), counting: countingRules.contains(rule))
+  }
+
+  /// Where every rule stands today, in the order of the rules.
+  public var usages: [RuleUsage] {
+    var seen: Set<String> = []
+    return settings.rules.rules.compactMap { seen.insert($0.name).inserted ? usage(of: $0.name) : nil }
+  }
+
+  /// The whole seconds used on ``day`` per rule, to store in the ledger.
+  public var usedSecondsToday: [String: Int] {
+    usedSeconds(on: day)
+  }
+
+  /// The whole seconds used on `day` per rule (rules without use left out).
+  public func usedSeconds(on day: LocalDay) -> [String: Int] {
+    (days[day]?.used ?? [:]).mapValues(\.wholeSeconds).filter { $0.value > 0 }
+  }
+
+  /// The whole seconds used per rule on every day the meter holds, to store
+  /// in the ledger at once (``LedgerStore/recordUsage(_:)``): after midnight
+  /// this saves the end of the day before as well.
+  public var usedSecondsByDay: [LocalDay: [String: Int]] {
+    var result: [LocalDay: [String: Int]] = [:]
+    for day in days.keys {
+      let seconds = usedSeconds(on: day)
+      if !seconds.isEmpty { result[day] = seconds }
+    }
+    return result
+  }
+
+  // MARK: Accounting
+
+  /// Counts the time since the latest input, applies `change`, and returns the events due after it.
+  private mutating func update(
+    at now: MeterInstant, _ change: (inout UsageMeter, inout [MeterEvent]) -> Void
+  ) -> [MeterEvent] {
+    var events = account(until: now)
+    change(&self, &events)
+    announce(into: &events)
+    return events
+  }
+
+  private mutating func updateState(at now: MeterInstant, _ change: (inout UsageMeter) -> Void) -> [MeterEvent] {
+    update(at: now) { meter, _ in change(&meter) }
+  }
+
+  /// Adds the time since the latest input to the rules that counted during it, and moves to `now`'s day.
+  ///
+  /// Only the monotonic clock measures: a reading that went backwards counts
+  /// nothing. When the day changed, the part of the time before the old day's
+  /// midnight (by the old wall time) stays on the old day and the rest goes to
+  /// the new one; a wall clock that jumped puts the time on the day it jumped
+  /// from, and the next input's on the day it jumped to.
+  private mutating func account(until now: MeterInstant) -> [MeterEvent] {
+    let elapsed = now.monotonic.duration(since: last.monotonic)
+    let nowDay = LocalDay.containing(now.wall)
+    let counting = countingRules
+    if !counting.isEmpty, elapsed > .zero {
+      var beforeMidnight = elapsed
+      if nowDay != day, let midnight = day.adding(days: 1)?.start {
+        beforeMidnight = min(elapsed, max(.zero, midnight.duration(since: last.wall)))
+      }
+      add(beforeMidnight, to: counting, on: day)
+      if beforeMidnight < elapsed { add(elapsed - beforeMidnight, to: counting, on: nowDay) }
+    }
+    last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: now.wall)
+    guard nowDay != day else { return [] }
+    return moveToDay(nowDay)
+  }
+
+  private mutating func add(_ time: Duration, to rules: Set<String>, on day: LocalDay) {
+    for rule in rules { days[day, default: MeterDay()].used[rule, default: .zero] += time }
+  }
+
+  /// Makes `newDay` the current day: ``MeterEvent/newDay(_:)``, and
+  /// ``MeterEvent/lifted(rule:)`` for every rule that was over its limit and is not on the new day.
+  private mutating func moveToDay(_ newDay: LocalDay) -> [MeterEvent] {
+    let wasOver = Set(settings.rules.rules.filter { isOver($0, on: day) }.map(\.name))
+    day = newDay
+    notices = [:]
+    forgetOldDays()
+    var events: [MeterEvent] = [.newDay(newDay)]
+    var lifted: Set<String> = []
+    for rule in settings.rules.rules
+    where wasOver.contains(rule.name) && !isOver(rule, on: newDay) && lifted.insert(rule.name).inserted {
+      events.append(.lifted(rule: rule.name))
+    }
+    return events
+  }
+
+  /// Drops the days the ledger would drop, so a meter that runs for months stays small.
+  private mutating func forgetOldDays() {
+    let today = day
+    days = days.filter { today.days(to: $0.key) > -Ledger.keptDays }
+    if days.count > Ledger.maximumDays {
+      let kept = Set(days.keys.sorted { abs(today.days(to: $0)) < abs(today.days(to: $1)) }.prefix(Ledger.maximumDays))
+      days = days.filter { kept.contains($0.key) }
+    }
+  }
+
+  /// Sets today's grants of `rule` to `count` when that is more, lifting and re-arming its warning.
+  private mutating func raiseGrants(of rule: Rule, to count: Int, events: inout [MeterEvent]) {
+    guard count > grants(of: rule.name, on: day) else { return }
+    let wasOver = isOver(rule, on: day)
+    days[day, default: MeterDay()].grants[rule.name] = count
+    let used = used(of: rule.name, on: day)
+    let limit = limit(of: rule, on: day)
+    if wasOver && used < limit { events.append(.lifted(rule: rule.name)) }
+    // The new limit is too close for a warning before it: the user has just
+    // solved a puzzle for these minutes and knows how few they are.
+    if rule.warnMinutes > 0, used < limit, used >= limit - warningLead(of: rule) {
+      notices[rule.name, default: MeterNotices()].warnedFor = limit
+    }
+  }
+
+  /// Appends the warnings and limits due for the rules that count now, each once per limit.
+  ///
+  /// A limit is reported when a counting rule's use reaches it, and when a
+  /// rule already at it (restored from the ledger, or a limit of 0) comes into
+  /// use. A warning when a counting rule's use is within `warnMinutes` of the
+  /// limit and none was given for this limit; a rule that jumps past its
+  /// limit gets the limit alone.
+  private mutating func announce(into events: inout [MeterEvent]) {
+    let counting = countingRules
+    guard !counting.isEmpty else { return }
+    for rule in settings.rules.rules where counting.contains(rule.name) {
+      let used = used(of: rule.name, on: day)
+      let limit = limit(of: rule, on: day)
+      var notice = notices[rule.name] ?? MeterNotices()
+      if used >= limit {
+        if notice.reachedFor != limit {
+          events.append(.limitReached(rule: rule.name))
+          notice.reachedFor = limit
+          notice.warnedFor = limit
+        }
+      } else if rule.warnMinutes > 0, notice.warnedFor != limit, used >= limit - warningLead(of: rule) {
+        events.append(.warning(rule: rule.name, remaining: limit - used))
+        notice.warnedFor = limit
+      }
+      notices[rule.name] = notice
+    }
+  }
+
+  private func used(of rule: String, on day: LocalDay) -> Duration {
+    days[day]?.used[rule] ?? .zero
+  }
+
+  private func grants(of rule: String, on day: LocalDay) -> Int {
+    max(0, days[day]?.grants[rule] ?? 0)
+  }
+
+  /// `(dailyLimitMinutes + grants × grantMinutes) × minuteLength`.
+  private func limit(of rule: Rule, on day: LocalDay) -> Duration {
+    settings.minuteLength * rule.limitMinutes(grants: grants(of: rule.name, on: day))
+  }
+
+  private func warningLead(of rule: Rule) -> Duration {
+    settings.minuteLength * rule.warnMinutes
+  }
+
+  private func isOver(_ rule: Rule, on day: LocalDay) -> Bool {
+    used(of: rule.name, on: day) >= limit(of: rule, on: day)
+  }
 }

@@ -30,7 +30,9 @@ public final class I3Desktop: DesktopBackend {
   /// Finds the names i3 does not tell (the pid) from a window's X11 id; set once before ``events(idleAfter:)``.
   private let xIdentity: (@Sendable (UInt32) -> AppIdentity?)?
   private let commands: Mutex<I3Connection?>
-  private let reader = Mutex<(wake: FileDescriptor?, stopped: Bool)>((nil, false))
+  // The wake pipe's two ends live as long as the backend: a write after the
+  // reader has gone must find a reader still there, or it raises SIGPIPE.
+  private let reader = Mutex<(wake: (reading: FileDescriptor, writing: FileDescriptor)?, stopped: Bool)>((nil, false))
 
   /// Connects to the IPC socket at `socketPath` and checks that it answers `GET_VERSION`.
   ///
@@ -136,7 +138,7 @@ public final class I3Desktop: DesktopBackend {
       return stream
     }
     let stopped = reader.withLock { state in
-      state.wake = pipe.writing
+      state.wake = pipe
       return state.stopped
     }
     if stopped {
@@ -216,11 +218,12 @@ public final class I3Desktop: DesktopBackend {
   }
 
   public func stop() {
+    // One byte, once: later calls (the stream's end, deinit) find the reader already told.
     let wake = reader.withLock { state in
-      state.stopped = true
-      return state.wake
+      defer { state.stopped = true }
+      return state.stopped ? nil : state.wake
     }
-    _ = try? wake?.write([1])
+    _ = try? wake?.writing.write([1])
   }
 }
 

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// A backend whose identities are completed with what `/proc` knows of their pid.
+///
+/// The focused window's app, and every app a `hide` or `close` predicate is
+/// asked about, gets the executable, `comm`, `argv[0]` and systemd scope of
+/// its pid where the backend did not tell them, so that a rule's names match
+/// the same way under every backend.
+final class EnrichedDesktop: DesktopBackend {
+  let inner: any DesktopBackend
+  private let table: ProcessTable
+  private let forwarding = Mutex<Task<Void, Never>?>(nil)
+
+  init(_ inner: any DesktopBackend, table: ProcessTable) {
+    self.inner = inner
+    self.table = table
+  }
+
+  var kind: DesktopKind { inner.kind }
+  var countingSource: CountingSource { inner.countingSource }
+  var limitations: [String] { inner.limitations }
+
+  /// `identity` with the names of its process filled in.
+  func enrich(_ identity: AppIdentity) -> AppIdentity {
+    guard let pid = identity.pid, let process = table.identity(ofProcess: pid) else { return identity }
+    return identity.filling(from: process)
+  }
+
+  func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
+    let source = inner.events(idleAfter: idleAfter)
+    let task = Task { [self] in
+      for await event in source {
+        if case .focus(var window?) = event {
+          window.app = enrich(window.app)
+          continuation.yield(.focus(window))
+        } else if case .running(let apps) = event {
+          continuation.yield(.running(apps.map(enrich)))
+        } else {
+          continuation.yield(event)
+        }
+      }
+      continuation.finish()
+    }
+    forwarding.withLock { $0 = task }
+    continuation.onTermination = { [inner] _ in inner.stop() }
+    return stream
+  }
+
+  func hide(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> Int {
+    try await inner.hide { [self] in matches(enrich($0)) }
+  }
+
+  func close(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> [Int32] {
+    try await inner.close { [self] in matches(enrich($0)) }
+  }
+
+  func stop() {
+    inner.stop()
+  }
+}
