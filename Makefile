@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 # daemon), and for the tests (gettext's msgfmt for the catalogs; a real
 # notification server under a virtual X display, clicked with xdotool; xdg-open
 # for the scheme handler; tmux for the terminal puzzle; tzdata for the DST tests).
-BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libxcb-res0-dev
+BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libxcb-res0-dev libxcb-sync-dev
 # The demo's desktop: a virtual X display, i3, and an xterm as the covered app.
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox

@@ -22,7 +22,7 @@ let package = Package(
     .systemLibrary(
       name: "CXCB",
       pkgConfig: "xcb",
-      providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev", "libxcb-res0-dev"])]
+      providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev", "libxcb-res0-dev", "libxcb-sync-dev"])]
     ),
     // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
     .target(name: "Posix"),
@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
-    .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Posix", "TestSupport"]),
+    .testTarget(name: "DesktopTests", dependencies: ["CXCB", "Desktop", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A backend whose identities are completed with what `/proc` knows of their pid.
 ///
 /// The focused window's app, and every app a `hide` or `close` predicate is
@@ -9,7 +7,6 @@ import Synchronization
 final class EnrichedDesktop: DesktopBackend {
   let inner: any DesktopBackend
   private let table: ProcessTable
-  private let forwarding = Mutex<Task<Void, Never>?>(nil)
 
   init(_ inner: any DesktopBackend, table: ProcessTable) {
     self.inner = inner
@@ -29,7 +26,7 @@ final class EnrichedDesktop: DesktopBackend {
   func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
     let source = inner.events(idleAfter: idleAfter)
-    let task = Task { [self] in
+    Task { [self] in
       for await event in source {
         if case .focus(var window?) = event {
           window.app = enrich(window.app)
@@ -42,7 +39,6 @@ final class EnrichedDesktop: DesktopBackend {
       }
       continuation.finish()
     }
-    forwarding.withLock { $0 = task }
     continuation.onTermination = { [inner] _ in inner.stop() }
     return stream
   }

@@ -1,4 +1,5 @@
 public import Brake
+public import Desktop
 import JSON
 public import Posix
 
@@ -44,7 +45,7 @@ public struct Configuration: Hashable, Sendable {
   /// Commands that override the built-in ways of opening a puzzle or a view.
   public var handlers: Handlers
   /// Which way the desktop is watched for the meter: `"auto"` (the default) or a forced one.
-  public var desktop: DesktopSetting
+  public var desktop: DesktopChoice
   /// Minutes without keyboard or mouse input after which a covered app's time
   /// stops counting (unless something inhibits idle, such as a video playing).
   public var idleMinutes: Int
@@ -59,7 +60,7 @@ public struct Configuration: Hashable, Sendable {
     rules: RuleSet = .builtIn,
     views: Views = Views(),
     handlers: Handlers = Handlers(),
-    desktop: DesktopSetting = .auto,
+    desktop: DesktopChoice = .auto,
     idleMinutes: Int = Configuration.defaultIdleMinutes
   ) {
     self.scheme = scheme

@@ -11,11 +11,19 @@ import Testing
     let directory: TemporaryDirectory
     let process: BackgroundProcess
 
-    init() throws {
+    /// Returns once the child runs the copy: until its `exec`, it is a copy of the test process.
+    init() async throws {
       directory = try TemporaryDirectory(prefix: "shieldbridge-processes")
       let path = directory.file("instagram")
       try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: path)
-      process = try BackgroundProcess([path, "600"])
+      let process = try BackgroundProcess([path, "600"])
+      self.process = process
+      let pid = process.process.pid
+      _ = try await poll("the copy to run as \(pid)") {
+        let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+        let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
+        return comm == "instagram\n" && cmdline?.hasPrefix(path) == true ? true : nil
+      }
     }
 
     var pid: Int32 { process.process.pid }
@@ -27,8 +35,8 @@ import Testing
     return { $0.executable == "instagram" && $0.pid == pid }
   }
 
-  @Test func theTableNamesAProcessByExecutableCommandAndFirstWord() throws {
-    let app = try FakeApp()
+  @Test func theTableNamesAProcessByExecutableCommandAndFirstWord() async throws {
+    let app = try await FakeApp()
     let identity = try #require(ProcessTable().identity(ofProcess: app.pid))
     #expect(identity.executable == "instagram")
     #expect(identity.command == "instagram")
@@ -68,7 +76,7 @@ import Testing
   }
 
   @Test func aRunningCopyIsReportedAndItsEndToo() async throws {
-    let app = try FakeApp()
+    let app = try await FakeApp()
     let desktop = ProcessesDesktop(covers: Self.isInstagram(app))
     #expect(desktop.kind == .processes)
     #expect(desktop.countingSource == .running)
@@ -91,7 +99,7 @@ import Testing
   }
 
   @Test func closeSendsSIGTERMToTheMatchingProcesses() async throws {
-    let app = try FakeApp()
+    let app = try await FakeApp()
     let desktop = ProcessesDesktop(covers: { _ in false })
     let pids = try await desktop.close(where: Self.isInstagram(app))
     #expect(pids == [app.pid])

@@ -1,4 +1,5 @@
 import Brake
+import Desktop
 import Foundation
 import ShieldBridge
 import Testing
@@ -17,8 +18,8 @@ struct MeterConfigurationTests {
     #expect(rule.apps == [AppPattern(name: "Instagram")])
   }
 
-  @Test("Every value is read, without warnings", arguments: DesktopSetting.allCases)
-  func everything(desktop: DesktopSetting) throws {
+  @Test("Every value is read, without warnings", arguments: DesktopChoice.allCases)
+  func everything(desktop: DesktopChoice) throws {
     let (configuration, warnings) = try parse(
       #"""
       {"desktop":"\#(desktop.rawValue)","idleMinutes":12,
@@ -66,7 +67,7 @@ struct MeterConfigurationTests {
   @Test(
     "Mistakes in the meter keys name the key path",
     arguments: [
-      (#"{"desktop":"wayland"}"#, ConfigurationError.Code.format, "desktop", #"expected one of "auto", "x11""#),
+      (#"{"desktop":"wayland"}"#, ConfigurationError.Code.format, "desktop", #"expected one of "auto", "off", "x11""#),
       (#"{"desktop":true}"#, .type, "desktop", "expected one of"),
       (#"{"idleMinutes":0}"#, .range, "idleMinutes", "expected a whole number from 1 to 1440, found 0"),
       (#"{"idleMinutes":1441}"#, .range, "idleMinutes", "expected a whole number from 1 to 1440, found 1441"),

@@ -53,22 +53,28 @@ public final class XSession: Sendable {
     case .openbox:
       _ = try requiredTool("openbox", package: "openbox")
       i3Socket = nil
-      try startManager(["openbox", "--sm-disable"])
+      // openbox sets _NET_SUPPORTING_WM_CHECK before it manages windows; the startup
+      // command runs once it does (a window mapped earlier is never managed).
+      try startManager(["openbox", "--sm-disable", "--startup", "touch \(home.file("manager.ready"))"])
     case .i3:
       _ = try requiredTool("i3", package: "i3-wm")
       _ = try requiredTool("i3-msg", package: "i3-wm")
       let socket = home.file("i3.sock")
       i3Socket = socket
-      // No bar, no wizard; focus moves only when a test asks, not with the pointer.
-      let configuration = "ipc-socket \(socket)\nfocus_follows_mouse no\nmouse_warping none\n"
+      // No bar, no wizard; focus moves only when a test asks, not with the pointer; `exec`
+      // runs once i3 manages windows.
+      let configuration =
+        "ipc-socket \(socket)\nfocus_follows_mouse no\nmouse_warping none\nexec touch \(home.file("manager.ready"))\n"
       try configuration.write(toFile: home.file("i3.conf"), atomically: true, encoding: .utf8)
       try startManager(["i3", "-c", home.file("i3.conf")])
-      _ = try await poll("i3's socket \(socket)", timeout: .seconds(15)) {
-        FileManager.default.fileExists(atPath: socket) ? true : nil
-      }
     }
     if windowManager != .none {
+      let ready = home.file("manager.ready")
       do {
+        _ = try await poll("\(windowManager) to start on \(server.display)", timeout: .seconds(15)) {
+          FileManager.default.fileExists(atPath: ready) && (i3Socket.map(FileManager.default.fileExists) ?? true)
+            ? true : nil
+        }
         _ = try await poll(
           "\(windowManager) to take \(server.display)", timeout: .seconds(15), every: .milliseconds(50)
         ) {
@@ -187,6 +193,17 @@ public final class XSession: Sendable {
     }
   }
 
+  /// Waits until the window manager manages `window` (its `WM_STATE` is Normal and it is in
+  /// `_NET_CLIENT_LIST`), or without a manager until it is viewable.
+  public func waitUntilManaged(_ window: UInt64, timeout: Duration = .seconds(20)) async throws {
+    let managed = windowManager != .none
+    _ = try await poll(
+      "window \(XClient.hex(window)) to be managed on \(display)", timeout: timeout, every: .milliseconds(50)
+    ) {
+      try await self.isReady(window, managed: managed) ? true : nil
+    }
+  }
+
   private func isReady(_ window: UInt64, managed: Bool) async throws -> Bool {
     let id = XClient.hex(window)
     if !managed {
@@ -224,9 +241,9 @@ public final class XSession: Sendable {
     _ = await process.finish(timeout: .seconds(5))
   }
 
-  /// Stops the X server (SIGKILL), as a crash ends it, and waits until it has gone.
-  public func killServer() async {
-    await server.kill()
+  /// Shuts the X server down and waits until it has gone: every client loses its connection.
+  public func stopServer() async {
+    await server.shutDown()
   }
 }
 

@@ -42,9 +42,12 @@ public final class XvfbServer: Sendable {
     process.process.terminate(grace: .seconds(2))
   }
 
-  /// Kills the server at once (SIGKILL), as a crash would end it, and waits until it has gone.
-  public func kill() async {
-    process.process.signal(SIGKILL)
+  /// Shuts the server down (SIGTERM) and waits until it has gone: every client loses its connection.
+  ///
+  /// Not SIGKILL: a killed Xvfb leaves its lock file behind, and two servers starting at once
+  /// can both take the stale number, which breaks the tests running beside this one.
+  public func shutDown() async {
+    process.process.signal(SIGTERM)
     _ = await process.finish(timeout: .seconds(5))
   }
 }

@@ -153,35 +153,63 @@ public final class I3Desktop: DesktopBackend {
     return stream
   }
 
-  /// Connects the event connection, subscribes, reports the focus and then every change.
+  /// How long i3 may take to answer on its socket again after `restart`.
+  static let restartTimeout = Duration.seconds(10)
+
+  /// How a run of ``readEvents(from:wake:focus:)`` ended.
+  private enum End {
+    case stopped
+    case lost(String)
+    /// i3 restarts in place (`restart`): its socket comes back.
+    case restarting
+  }
+
+  /// Connects the event connection, subscribes, reports the focus and then
+  /// every change; connects again after i3 restarts in place.
   ///
   /// - Returns: Why the desktop was lost, or `nil` when it was stopped.
   private func watch(wake: FileDescriptor, continuation: AsyncStream<DesktopEvent>.Continuation) -> String? {
-    do throws(DesktopError) {
-      let events = try I3Connection(path: socketPath)
-      defer { events.close() }
-      let reply = try events.request(.subscribe, #"["window","workspace","shutdown"]"#)
-      guard reply["success"]?.boolValue == true else {
-        throw DesktopError("the IPC socket \(socketPath) refused the subscription to window events")
+    var focus = FocusTracker(continuation: continuation)
+    // Set while i3 restarts: until then a failure to connect or subscribe is tried again.
+    var restartDeadline: ContinuousClock.Instant?
+    while true {
+      let end: End
+      do throws(DesktopError) {
+        let events = try I3Connection(path: socketPath)
+        defer { events.close() }
+        let reply = try events.request(.subscribe, #"["window","workspace","shutdown"]"#)
+        guard reply["success"]?.boolValue == true else {
+          throw DesktopError("the IPC socket \(socketPath) refused the subscription to window events")
+        }
+        // Subscribed before the tree is read: a change in between arrives as an event, not lost.
+        focus.report(try tree().focused)
+        restartDeadline = nil
+        end = try readEvents(from: events, wake: wake, focus: &focus)
+      } catch {
+        guard let deadline = restartDeadline else { return error.message }
+        guard ContinuousClock.now < deadline else {
+          return "\(kind) restarted, but its socket did not answer again within 10 s: \(error.message)"
+        }
+        // The one place that retries on a timer: i3 gives no sign when it is back, and it is
+        // back within moments; outside a restart nothing here runs.
+        if let ready = try? Poll.readable([wake], timeout: .milliseconds(50)), !ready.isEmpty { return nil }
+        continue
       }
-      return try readEvents(from: events, wake: wake, continuation: continuation)
-    } catch {
-      return error.message
+      switch end {
+      case .stopped: return nil
+      case .lost(let reason): return reason
+      case .restarting: restartDeadline = ContinuousClock.now + Self.restartTimeout
+      }
     }
   }
 
   /// Reads events until the socket fails or closes, i3 shuts down, or ``stop()`` wakes it.
-  ///
-  /// - Returns: Why the desktop was lost, or `nil` when it was stopped.
   private func readEvents(
-    from events: I3Connection, wake: FileDescriptor, continuation: AsyncStream<DesktopEvent>.Continuation
-  ) throws(DesktopError) -> String? {
-    var focus = FocusTracker(continuation: continuation)
-    // Subscribed before the tree is read: a change in between arrives as an event, not lost.
-    focus.report(try tree().focused)
+    from events: I3Connection, wake: FileDescriptor, focus: inout FocusTracker
+  ) throws(DesktopError) -> End {
     while true {
       guard case .message(let type, let payload) = try events.receive(wake: wake, deadline: nil) else {
-        return nil
+        return .stopped
       }
       let event = try I3Connection.parse(payload, from: socketPath)
       switch type {
@@ -192,7 +220,8 @@ public final class I3Desktop: DesktopBackend {
         if event["change"]?.stringValue == "focus" { focus.report(try tree().focused) }
       case .shutdownEvent:
         let change = event["change"]?.stringValue ?? "exit"
-        return "\(kind) is shutting down (\(change))"
+        if change == "restart" { return .restarting }
+        return .lost("\(kind) is shutting down (\(change))")
       default:
         continue
       }

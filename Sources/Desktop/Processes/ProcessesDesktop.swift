@@ -14,7 +14,7 @@ public final class ProcessesDesktop: DesktopBackend {
   public let countingSource = CountingSource.running
   public let limitations = [
     "counts the time a covered app runs, not the time it is in front (no window system is watched)",
-    "does not see input idle or the screen saver unless an X display is there",
+    "does not see input idle or the screen saver (with an X display and a window manager the X11 backend is used instead, which sees them)",
   ]
 
   /// The shortest time between two scans of `/proc`.

@@ -1,5 +1,6 @@
 import Brake
 import DeepLink
+import Desktop
 import JSON
 
 /// Walks the JSON of `config.json`, checking every value and naming its key
@@ -25,7 +26,7 @@ struct ConfigurationReader {
       configuration.scheme = try scheme(value, at: root.key("scheme"))
     }
     if let value = members["desktop"] {
-      configuration.desktop = try choice(value, at: root.key("desktop"), of: DesktopSetting.self)
+      configuration.desktop = try choice(value, at: root.key("desktop"), of: DesktopChoice.self)
     }
     if let value = members["idleMinutes"] {
       configuration.idleMinutes = try integer(

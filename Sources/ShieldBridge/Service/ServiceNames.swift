@@ -9,12 +9,19 @@ public enum ServiceNames {
   public static let busName = BusName(rawValue: "org.shieldbridge.ShieldBridge")!
   /// `/org/shieldbridge/ShieldBridge1`.
   public static let path = ObjectPath(rawValue: "/org/shieldbridge/ShieldBridge1")!
-  /// `org.shieldbridge.ShieldBridge1`: `Shield`, `Open`, `Status` and the `Dispatched` signal.
+  /// `org.shieldbridge.ShieldBridge1`: `Shield`, `Open`, `Status`, `Usage` and the
+  /// signals `Dispatched`, `LimitReached` and `Unlocked`.
   public static let interface = InterfaceName(rawValue: "org.shieldbridge.ShieldBridge1")!
   public static let shield = MemberName(rawValue: "Shield")!
   public static let open = MemberName(rawValue: "Open")!
   public static let status = MemberName(rawValue: "Status")!
+  /// `Usage() → s`: the meter's day as JSON (see ``ShieldService/usage()``).
+  public static let usage = MemberName(rawValue: "Usage")!
   public static let dispatched = MemberName(rawValue: "Dispatched")!
+  /// `LimitReached(s rule, s app)`: a rule's apps reached today's limit.
+  public static let limitReached = MemberName(rawValue: "LimitReached")!
+  /// `Unlocked(s rule, u minutes)`: a grant (or a new day) lifted a rule's limit.
+  public static let unlocked = MemberName(rawValue: "Unlocked")!
 
   /// The service's own D-Bus error names.
   public enum Error {

@@ -1,6 +1,7 @@
 public import Brake
 public import DBus
 import DeepLink
+public import Desktop
 import JSON
 public import Localization
 public import Notifications
@@ -9,7 +10,9 @@ public import Notifications
 ///
 /// It owns `org.shieldbridge.ShieldBridge` on its bus and exports
 /// `org.shieldbridge.ShieldBridge1` (`Shield(s app) → u`, `Open(s link) → s`,
-/// `Status() → s`, and the signal `Dispatched(s record)`). Notifications go
+/// `Status() → s`, `Usage() → s`, and the signals `Dispatched(s record)`,
+/// `LimitReached(s rule, s app)` and `Unlocked(s rule, u minutes)`). With a
+/// desktop backend in its options it runs the meter (``MeterLoop``). Notifications go
 /// through one ``NotificationClient`` on the same connection, so that clicks
 /// come back to it, and only from the verified notification server. Each
 /// dispatch is logged as one line and emitted as `Dispatched`.
@@ -32,15 +35,31 @@ public actor ShieldService {
     /// How long ``ShieldService/stop()`` waits for the posts still in flight
     /// before it closes what was posted.
     public var stopTimeout: Duration
+    /// The desktop the meter watches, opened by the caller (`serve` passes
+    /// the one `Desktop.open` chose); `nil` runs the service without a meter.
+    public var desktop: (any DesktopBackend)?
+    /// Opens the backend to go on with when the desktop is lost, given every
+    /// kind lost so far; `nil` (the default, or its answer) goes on without one.
+    public var fallbackDesktop: (@Sendable (_ lost: Set<DesktopKind>) async -> (any DesktopBackend)?)?
+    /// The meter's timings: idle limit, the length of a minute, the save interval, the grace periods.
+    public var meter: MeterSettings
     /// Where log lines go (stderr for `serve`).
     public var log: @Sendable (String) -> Void
 
+    /// - Parameter meter: The meter's timings; `nil` takes the defaults with the
+    ///   idle limit from the configuration's `idleMinutes`.
     public init(
       configuration: Configuration, ledger: LedgerStore, localizer: Localizer, launcher: Launcher,
       executable: String, puzzleSeed: UInt64? = nil, doubleClickWindow: Duration = .seconds(1),
       notificationTimeout: Duration = .seconds(2), stopTimeout: Duration = .seconds(5),
+      desktop: (any DesktopBackend)? = nil,
+      fallbackDesktop: (@Sendable (_ lost: Set<DesktopKind>) async -> (any DesktopBackend)?)? = nil,
+      meter: MeterSettings? = nil,
       log: @escaping @Sendable (String) -> Void
     ) {
+      self.desktop = desktop
+      self.fallbackDesktop = fallbackDesktop
+      self.meter = meter ?? MeterSettings(idleLimit: .seconds(60 * configuration.idleMinutes))
       self.configuration = configuration
       self.ledger = ledger
       self.localizer = localizer
@@ -89,13 +108,32 @@ public actor ShieldService {
   nonisolated let gate = StopGate()
   private var random: SeededRandom
   private var listener: Task<Void, Never>?
+  /// The meter, while a desktop is watched (see ShieldService+Meter.swift).
+  var meterLoop: MeterLoop?
 
   /// Starts the service on `connection`: follows the notification server,
-  /// exports the interface, listens for clicks, and then takes the well-known name.
+  /// exports the interface, listens for clicks, takes the well-known name, and
+  /// then starts the meter on ``Options/desktop``.
+  ///
+  /// The service owns the desktop backend from here on: it stops it in
+  /// ``stop()``, or at once when starting fails.
   ///
   /// - Throws: ``ServiceError`` `already-running` when another process owns
   ///   the name, `bad-link` for a scheme the router refuses, `bus` when the bus fails.
   public static func start(on connection: Connection, options: Options) async throws(ServiceError) -> ShieldService {
+    do {
+      let service = try await starting(on: connection, options: options)
+      await service.startMeter()
+      return service
+    } catch {
+      options.desktop?.stop()
+      throw error
+    }
+  }
+
+  private static func starting(on connection: Connection, options: Options) async throws(ServiceError)
+    -> ShieldService
+  {
     let links: LinkConfiguration
     do {
       links = try LinkConfiguration(scheme: options.configuration.scheme)
@@ -151,6 +189,8 @@ public actor ShieldService {
   /// clicks. Only then is everything that was posted closed, what was posted
   /// while stopping included.
   public func stop() async {
+    await meterLoop?.stop()
+    meterLoop = nil
     gate.close()
     _ = try? await connection.releaseName(ServiceNames.busName)
     if !(await gate.drained(within: options.stopTimeout)) {
@@ -259,8 +299,18 @@ public actor ShieldService {
             throw error.dbusError
           }
         },
+        try Method(
+          ServiceNames.usage.rawValue, outputs: "s", outputNames: ["usage"],
+          async: { [weak self] _ in
+            guard let self else { throw DBusError(.failed, "the service is stopping") }
+            return [.string(await self.usage().json.serialized)]
+          }),
       ],
-      signals: [try SignalDeclaration(ServiceNames.dispatched.rawValue, signature: "s", argumentNames: ["record"])])
+      signals: [
+        try SignalDeclaration(ServiceNames.dispatched.rawValue, signature: "s", argumentNames: ["record"]),
+        try SignalDeclaration(ServiceNames.limitReached.rawValue, signature: "ss", argumentNames: ["rule", "app"]),
+        try SignalDeclaration(ServiceNames.unlocked.rawValue, signature: "su", argumentNames: ["rule", "minutes"]),
+      ])
   }
 
   // MARK: Clicks
@@ -431,6 +481,7 @@ public actor ShieldService {
     do {
       let grant = try options.ledger.recordGrant(for: puzzle.rule)
       for warning in grant.warnings { options.log("\(warning)") }
+      await meterLoop?.granted(puzzle.rule.name, grantsToday: grant.value.status.grantsToday)
       _ = try? await post(texts.solved(app: puzzle.app, minutes: puzzle.rule.grantMinutes, replacing: id))
       options.log(
         "puzzle solved: \(puzzle.rule.grantMinutes) more minutes for \(puzzle.app ?? "the app") "
@@ -450,7 +501,7 @@ public actor ShieldService {
   // MARK: Helpers
 
   /// Posts through the gate: nothing once ``stop()`` began, and stopping waits for what was admitted.
-  private func post(_ notification: Notification) async throws(ServiceError) -> UInt32 {
+  func post(_ notification: Notification) async throws(ServiceError) -> UInt32 {
     guard gate.enter() else { throw Self.stopping }
     defer { gate.leave() }
     do {

@@ -65,6 +65,14 @@ public struct ShieldTexts: Sendable {
     base(summary: .shieldSummary(app: app), body: localizer.render(.shieldUsedUp(app: app)), identifier: identifier)
   }
 
+  /// The one warning before the limit: "{app}: 1 minute left today"; plain, nothing to click.
+  ///
+  /// It carries the shield's fixed identifier, so the shield that follows at
+  /// the limit replaces it instead of piling up beside it.
+  func warning(app: String?, minutes: Int, identifier: String) -> Notification {
+    base(summary: .usageWarning(app: app, minutes: minutes), body: "", identifier: identifier)
+  }
+
   /// No way to show the puzzle from here: how to go on in a terminal.
   func closeOnly(app: String?, identifier: String) -> Notification {
     base(summary: .shieldSummary(app: app), body: localizer.render(.shieldCloseOnly), identifier: identifier)

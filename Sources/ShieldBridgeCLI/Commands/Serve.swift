@@ -31,7 +31,7 @@ extension Command {
 private func runService(_ invocation: Invocation<AddressOptions>) async throws(CommandFailure) -> ExitCode {
   // SIGHUP stops too: its default action would end the process with its notifications still open.
   let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
-  let options = try serviceOptions()
+  let options = try meteredServiceOptions(invocation)
   let connection: Connection
   do {
     connection = try Connection(bus(invocation))
@@ -63,6 +63,13 @@ func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
     configuration: try loadConfiguration(), ledger: try standardLedgerStore(),
     localizer: Localizer.current(environment: environment), launcher: Launcher(environment: environment),
     executable: currentExecutable(), log: { Output.err("shieldbridge: \($0)") })
+}
+
+/// ``serviceOptions()`` with the desktop the meter watches, for `serve`.
+func meteredServiceOptions(_ invocation: Invocation<AddressOptions>) throws(CommandFailure) -> ShieldService.Options {
+  var options = try serviceOptions()
+  options.openDesktop(environment: Environment.all)
+  return options
 }
 
 /// The path of this executable, for the terminal that runs `shieldbridge puzzle`.

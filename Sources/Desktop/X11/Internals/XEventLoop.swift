@@ -1,0 +1,186 @@
+import CXCB
+import Posix
+
+/// The backend's one thread: it blocks in `poll` on the X connection and a
+/// wake pipe, and turns the server's events into ``DesktopEvent``s.
+///
+/// Nothing is polled: focus comes from `PropertyNotify` on the root's
+/// `_NET_ACTIVE_WINDOW`, the screen from MIT-SCREEN-SAVER's notify events, idle
+/// from two SYNC alarms on `IDLETIME` (one fires when the counter rises through
+/// the idle time, one when input brings it back below). The only timeout is the
+/// grace period after the window manager's check window is destroyed. Only
+/// this thread touches `connection`.
+final class XEventLoop: @unchecked Sendable {
+  /// How long a new window manager has to take over before the desktop is reported lost.
+  static let managerGrace: Duration = .seconds(5)
+
+  private let connection: XConnection
+  private let capabilities: XCapabilities
+  private let idleMilliseconds: Int64
+  private let continuation: AsyncStream<DesktopEvent>.Continuation
+  private let wake: FileDescriptor
+  private var checkWindow: xcb_window_t?
+  private var managerGone: ContinuousClock.Instant?
+  private var lastFocus: FocusedWindow??
+  private var lastScreen: ScreenState?
+  private var lastIdle: Bool?
+
+  init(
+    connection: XConnection, capabilities: XCapabilities, checkWindow: xcb_window_t, idleAfter: Duration,
+    continuation: AsyncStream<DesktopEvent>.Continuation, wake: FileDescriptor
+  ) {
+    self.connection = connection
+    self.capabilities = capabilities
+    self.checkWindow = checkWindow
+    let (seconds, attoseconds) = idleAfter.components
+    let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+    self.idleMilliseconds =
+      milliseconds.overflow ? Int64.max / 2 : max(1, milliseconds.partialValue + attoseconds / 1_000_000_000_000_000)
+    self.continuation = continuation
+    self.wake = wake
+  }
+
+  /// Reports the current state, then every change until `stop`, the server's end or the manager's.
+  func run() {
+    defer { continuation.finish() }
+    start()
+    let socket = FileDescriptor(borrowing: connection.fileDescriptor)
+    while true {
+      while let event = xcb_poll_for_event(connection.raw) {
+        handle(event)
+        CXCB_free(event)
+      }
+      if let failure = connection.failure {
+        continuation.yield(.lost("the X server on \(connection.display) went away: \(failure)"))
+        return
+      }
+      connection.flush()
+      let ready: [Int]
+      do {
+        ready = try Poll.readable([socket, wake], timeout: managerGone.map { $0 - ContinuousClock.now })
+      } catch {
+        continuation.yield(.lost("waiting for the X server on \(connection.display) failed: \(error)"))
+        return
+      }
+      if ready.contains(1) { return }
+      if let deadline = managerGone, ContinuousClock.now >= deadline {
+        guard takeOverNewManager() else {
+          continuation.yield(
+            .lost("the window manager on \(connection.display) went away and none took its place"))
+          return
+        }
+      }
+    }
+  }
+
+  private func start() {
+    connection.selectRootEvents(screenSaver: capabilities.screenSaverEvent != nil)
+    if let checkWindow {
+      connection.watchDestruction(of: checkWindow)
+      // The manager may have gone between `connect` and now, before the watch was set.
+      if connection.windowManagerCheck() != checkWindow {
+        self.checkWindow = nil
+        managerGone = ContinuousClock.now + XEventLoop.managerGrace
+      }
+    }
+    var idle: Bool?
+    if let counter = capabilities.idleCounter {
+      _ = connection.createAlarm(
+        counter: counter, value: idleMilliseconds, test: XCB_SYNC_TESTTYPE_POSITIVE_TRANSITION)
+      _ = connection.createAlarm(
+        counter: counter, value: idleMilliseconds - 1, test: XCB_SYNC_TESTTYPE_NEGATIVE_TRANSITION)
+      // Read after the alarms exist, so a crossing between the two is not missed.
+      idle = connection.counterValue(counter).map { $0 >= idleMilliseconds }
+    }
+    refreshFocus()
+    if capabilities.screenSaverEvent != nil, let screen = connection.screenSaverState() { report(screen) }
+    if let idle { report(idle: idle) }
+  }
+
+  private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+    let type = event.pointee.response_type & 0x7f
+    let raw = UnsafeRawPointer(event)
+    switch Int32(type) {
+    case XCB_PROPERTY_NOTIFY:
+      let notify = raw.load(as: xcb_property_notify_event_t.self)
+      guard notify.window == connection.root else { return }
+      if notify.atom == connection.atoms.activeWindow {
+        refreshFocus()
+      } else if notify.atom == connection.atoms.supportingWMCheck, managerGone != nil {
+        _ = takeOverNewManager()
+      }
+    case XCB_DESTROY_NOTIFY:
+      let notify = raw.load(as: xcb_destroy_notify_event_t.self)
+      if notify.window == checkWindow, managerGone == nil {
+        checkWindow = nil
+        managerGone = ContinuousClock.now + XEventLoop.managerGrace
+        // A manager restarting in place (i3's `restart`) sets a new check window at once.
+        _ = takeOverNewManager()
+      }
+    default:
+      if let base = capabilities.screenSaverEvent, type == base &+ UInt8(XCB_SCREENSAVER_NOTIFY) {
+        report(XEventLoop.screen(fromSaverState: raw.load(as: xcb_screensaver_notify_event_t.self).state))
+      } else if let base = capabilities.syncEvent, type == base &+ UInt8(XCB_SYNC_ALARM_NOTIFY) {
+        let notify = raw.load(as: xcb_sync_alarm_notify_event_t.self)
+        guard notify.state != UInt8(XCB_SYNC_ALARMSTATE_DESTROYED.rawValue) else { return }
+        report(idle: XEventLoop.int64(notify.counter_value) >= idleMilliseconds)
+      }
+    // Errors (type 0) of requests nobody waited for: a window gone before the
+    // server read our request about it, which the next event makes good.
+    }
+  }
+
+  /// Whether a manager holds the display again; if so it is watched and focus read anew.
+  private func takeOverNewManager() -> Bool {
+    guard let check = connection.windowManagerCheck() else { return false }
+    checkWindow = check
+    managerGone = nil
+    connection.watchDestruction(of: check)
+    refreshFocus()
+    return true
+  }
+
+  private func refreshFocus() {
+    guard let window = connection.windowProperty(connection.root, connection.atoms.activeWindow) else {
+      report(focus: nil)
+      return
+    }
+    // A window destroyed since the manager named it: nothing is known to be in front.
+    guard let app = connection.identity(of: window) else {
+      report(focus: nil)
+      return
+    }
+    report(focus: FocusedWindow(window: WindowID(UInt64(window)), app: app))
+  }
+
+  private func report(focus: FocusedWindow?) {
+    if case .some(let last) = lastFocus, last == focus { return }
+    lastFocus = .some(focus)
+    continuation.yield(.focus(focus))
+  }
+
+  private func report(_ screen: ScreenState) {
+    guard screen != lastScreen else { return }
+    lastScreen = screen
+    continuation.yield(.screen(screen))
+  }
+
+  private func report(idle: Bool) {
+    guard idle != lastIdle else { return }
+    lastIdle = idle
+    continuation.yield(.idle(idle))
+  }
+
+  /// MIT-SCREEN-SAVER's state as a screen: on and cycling are the saver; off and
+  /// disabled (no saver will come) are a screen that can be seen.
+  static func screen(fromSaverState state: UInt8) -> ScreenState {
+    switch UInt32(state) {
+    case XCB_SCREENSAVER_STATE_ON.rawValue, XCB_SCREENSAVER_STATE_CYCLE.rawValue: .saver
+    default: .on
+    }
+  }
+
+  static func int64(_ value: xcb_sync_int64_t) -> Int64 {
+    Int64(value.hi) << 32 | Int64(value.lo)
+  }
+}

@@ -1,0 +1,106 @@
+import Brake
+import Desktop
+import Foundation
+import Glibc
+import JSON
+import TestSupport
+import Testing
+
+@testable import ShieldBridge
+
+/// A copy of `/bin/sleep` under a name of its own, as a covered app that runs.
+private struct RenamedSleep {
+  let name: String
+  let path: String
+
+  init(in sandbox: Sandbox) throws {
+    // At most 15 bytes, so that `comm` holds the whole name; unique, as the scan sees every test's processes.
+    name = "sbapp" + String(UInt32.random(in: 0...999_999_999))
+    path = sandbox.root.file(name)
+    try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: path)
+  }
+
+  func launch() throws -> BackgroundProcess {
+    try BackgroundProcess([path, "600"])
+  }
+}
+
+@Suite("The meter counts a covered program that runs (the processes backend) and acts at the limit")
+struct MeterProcessesTests {
+  private func backend(for rules: [Rule]) -> ProcessesDesktop {
+    let set = RuleSet(rules)
+    return ProcessesDesktop(covers: { set.match($0) != nil })
+  }
+
+  @Test("The warning, then at the limit LimitReached, the shield, and SIGTERM where hiding is impossible")
+  func limitCloses() async throws {
+    let sandbox = try Sandbox()
+    let app = try RenamedSleep(in: sandbox)
+    let running = try app.launch()
+    let rules = [
+      Rule(name: "social", apps: [AppPattern(name: app.name)], dailyLimitMinutes: 2, warnMinutes: 1, onLimit: .hide)
+    ]
+    let harness = try await MeterHarness(rules: rules, desktop: backend(for: rules), sandbox: sandbox)
+    _ = try await harness.notification(summary: "\(app.name): 1 minute left today")
+    _ = try await harness.signal(.limitReached(rule: "social", app: app.name))
+    let shield = try await harness.notification(summary: "\(app.name) is paused")
+    #expect(shield.actions.contains { $0.key == "default" })
+    _ = try await harness.logLine(containing: "processes cannot hide")
+    let finished = await running.finish(timeout: .seconds(10))
+    #expect(finished.termination == .signalled(SIGTERM))
+
+    let usage = try await harness.usage()
+    #expect(usage["source"]?["backend"]?.stringValue == "processes")
+    #expect(usage["source"]?["counting"]?.stringValue == "running")
+    let rule = try #require(usage.usageRule("social"))
+    #expect(rule["limitSeconds"]?.integerValue == 2)
+    #expect(rule["overLimit"]?.boolValue == true)
+    #expect((rule["usedSeconds"]?.integerValue ?? 0) >= 2)
+    #expect(rule["remainingSeconds"]?.integerValue == 0)
+    #expect(rule["grantsToday"]?.integerValue == 0)
+    #expect(try harness.storedSeconds("social") >= 2)
+    await harness.stop()
+  }
+
+  @Test("Over the limit a relaunch is closed at once; after a grant another process recorded, it may run")
+  func relaunchAndGrant() async throws {
+    let sandbox = try Sandbox()
+    let app = try RenamedSleep(in: sandbox)
+    let first = try app.launch()
+    let rule = Rule(
+      name: "social", apps: [AppPattern(name: app.name)], dailyLimitMinutes: 1, grantMinutes: 5, warnMinutes: 0,
+      onLimit: .close)
+    let harness = try await MeterHarness(rules: [rule], desktop: backend(for: [rule]), sandbox: sandbox)
+    _ = try await harness.signal(.limitReached(rule: "social", app: app.name))
+    #expect(await first.finish(timeout: .seconds(10)).termination == .signalled(SIGTERM))
+
+    let mark = harness.log.count
+    let second = try app.launch()
+    _ = try await harness.logLine(after: mark, containing: "rule social: asked 1 process(es) to close")
+    #expect(await second.finish(timeout: .seconds(10)).termination == .signalled(SIGTERM))
+
+    // A terminal puzzle records its grant in the ledger from another process.
+    _ = try sandbox.store.recordGrant(for: rule)
+    let signals = harness.signals.count
+    let third = try app.launch()
+    _ = try await harness.signal(after: signals, .unlocked(rule: "social", minutes: 5))
+    let usage = try await harness.usage()
+    #expect(usage.usageRule("social")?["grantsToday"]?.integerValue == 1)
+    #expect(usage.usageRule("social")?["overLimit"]?.boolValue == false)
+    #expect(usage.usageRule("social")?["counting"]?.boolValue == true)
+    #expect(third.process.exitStatus == nil)
+    third.process.signal(SIGKILL)
+    _ = await third.finish()
+    await harness.stop()
+  }
+
+  @Test("With only the built-in rule nothing is metered and Usage() says so")
+  func builtInRuleMetersNothing() async throws {
+    let harness = try await MeterHarness(rules: [], desktop: ProcessesDesktop(covers: { _ in true }))
+    _ = try await harness.logLine(containing: "meter: off")
+    let usage = try await harness.usage()
+    #expect(usage["source"]?["backend"]?.stringValue == "off")
+    #expect(usage["rules"]?.arrayValue?.isEmpty == true)
+    await harness.stop()
+  }
+}
