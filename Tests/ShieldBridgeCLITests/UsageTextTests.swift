@@ -1,3 +1,4 @@
+import Desktop
 import Testing
 
 @testable import ShieldBridgeCLI
@@ -53,5 +54,28 @@ struct UsageTextTests {
     #expect(
       UsageText.line(rule: "social", usedSeconds: 615, limitSeconds: 600, counting: true)
         == "social: 10 min 15 s of 10 min used today  [####################]  over the limit")
+  }
+
+  @Test("The source line says what counts, or why nothing does")
+  func source() {
+    func line(
+      _ backend: DesktopKind?, _ counting: CountingSource?, choice: DesktopChoice = .auto, hasRules: Bool = true,
+      notRunning: String? = nil
+    ) -> String {
+      UsageText.sourceLine(
+        backend: backend, counting: counting, choice: choice, hasRules: hasRules, notRunning: notRunning)
+    }
+    #expect(line(.i3, .focus) == "counted: focused windows (i3)")
+    #expect(line(.x11, .focus) == "counted: focused windows (X11)")
+    #expect(line(.sway, .focus, choice: .sway) == "counted: focused windows (sway)")
+    #expect(line(.processes, .running) == "counted: running processes (no window system seen)")
+    #expect(
+      line(.processes, .running, choice: .processes)
+        == #"counted: running processes ("desktop": "processes" in config.json)"#)
+    #expect(line(nil, nil, choice: .off) == #"not counted: "desktop" is "off" in config.json"#)
+    #expect(line(nil, nil, hasRules: false) == "not counted: config.json has no rules, so no app is metered")
+    #expect(
+      line(nil, nil, notRunning: "the service is not running")
+        == "not counted: the service is not running; the figures are from the ledger and may be up to 30 s old")
   }
 }

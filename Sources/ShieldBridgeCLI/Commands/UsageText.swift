@@ -1,4 +1,7 @@
-/// How `shieldbridge status` writes a rule's time: durations in words and a plain text bar.
+import Desktop
+
+/// How `shieldbridge status` writes a rule's time: durations in words, a
+/// plain text bar, and which source counts.
 ///
 /// Pure functions of whole seconds, so that the wording is tested without a
 /// desktop or a clock. The bar is ASCII of a fixed width (no colours, no
@@ -54,5 +57,36 @@ enum UsageText {
       text += "  counting now"
     }
     return text
+  }
+
+  /// `counted: focused windows (i3)`, `counted: running processes (no window system seen)`,
+  /// or `not counted: ` and why.
+  ///
+  /// - Parameters:
+  ///   - backend, counting: What the service's meter watches; `nil` when it watches nothing.
+  ///   - choice: config.json's `"desktop"`, which says whether the backend was forced.
+  ///   - hasRules: Whether config.json has rules (the built-in rule names no app to meter).
+  ///   - notRunning: Why the service's figures are missing (`the service is not running`);
+  ///     `nil` when the service answered.
+  static func sourceLine(
+    backend: DesktopKind?, counting: CountingSource?, choice: DesktopChoice, hasRules: Bool, notRunning: String?
+  ) -> String {
+    if let notRunning {
+      return "not counted: \(notRunning); the figures are from the ledger and may be up to 30 s old"
+    }
+    switch (backend, counting) {
+    case (.x11?, .focus?): return "counted: focused windows (X11)"
+    case (.i3?, .focus?): return "counted: focused windows (i3)"
+    case (.sway?, .focus?): return "counted: focused windows (sway)"
+    case (_?, .running?):
+      return choice == .processes
+        ? "counted: running processes (\"desktop\": \"processes\" in config.json)"
+        : "counted: running processes (no window system seen)"
+    case (let backend?, _): return "counted: \(backend)"
+    case (nil, _):
+      if !hasRules { return "not counted: config.json has no rules, so no app is metered" }
+      if choice == .off { return "not counted: \"desktop\" is \"off\" in config.json" }
+      return "not counted: the service watches no desktop (its log says why)"
+    }
   }
 }
