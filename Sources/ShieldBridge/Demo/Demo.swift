@@ -212,7 +212,10 @@ public enum Demo {
 
   private static func describe(_ notification: ReceivedNotification, say: (String) -> Void) {
     say("    summary: \(notification.summary)")
-    for line in notification.body.split(separator: "\n", omittingEmptySubsequences: false) {
+    // A summary alone (the warning) has no body line.
+    let lines =
+      notification.body.isEmpty ? [] : notification.body.split(separator: "\n", omittingEmptySubsequences: false)
+    for line in lines {
       say("    body:    \(line)")
     }
     for action in notification.actions {
