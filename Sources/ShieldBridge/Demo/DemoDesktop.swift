@@ -131,12 +131,14 @@ final class DemoDesktop: Sendable {
     try i3(["[class=\"^\(windowClass)$\"] focus"])
   }
 
-  /// Waits until `check` gives a value, at most `timeout`, looking every 20 ms.
+  /// Waits until `check` gives a value, at most `timeout`, looking every 20 ms;
+  /// `nil` at once when the task is cancelled (the demo was interrupted).
   static func poll<Value: Sendable>(
     timeout: Duration, _ check: @Sendable () async -> Value?
   ) async -> Value? {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
+      if Task.isCancelled { return nil }
       if let value = await check() { return value }
       try? await Task.sleep(for: .milliseconds(20))
     }

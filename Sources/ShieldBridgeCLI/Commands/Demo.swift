@@ -21,30 +21,54 @@ extension Command {
       Needs dbus-daemon, Xvfb, i3 and xterm (make demo installs them); leaves
       no process behind.
 
-      Exit status: 0, or 70 when a step did not happen (the message names it).
+      Exit status: 0; 70 when a step did not happen (the message names it);
+      128 + the signal's number after SIGINT, SIGTERM or SIGHUP, which stop it
+      as a failed step does.
       """,
-    body: { _ in
-      let step = Mutex(0)
-      do {
-        _ = try await Demo.run(
-          localizer: Localizer.current(environment: Environment.all),
-          executable: currentExecutable()
-        ) { line in
-          if line.hasPrefix(" ") {
-            Output.out(line)
-          } else {
-            let number = step.withLock { number in
-              number += 1
-              return number
-            }
-            Output.out("\(number). \(line)")
-          }
-          Output.flush()
-        }
-      } catch {
-        throw CommandFailure("the demo stopped: \(error)", exitCode: .software)
-      }
-      return .success
-    }
+    body: { _ in try await runDemo() }
   )
+}
+
+/// Runs the demo until it ends, or until SIGINT, SIGTERM or SIGHUP, which
+/// stop it the same way a failed step does: everything it started is stopped.
+private func runDemo() async throws(CommandFailure) -> ExitCode {
+  // Xvfb, i3 and the xterm lead process groups of their own: a Ctrl-C in
+  // the terminal does not reach them, so the demo must stop them itself.
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
+  let step = Mutex(0)
+  let demo = Task {
+    try await Demo.run(
+      localizer: Localizer.current(environment: Environment.all),
+      executable: currentExecutable()
+    ) { line in
+      if line.hasPrefix(" ") {
+        Output.out(line)
+      } else {
+        let number = step.withLock { number in
+          number += 1
+          return number
+        }
+        Output.out("\(number). \(line)")
+      }
+      Output.flush()
+    }
+  }
+  let signalled = Mutex<Int32?>(nil)
+  let watcher = Task {
+    let signal = await stop.wait()
+    signalled.withLock { $0 = signal }
+    demo.cancel()
+  }
+  defer { watcher.cancel() }
+  do {
+    _ = try await demo.value
+  } catch {
+    if let signal = signalled.withLock({ $0 }) {
+      throw CommandFailure(
+        "the demo was stopped by signal \(signal); everything it started is stopped",
+        exitCode: ExitCode(rawValue: 128 + signal))
+    }
+    throw CommandFailure("the demo stopped: \(error)", exitCode: .software)
+  }
+  return .success
 }
