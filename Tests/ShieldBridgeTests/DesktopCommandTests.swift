@@ -71,6 +71,32 @@ struct DesktopCommandTests {
     withExtendedLifetime(sandbox) {}
   }
 
+  @Test("\"desktop\": \"processes\": a program renamed like the app is found running, with its rule")
+  func processes() async throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"desktop":"processes","rules":[{"name":"social","apps":["Instagram"]}]}"#)
+    let program = sandbox.root.file("Instagram")
+    try FileManager.default.copyItem(atPath: try requiredTool("sleep", package: "coreutils"), toPath: program)
+    let app = try BackgroundProcess([program, "600"])
+    // Until it has exec'd, the child is a copy of this test process.
+    _ = try await poll("the renamed sleep to run") {
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(app.process.pid)/exe"))?.hasSuffix(
+        "/Instagram") == true
+        ? true : nil
+    }
+    let result = try sandbox.run(["desktop", "--once", "--json"])
+    #expect(result.status == 0, "\(result.error)")
+    let lines = try result.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+    #expect(lines.first?["backend"] == "processes")
+    #expect(lines.first?["choice"] == "processes")
+    #expect(lines.first?["counting"] == "running")
+    let running = try #require(lines.last?["apps"]?.arrayValue)
+    let found = try #require(running.first { $0["pid"]?.integerValue == Int64(app.process.pid) })
+    #expect(found["exe"] == "Instagram")
+    #expect(found["rule"] == "social")
+    #expect(found["app"] == "Instagram")
+  }
+
   @Test("A forced backend that is not there exits 69 and says why")
   func forcedBackendMissing() throws {
     let sandbox = try Sandbox()

@@ -15,7 +15,10 @@ enum DesktopLines {
   static func backendText(
     kind: DesktopKind, counting: CountingSource, choice: DesktopChoice, limitations: [String]
   ) -> [String] {
-    let how = choice == .auto ? "chosen automatically" : "as config.json says (\"desktop\": \"\(choice)\")"
+    let how =
+      choice != .auto
+      ? "as config.json says (\"desktop\": \"\(choice)\")"
+      : counting == .running ? "chosen automatically, as no window system was seen" : "chosen automatically"
     var lines = ["desktop: \(name(of: kind)), \(how); \(countingText(counting))"]
     if counting == .running {
       lines.append("  only the apps a rule of config.json names are watched, and only by their processes")
@@ -47,7 +50,7 @@ enum DesktopLines {
   static func countingText(_ counting: CountingSource) -> String {
     switch counting {
     case .focus: "a covered app counts while its window has the focus"
-    case .running: "a covered app counts while it runs (no window system seen)"
+    case .running: "a covered app counts while it runs"
     }
   }
 
