@@ -1,5 +1,3 @@
-import Posix
-
 extension DesktopChoice {
   /// Opens the backend this choice names, or the one the environment shows for ``DesktopChoice/auto``.
   ///
@@ -9,15 +7,19 @@ extension DesktopChoice {
   /// `auto` takes the first that answers of:
   /// 1. sway, when `$SWAYSOCK` names a socket that answers;
   /// 2. i3, when `$I3SOCK` names a socket that answers, or the X display's
-  ///    root window names one in `I3_SOCKET_PATH`; idle and the screen saver
-  ///    then come from the X11 backend on the same display;
+  ///    root window names one in `I3_SOCKET_PATH`;
   /// 3. X11, when `$DISPLAY` names a display with an EWMH window manager;
   /// 4. the running processes.
   ///
+  /// Under i3 with an X display, input idle, idle inhibition and the screen
+  /// saver come from the X11 backend on the same display, and so do the
+  /// pids of i3's windows (i3's tree names only their X11 window).
   /// Whatever the backend, the identities it reports, and those its `hide`
   /// and `close` predicates see, are completed with the names `/proc` knows
   /// for their pid (executable, `comm`, `argv[0]`, systemd scope), so a rule
   /// matches one complete identity whichever way the desktop is watched.
+  /// Opening may block for a few seconds on a socket or display that does
+  /// not answer (each wait is bounded).
   ///
   /// - Parameters:
   ///   - environment: The variables to read (`SWAYSOCK`, `I3SOCK`, `DISPLAY`).
@@ -29,6 +31,7 @@ extension DesktopChoice {
     environment: [String: String], covers: @escaping @Sendable (AppIdentity) -> Bool
   ) throws(DesktopError) -> (any DesktopBackend)? {
     let table = ProcessTable()
+    let display = nonEmpty(environment["DISPLAY"])
     switch self {
     case .off:
       return nil
@@ -40,21 +43,38 @@ extension DesktopChoice {
       }
       return EnrichedDesktop(try I3Desktop(socketPath: path, kind: .sway), table: table)
     case .i3:
-      guard let path = nonEmpty(environment["I3SOCK"]) else {
-        throw DesktopError("\"desktop\" is \"i3\" but $I3SOCK is not set (is i3 running?)")
+      let x11 = display.flatMap { try? X11Desktop.connect(display: $0) }
+      guard let path = nonEmpty(environment["I3SOCK"]) ?? x11?.i3SocketPath() else {
+        throw DesktopError(
+          "\"desktop\" is \"i3\" but neither $I3SOCK nor the X display's I3_SOCKET_PATH names i3's socket")
       }
-      return EnrichedDesktop(try I3Desktop(socketPath: path, kind: .i3), table: table)
+      return try Self.i3(socketPath: path, x11: x11, table: table)
     case .x11:
-      throw DesktopError("the X11 backend is not part of this build yet")
+      return EnrichedDesktop(try X11Desktop.connect(display: display), table: table)
     case .auto:
       if let path = nonEmpty(environment["SWAYSOCK"]), let sway = try? I3Desktop(socketPath: path, kind: .sway) {
         return EnrichedDesktop(sway, table: table)
       }
-      if let path = nonEmpty(environment["I3SOCK"]), let i3 = try? I3Desktop(socketPath: path, kind: .i3) {
-        return EnrichedDesktop(i3, table: table)
+      let x11 = display.flatMap { try? X11Desktop.connect(display: $0) }
+      for path in [nonEmpty(environment["I3SOCK"]), x11?.i3SocketPath()].compactMap({ $0 }) {
+        if let i3 = try? Self.i3(socketPath: path, x11: x11, table: table) { return i3 }
       }
+      if let x11 { return EnrichedDesktop(x11, table: table) }
       return ProcessesDesktop(covers: covers, table: table)
     }
+  }
+
+  /// i3 at `socketPath`; with the X11 backend of its display for the pids, idle and the screen.
+  private static func i3(socketPath: String, x11: X11Desktop?, table: ProcessTable) throws(DesktopError)
+    -> any DesktopBackend
+  {
+    var xIdentity: (@Sendable (UInt32) -> AppIdentity?)?
+    if let x11 {
+      xIdentity = { @Sendable (window: UInt32) -> AppIdentity? in x11.identity(of: WindowID(UInt64(window))) }
+    }
+    let i3 = try I3Desktop(socketPath: socketPath, kind: .i3, xIdentity: xIdentity)
+    guard let x11 else { return EnrichedDesktop(i3, table: table) }
+    return EnrichedDesktop(CompositeDesktop(focus: i3, screen: x11), table: table)
   }
 }
 

@@ -28,11 +28,43 @@ import Testing
     #expect(dead?.kind == .processes)
   }
 
+  @Test func autoUnderOpenboxIsX11WithIdentitiesCompletedFromProc() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let instagram = try await session.launchXterm(windowClass: "Instagram")
+    let desktop = try #require(try DesktopChoice.auto.open(environment: session.environment, covers: { _ in true }))
+    #expect(desktop.kind == .x11)
+    let log = EventLog<DesktopEvent>()
+    let task = log.collect(desktop.events(idleAfter: .seconds(600)))
+    try await session.xdotool(["windowactivate", String(instagram.window)])
+    let focused = try await log.first("the Instagram xterm's focus") {
+      if case .focus(let window?) = $0 { window.app.windowClass == "Instagram" } else { false }
+    }
+    guard case .focus(let window?) = focused else { return }
+    #expect(window.app.pid == instagram.pid)
+    #expect(window.app.executable == "xterm")
+    #expect(window.app.commandLineName == "xterm")
+    // hide's predicate sees the /proc names too.
+    #expect(try await desktop.hide { $0.executable == "xterm" && $0.windowClass == "Instagram" } == 1)
+    desktop.stop()
+    await task.value
+  }
+
+  @Test func aForcedI3UnderOpenboxIsAnError() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    var environment = session.environment
+    environment["I3SOCK"] = ""
+    #expect(throws: Desktop.DesktopError.self) {
+      try DesktopChoice.i3.open(environment: environment, covers: { _ in true })
+    }
+    #expect(try DesktopChoice.x11.open(environment: environment, covers: { _ in true })?.kind == .x11)
+  }
+
   @Test func aForcedBackendWithoutItsSocketIsAnError() {
     #expect(throws: Desktop.DesktopError.self) { try DesktopChoice.sway.open(environment: [:], covers: { _ in true }) }
     #expect(throws: Desktop.DesktopError.self) { try DesktopChoice.i3.open(environment: [:], covers: { _ in true }) }
     #expect(throws: Desktop.DesktopError.self) {
       try DesktopChoice.i3.open(environment: ["I3SOCK": "/nonexistent/i3.sock"], covers: { _ in true })
     }
+    #expect(throws: Desktop.DesktopError.self) { try DesktopChoice.x11.open(environment: [:], covers: { _ in true }) }
   }
 }

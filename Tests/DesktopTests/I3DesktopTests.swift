@@ -40,8 +40,8 @@ import Testing
     #expect(desktop.countingSource == .focus)
     let log = EventLog<DesktopEvent>()
     let task = log.collect(desktop.events(idleAfter: .seconds(300)))
-    // The first event is the current focus: the xterm started last.
-    let first = try await log.first("the first focus")
+    // The first focus is the current one: the xterm started last (the X11 backend adds the screen's state).
+    let first = try await log.first("the first focus") { if case .focus = $0 { true } else { false } }
     #expect(first != .focus(nil))
     #expect(Self.isFocus(ofClass: "Other")(first), "\(first)")
 
@@ -73,6 +73,38 @@ import Testing
     desktop.stop()
     await task.value
     #expect(!log.events.contains { if case .lost = $0 { true } else { false } })
+  }
+
+  @Test func autoFindsI3ThroughTheRootWindowAndTakesPidsAndIdleFromX11() async throws {
+    let session = try await XSession(windowManager: .i3)
+    let instagram = try await session.launchXterm(windowClass: "Instagram")
+    var environment = session.environment
+    environment["I3SOCK"] = ""
+    let desktop = try #require(try DesktopChoice.auto.open(environment: environment, covers: { _ in true }))
+    #expect(desktop.kind == .i3)
+    let log = EventLog<DesktopEvent>()
+    let task = log.collect(desktop.events(idleAfter: .seconds(1)))
+    let focused = try await log.first("the Instagram xterm's focus", where: Self.isFocus(ofClass: "Instagram"))
+    guard case .focus(let window?) = focused else { return }
+    // i3's tree names the X11 window; the X11 backend finds its pid, /proc its names.
+    #expect(window.app.pid == instagram.pid)
+    #expect(window.app.executable == "xterm")
+    #expect(window.app.command == "xterm")
+    // Idle comes from the X server, not from i3.
+    _ = try await log.first("idle", timeout: .seconds(15)) { $0 == .idle(true) }
+    let before = log.count
+    try await session.xdotool(["mousemove", "100", "100"])
+    try await session.xdotool(["mousemove", "200", "150"])
+    _ = try await log.first("active again", after: before) { $0 == .idle(false) }
+    // Only i3 reports the focus: the X11 backend's own focus events are not passed on twice.
+    let focusEvents = log.events.filter { if case .focus = $0 { true } else { false } }
+    #expect(focusEvents.count == 1, "\(focusEvents)")
+
+    #expect(try await desktop.close { $0.executable == "xterm" && $0.windowClass == "Instagram" } == [instagram.pid])
+    let finished = await instagram.process.finish(timeout: .seconds(10))
+    #expect(finished.termination != nil, "the xterm did not exit after i3's kill")
+    desktop.stop()
+    await task.value
   }
 
   @Test func aRestartOfI3KeepsTheDesktop() async throws {

@@ -231,6 +231,27 @@ import Testing
     await watched.task.value
   }
 
+  @Test func followsI3RestartingInPlace() async throws {
+    let session = try await XSession(windowManager: .i3)
+    let instagram = try await session.launchXterm(windowClass: "Instagram")
+    let other = try await session.launchXterm(windowClass: "Other")
+    let watched = try watch(session)
+    _ = try await watched.log.first("focus on the other xterm", where: Self.focus(on: other.window))
+    // i3 execs itself: its check window goes, and the new one comes within the grace period.
+    _ = try await session.run(["i3-msg", "-s", session.i3Socket ?? "", "restart"])
+    _ = try await poll("i3 to answer again", every: .milliseconds(50)) {
+      try await session.run(["i3-msg", "-s", session.i3Socket ?? "", "-t", "get_version"]).status == 0 ? true : nil
+    }
+    let before = watched.log.count
+    try await session.i3msg(["[class=\"Instagram\"] focus"])
+    _ = try await watched.log.first("focus on Instagram", after: before, where: Self.focus(on: instagram.window))
+    try await session.i3msg(["[class=\"Other\"] focus"])
+    _ = try await watched.log.first("focus on the other xterm", after: before, where: Self.focus(on: other.window))
+    watched.desktop.stop()
+    await watched.task.value
+    #expect(!watched.log.events.contains { if case .lost = $0 { true } else { false } })
+  }
+
   @Test func stopEndsTheStream() async throws {
     let session = try await XSession(windowManager: .i3)
     let watched = try watch(session)

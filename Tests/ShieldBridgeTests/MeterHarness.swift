@@ -18,6 +18,8 @@ enum MeterSignal: Hashable, Sendable {
 /// notification server; the meter's signals and the service's log are collected.
 final class MeterHarness: Sendable {
   let sandbox: Sandbox
+  /// The sandbox's ledger, on the harness's wall clock.
+  let store: LedgerStore
   let notifications: EmbeddedNotifications
   let outside: ServiceWatcher
   let service: ShieldService
@@ -37,10 +39,11 @@ final class MeterHarness: Sendable {
   /// `choice` in `environment`, fallbacks included, as `serve` does.
   init(
     rules: [Rule], desktop: (any DesktopBackend)?, choice: DesktopChoice = .auto, environment: [String: String] = [:],
-    settings: MeterSettings = MeterHarness.quick, sandbox: Sandbox? = nil
+    settings: MeterSettings = MeterHarness.quick, sandbox: Sandbox? = nil, clock: WallClock = .system
   ) async throws {
     let sandbox = try sandbox ?? Sandbox()
     self.sandbox = sandbox
+    store = LedgerStore(directory: sandbox.stateDirectory, clock: clock)
     notifications = try await EmbeddedNotifications(capabilities: ServiceHarness.allCapabilities)
     outside = try await ServiceWatcher(address: notifications.bus.address)
     let messages = try await outside.connection.signals(matching: MatchRule(interface: ServiceNames.interface))
@@ -63,7 +66,7 @@ final class MeterHarness: Sendable {
     serviceConnection = try Connection(.address(notifications.bus.address))
     let log = self.log
     var options = ShieldService.Options(
-      configuration: Configuration(rules: RuleSet(rules), desktop: choice), ledger: sandbox.store,
+      configuration: Configuration(rules: RuleSet(rules), desktop: choice), ledger: store,
       localizer: .source, launcher: Launcher(environment: sandbox.environment), executable: ShieldBridgeTool.path,
       puzzleSeed: 42, desktop: desktop, meter: settings, log: { log.append($0) })
     if desktop == nil { options.openDesktop(environment: environment) }
@@ -103,8 +106,7 @@ final class MeterHarness: Sendable {
 
   /// The seconds stored in the ledger for `rule` today.
   func storedSeconds(_ rule: String) throws -> Int {
-    let store = sandbox.store
-    return try store.load().value.usedSeconds(for: rule, on: store.today)
+    try store.load().value.usedSeconds(for: rule, on: store.today)
   }
 
   func stop() async {

@@ -31,17 +31,19 @@ struct MeterI3Tests {
     name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 5, warnMinutes: 0, onLimit: .hide)
 
   /// i3 with an Instagram xterm, and the service watching it as `serve` would with `"desktop": "i3"`.
-  private func start() async throws -> (XSession, XClient, MeterHarness) {
+  private func start(_ choice: DesktopChoice = .i3) async throws -> (XSession, XClient, MeterHarness) {
     let session = try await XSession(windowManager: .i3)
     let xterm = try await session.launchXterm(windowClass: "Instagram")
     let harness = try await MeterHarness(
-      rules: [Self.rule], desktop: nil, choice: .i3, environment: session.environment)
+      rules: [Self.rule], desktop: nil, choice: choice, environment: session.environment)
     return (session, xterm, harness)
   }
 
-  @Test("Limit → shield and scratchpad; shown again → hidden again; inline answer → Unlocked and it stays")
-  func hideAndUnlock() async throws {
-    let (session, xterm, harness) = try await start()
+  @Test(
+    "Limit → shield and scratchpad; shown again → hidden again; inline answer → Unlocked and it stays",
+    arguments: [DesktopChoice.i3, .auto])
+  func hideAndUnlock(choice: DesktopChoice) async throws {
+    let (session, xterm, harness) = try await start(choice)
     try await session.i3msg(["[class=\"Instagram\"] focus"])
     _ = try await harness.signal(.limitReached(rule: "social", app: "Instagram"))
     let shield = try await harness.notification(summary: "Instagram is paused")

@@ -3,6 +3,8 @@ import Desktop
 import Foundation
 import Glibc
 import JSON
+import Posix
+import Synchronization
 import TestSupport
 import Testing
 
@@ -91,6 +93,36 @@ struct MeterProcessesTests {
     #expect(third.process.exitStatus == nil)
     third.process.signal(SIGKILL)
     _ = await third.finish()
+    await harness.stop()
+  }
+
+  @Test("A new day lifts the limit: Unlocked with the day's own minutes, and the count starts again")
+  func newDay() async throws {
+    let sandbox = try Sandbox()
+    let app = try RenamedSleep(in: sandbox)
+    let first = try app.launch()
+    let rule = Rule(
+      name: "social", apps: [AppPattern(name: app.name)], dailyLimitMinutes: 3, warnMinutes: 0, onLimit: .close)
+    // The wall clock the service reads, moved a day on while it runs: the ledger's clock.
+    let offset = Mutex<Int64>(0)
+    let clock = WallClock { WallTime.now.adding(seconds: offset.withLock { $0 }) }
+    let harness = try await MeterHarness(
+      rules: [rule], desktop: backend(for: [rule]), sandbox: sandbox, clock: clock)
+    _ = try await harness.signal(.limitReached(rule: "social", app: app.name))
+    #expect(await first.finish(timeout: .seconds(10)).termination == .signalled(SIGTERM))
+    let today = try #require(try await harness.usage()["date"]?.stringValue)
+
+    offset.withLock { $0 = 86_400 }
+    let signals = harness.signals.count
+    let second = try app.launch()
+    _ = try await harness.signal(after: signals, .unlocked(rule: "social", minutes: 3))
+    _ = try await harness.logLine(containing: "meter: a new day")
+    let usage = try await harness.usage()
+    #expect(usage["date"]?.stringValue != today)
+    #expect((usage.usageRule("social")?["usedSeconds"]?.integerValue ?? 99) < 3)
+    // The new day's limit comes in its turn, and with it the close.
+    _ = try await harness.signal(after: signals, .limitReached(rule: "social", app: app.name))
+    #expect(await second.finish(timeout: .seconds(10)).termination == .signalled(SIGTERM))
     await harness.stop()
   }
 

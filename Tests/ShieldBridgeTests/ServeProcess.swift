@@ -12,14 +12,15 @@ final class ServeProcess: Sendable {
   /// Its unique name on the bus, once it owns the service's name.
   let uniqueName: BusName
 
-  /// Starts `serve --address ADDRESS` and returns once it owns `org.shieldbridge.ShieldBridge`.
+  /// Starts `serve --address ADDRESS ARGUMENTS…` and returns once it owns `org.shieldbridge.ShieldBridge`.
   ///
   /// - Parameter environment: Set on top of the sandbox's service environment.
   init(
-    sandbox: Sandbox, address: String, watcher: ServiceWatcher, environment: [String: String] = [:]
+    sandbox: Sandbox, address: String, watcher: ServiceWatcher, environment: [String: String] = [:],
+    arguments: [String] = []
   ) async throws {
     process = try BackgroundProcess(
-      shieldbridge: ["serve", "--address", address],
+      shieldbridge: ["serve", "--address", address] + arguments,
       environment: sandbox.serviceEnvironment(address: address).merging(environment) { $1 })
     guard let owner = await watcher.owner.waitForOwner(timeout: .seconds(10)) else {
       let ended = await process.finish(timeout: .milliseconds(100))

@@ -81,6 +81,10 @@ public final class X11Desktop: DesktopBackend {
     }
     if capabilities.screenSaverEvent == nil {
       notes.append("the screen saver is not visible: the X server has no MIT-SCREEN-SAVER extension")
+    } else {
+      notes.append(
+        "the screen counts as off only while the X server's screen saver runs; a display that DPMS powers "
+          + "off by itself, or a desktop that blanks it its own way, is not seen")
     }
     notes.append(
       "locking is not visible on X11 (there is no lock signal): a locker that starts the screen saver is "
@@ -93,6 +97,9 @@ public final class X11Desktop: DesktopBackend {
         : "a window's pid comes from its own _NET_WM_PID (the X server has no X-Resource 1.2), which a client "
           + "can fake")
     notes.append(
+      "hide asks the window manager to iconify (ICCCM WM_CHANGE_STATE); a manager without an iconic state "
+        + "(i3) ignores it")
+    notes.append(
       "when the window manager goes away and no other takes over within 5 s, the backend reports itself lost")
     return notes
   }
@@ -101,16 +108,16 @@ public final class X11Desktop: DesktopBackend {
 
   public func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self, bufferingPolicy: .unbounded)
-    let started: (XEventLoop, FileDescriptor)? = state.withLock { state in
+    let loop: XEventLoop? = state.withLock { state in
       guard !state.stopped, let pending = state.pending, let wake = try? FileDescriptor.pipe() else { return nil }
       state.pending = nil
       state.wake = wake
-      let loop = XEventLoop(
+      return XEventLoop(
         connection: pending.connection, capabilities: pending.capabilities, checkWindow: pending.checkWindow,
         idleAfter: idleAfter, continuation: continuation, wake: wake.reading)
-      return (loop, wake.reading)
     }
-    guard let (loop, _) = started else {
+    // A second call, or one after `stop`, gets an empty stream: the events went to the first.
+    guard let loop else {
       continuation.finish()
       return stream
     }

@@ -257,7 +257,8 @@ actor MeterLoop {
       switch event {
       case .warning(let name, let remaining):
         guard let rule = rule(named: name) else { continue }
-        let minutes = max(1, Int((remaining / settings.minuteLength).rounded(.up)))
+        // Whole minutes left, rounded up ("1 minute left" until the limit); a zero-length minute counts as one.
+        let minutes = max(1, Int(min(1e9, (remaining / max(settings.minuteLength, .milliseconds(1))).rounded(.up))))
         let app = displayApp(of: rule)
         log("meter: rule \(name): \(minutes) minute(s) left today, warning")
         await hooks.warn(app, minutes)

@@ -5,19 +5,28 @@ import ShieldBridge
 import Spawn
 
 extension Command {
-  /// `shieldbridge serve [--address ADDR]`: the service.
+  /// `shieldbridge serve [--address ADDR] [--minute-length MS] [--save-interval MS]`: the service.
   static let serve = Command(
     name: "serve",
     abstract: "Run the service: shields, clicks, puzzles and app views.",
-    options: AddressOptions.self,
+    options: ServeOptions.self,
     discussion: """
       Owns org.shieldbridge.ShieldBridge on the session bus (or ADDR) and exports
       org.shieldbridge.ShieldBridge1 at /org/shieldbridge/ShieldBridge1:
         Shield(s app) -> u        post the shield notification, return its id
         Open(s link) -> s         resolve a link and dispatch it, return the record as JSON
         Status() -> s             today's rules and grants as JSON
+        Usage() -> s              today's use per rule and the source that counts it, as JSON
         signal Dispatched(s)      one JSON record per dispatched action
+        signal LimitReached(ss)   a rule and the app in use reached today's limit
+        signal Unlocked(su)       a rule and the minutes a grant (or a new day) unlocked
       Each dispatch is also logged as one line on stderr.
+
+      With rules in config.json it meters the desktop "desktop" names (auto:
+      sway, i3, X11, else the running processes), acts at each rule's limit
+      (onLimit: hide, close, notify) and writes the time used to the ledger at
+      least every 30 s. --minute-length and --save-interval shorten the meter's
+      minute and the save interval for tests and demonstrations.
 
       Exit status: 0 after SIGTERM, SIGINT or SIGHUP (it takes no new calls,
       waits for the notifications being posted, closes every notification it
@@ -28,7 +37,24 @@ extension Command {
   )
 }
 
-private func runService(_ invocation: Invocation<AddressOptions>) async throws(CommandFailure) -> ExitCode {
+/// `serve`'s options: the bus, and the meter's timings shortened for tests and demonstrations.
+struct ServeOptions: BusOptions {
+  let address: Option<String>
+  let minuteLength: Option<Int>
+  let saveInterval: Option<Int>
+
+  init(declaring options: inout OptionDeclarations) {
+    address = options.address()
+    minuteLength = options.integer(
+      "--minute-length", "MS", in: 1...60_000, digitsOnly: true,
+      "How long a minute of the rules' limits lasts, in milliseconds (60000; shorter for tests and demos).")
+    saveInterval = options.integer(
+      "--save-interval", "MS", in: 1...30_000, digitsOnly: true,
+      "How often the counted time is written to the ledger, in milliseconds (30000; shorter for tests).")
+  }
+}
+
+private func runService(_ invocation: Invocation<ServeOptions>) async throws(CommandFailure) -> ExitCode {
   // SIGHUP stops too: its default action would end the process with its notifications still open.
   let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
   let options = try meteredServiceOptions(invocation)
@@ -65,9 +91,11 @@ func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
     executable: currentExecutable(), log: { Output.err("shieldbridge: \($0)") })
 }
 
-/// ``serviceOptions()`` with the desktop the meter watches, for `serve`.
-func meteredServiceOptions(_ invocation: Invocation<AddressOptions>) throws(CommandFailure) -> ShieldService.Options {
+/// ``serviceOptions()`` with the desktop the meter watches and the timings given, for `serve`.
+func meteredServiceOptions(_ invocation: Invocation<ServeOptions>) throws(CommandFailure) -> ShieldService.Options {
   var options = try serviceOptions()
+  if let milliseconds = try invocation[\.minuteLength] { options.meter.minuteLength = .milliseconds(milliseconds) }
+  if let milliseconds = try invocation[\.saveInterval] { options.meter.saveInterval = .milliseconds(milliseconds) }
   options.openDesktop(environment: Environment.all)
   return options
 }
