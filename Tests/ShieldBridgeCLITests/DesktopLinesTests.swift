@@ -50,7 +50,7 @@ struct DesktopLinesTests {
       DesktopLines.text(.running([running]), rules: Self.rules)
         == "running: exe=Instagram comm=Instagram pid=77 → rule social, app Instagram")
     #expect(DesktopLines.text(.running([]), rules: Self.rules) == "running: no covered app")
-    #expect(DesktopLines.text(.idle(true), rules: Self.rules) == "idle: yes, no input for the idle time")
+    #expect(DesktopLines.text(.idle(true), rules: Self.rules) == "idle: yes (no input for the idle time)")
     #expect(
       DesktopLines.text(.inhibited(true), rules: Self.rules) == "idle inhibited: yes (a video playing, for example)")
     #expect(DesktopLines.text(.screen(.saver), rules: Self.rules) == "screen: saver")
@@ -66,7 +66,7 @@ struct DesktopLinesTests {
       DesktopLines.backendText(kind: .i3, counting: .focus, choice: .auto, limitations: ["no idle"])
         == [
           "desktop: i3, chosen automatically; a covered app counts while its window has the focus",
-          "  cannot see: no idle",
+          "  limitation: no idle",
         ])
     #expect(
       DesktopLines.backendText(kind: .processes, counting: .running, choice: .processes, limitations: [])

@@ -17,12 +17,12 @@ extension Command {
       "exe"), makes a rule cover it. Window titles are never read.
 
       First it says which backend "desktop" in config.json picks here (x11, i3,
-      sway or the running processes) and what that backend cannot see; then
-      one line per change of the focused window (or of the covered apps that
-      run, with the process fallback, which sees only apps a rule already
-      names), of input idle, of idle inhibition and of the screen, until
-      SIGINT or SIGTERM. --once prints the backend and the current state and
-      exits. --json prints one JSON object per line instead.
+      sway or the running processes) and that backend's limitations (what it
+      cannot see or do); then one line per change of the focused window (or
+      of the covered apps that run, with the process fallback, which sees only
+      apps a rule already names), of input idle, of idle inhibition and of the
+      screen, until SIGINT or SIGTERM. --once prints the backend and the
+      current state and exits. --json prints one JSON object per line instead.
 
       Exit status: 0 after SIGINT or SIGTERM, with --once, or when "desktop" is
       "off"; 69 when the desktop is lost or the backend config.json forces

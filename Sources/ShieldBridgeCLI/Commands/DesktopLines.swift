@@ -23,7 +23,7 @@ enum DesktopLines {
     if counting == .running {
       lines.append("  only the apps a rule of config.json names are watched, and only by their processes")
     }
-    lines += limitations.map { "  cannot see: \($0)" }
+    lines += limitations.map { "  limitation: \($0)" }
     return lines
   }
 
@@ -66,7 +66,7 @@ enum DesktopLines {
       return "running: "
         + apps.map { "\($0) → \(matchText(rules.match($0)))" }.joined(separator: "; ")
     case .idle(let isIdle):
-      return isIdle ? "idle: yes, no input for the idle time" : "idle: no, input again"
+      return isIdle ? "idle: yes (no input for the idle time)" : "idle: no"
     case .inhibited(let isInhibited):
       return isInhibited ? "idle inhibited: yes (a video playing, for example)" : "idle inhibited: no"
     case .screen(let state):

@@ -74,7 +74,13 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
         rule: rule.rule, usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, counting: rule.counting))
   }
   Output.out(usage.sourceLine)
-  for limitation in usage.report.source.limitations { Output.out("  cannot see: \(limitation)") }
+  let limitations = usage.report.source.limitations.count
+  if limitations > 0 {
+    // The list is long and the same every time: `desktop` prints it, `status --json` carries it.
+    Output.out(
+      "  \(limitations) \(limitations == 1 ? "limitation" : "limitations") of this backend: see 'shieldbridge desktop --once'"
+    )
+  }
   for rule in status.rules {
     let apps = rule.rule.apps.isEmpty ? "every app" : rule.rule.apps.map(\.name).joined(separator: ", ")
     Output.out("")
