@@ -32,6 +32,9 @@ struct DesktopCommandTests {
     #expect(focus["event"] == "focus")
     #expect(focus["class"] == "Instagram")
     #expect(focus["instance"] == "xterm")
+    // i3 does not tell an X window's pid: the X11 backend on the same display does, and /proc the rest.
+    #expect(focus["pid"]?.integerValue == Int64(client.pid))
+    #expect(focus["exe"] == "xterm")
     #expect(focus["rule"] == "social")
     #expect(focus["app"] == "Instagram")
     // Never a title: xterm's is its command line, "sleep 600".
