@@ -126,6 +126,29 @@ struct MeterProcessesTests {
     await harness.stop()
   }
 
+  @Test(
+    "onLimit notify leaves the app alone; a grant recorded elsewhere while it runs is seen within the save interval")
+  func notifyAndGrantWhileInUse() async throws {
+    let sandbox = try Sandbox()
+    let app = try RenamedSleep(in: sandbox)
+    let running = try app.launch()
+    let rule = Rule(
+      name: "social", apps: [AppPattern(name: app.name)], dailyLimitMinutes: 1, grantMinutes: 30, warnMinutes: 0,
+      onLimit: .notify)
+    let harness = try await MeterHarness(rules: [rule], desktop: backend(for: [rule]), sandbox: sandbox)
+    _ = try await harness.signal(.limitReached(rule: "social", app: app.name))
+    _ = try await harness.notification(summary: "\(app.name) is paused")
+    // Nothing arrives from the desktop while the app keeps running: the regular save reads the grant.
+    let signals = harness.signals.count
+    _ = try sandbox.store.recordGrant(for: rule)
+    _ = try await harness.signal(after: signals, .unlocked(rule: "social", minutes: 30))
+    #expect(running.process.exitStatus == nil)
+    #expect(!harness.log.events.contains { $0.contains("to close") || $0.contains("hid") })
+    running.process.signal(SIGKILL)
+    _ = await running.finish()
+    await harness.stop()
+  }
+
   @Test("With only the built-in rule nothing is metered and Usage() says so")
   func builtInRuleMetersNothing() async throws {
     let harness = try await MeterHarness(rules: [], desktop: ProcessesDesktop(covers: { _ in true }))

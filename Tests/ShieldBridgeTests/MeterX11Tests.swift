@@ -110,10 +110,21 @@ struct MeterX11Tests {
       rules: [rule], desktop: nil, choice: .x11, environment: session.environment, settings: settings)
     try await session.xdotool(["windowactivate", xterm.hexWindow])
     func counting() async throws -> Bool? { try await harness.usage().usageRule("social")?["counting"]?.boolValue }
-    _ = try await poll("the focused xterm to count") { try await counting() == true ? true : nil }
+    // The display has had no input since it started: move the pointer until the count runs.
+    var x = 10
+    func input() async throws {
+      x = x == 10 ? 20 : 10
+      try await session.xdotool(["mousemove", String(x), String(x)])
+    }
+    _ = try await poll("the focused xterm to count", every: .milliseconds(200)) {
+      try await input()
+      return try await counting() == true ? true : nil
+    }
     _ = try await poll("a second without input to stop the count") { try await counting() == false ? true : nil }
-    try await session.xdotool(["mousemove", "10", "10", "mousemove", "20", "20"])
-    _ = try await poll("input to start the count again") { try await counting() == true ? true : nil }
+    _ = try await poll("input to start the count again", every: .milliseconds(200)) {
+      try await input()
+      return try await counting() == true ? true : nil
+    }
     await harness.stop()
   }
 

@@ -1,7 +1,10 @@
 import Brake
+import DBus
 import JSON
-import ShieldBridge
+import TestSupport
 import Testing
+
+@testable import ShieldBridge
 
 @Suite("Usage() has one JSON shape")
 struct UsageReportTests {
@@ -20,5 +23,32 @@ struct UsageReportTests {
     #expect(off.json["source"]?["backend"]?.stringValue == "off")
     #expect(off.json["source"]?["counting"]?.stringValue == "none")
     #expect(off.json["rules"]?.arrayValue?.isEmpty == true)
+  }
+}
+
+@Suite("Usage() on the bus")
+struct UsageCallTests {
+  @Test("Without a desktop it answers any caller with the ledger's figures, counting nothing")
+  func withoutDesktop() async throws {
+    let harness = try await ServiceHarness()
+    let store = harness.sandbox.store
+    _ = try store.recordUsage(["social": 42], on: store.today)
+    let reply = try await harness.call(ServiceNames.usage)
+    let usage = try JSONValue(parsing: try reply.decode(String.self))
+    #expect(usage["date"]?.stringValue == store.today.description)
+    #expect(usage["source"]?["backend"]?.stringValue == "off")
+    #expect(usage["source"]?["counting"]?.stringValue == "none")
+    let rule = try #require(usage.usageRule("social"))
+    #expect(rule["usedSeconds"]?.integerValue == 42)
+    #expect(rule["limitSeconds"]?.integerValue == 300)
+    #expect(rule["remainingSeconds"]?.integerValue == 258)
+    #expect(rule["counting"]?.boolValue == false)
+    #expect(rule["overLimit"]?.boolValue == false)
+  }
+
+  @Test("A call with arguments is refused by its signature")
+  func extraArguments() async throws {
+    let harness = try await ServiceHarness()
+    await #expect(throws: DBusError.self) { _ = try await harness.call(ServiceNames.usage, "x") }
   }
 }

@@ -28,10 +28,28 @@ extension ShieldService {
 
   /// Today's use per rule and the source that counts it: what `Usage()` answers.
   ///
-  /// Without a meter the rules are empty and the source is `off`.
+  /// Without a meter (no desktop watched) the source is `off` and each
+  /// configured rule shows what the ledger holds, counting nothing; with only
+  /// the built-in rule the rules are empty.
   public func usage() async -> UsageReport {
     if let meterLoop { return await meterLoop.report() }
-    return UsageReport(date: options.ledger.today, source: .off, rules: [])
+    let day = options.ledger.today
+    let rules = options.configuration.rules
+    guard !rules.isBuiltIn else { return UsageReport(date: day, source: .off, rules: []) }
+    let stored: Ledger
+    do {
+      stored = try options.ledger.load().value
+    } catch {
+      options.log("Usage(): the ledger cannot be read: \(error)")
+      stored = Ledger()
+    }
+    let usages = rules.rules.map { rule in
+      let grants = stored.grants(for: rule.name, on: day)
+      return RuleUsage(
+        rule: rule.name, used: .seconds(max(0, stored.usedSeconds(for: rule.name, on: day))),
+        limit: options.meter.minuteLength * rule.limitMinutes(grants: grants), grantsToday: grants, counting: false)
+    }
+    return UsageReport(date: day, source: .off, rules: usages)
   }
 
   private func meterHooks() -> MeterHooks {
