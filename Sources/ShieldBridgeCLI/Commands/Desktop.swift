@@ -49,7 +49,13 @@ private enum WatchEnding: Sendable {
   case current
   case lost
   case ended
+  /// `--once`, and the backend told no focus (or running set) in time.
+  case silent
 }
+
+/// How long `--once` waits for the backend's first focus (or running set),
+/// which every backend reports at once: a bound against one that never does.
+private let onceTimeout = Duration.seconds(10)
 
 private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws(CommandFailure) -> ExitCode {
   let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt])
@@ -116,6 +122,10 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
     _ = await stop.wait()
     ending.yield(.signalled)
   }
+  let deadline = Task {
+    guard once, (try? await Task.sleep(for: onceTimeout)) != nil else { return }
+    ending.yield(.silent)
+  }
   var outcome = WatchEnding.ended
   for await first in endings {
     outcome = first
@@ -123,10 +133,14 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
   }
   watcher.cancel()
   signals.cancel()
+  deadline.cancel()
   switch outcome {
   case .signalled, .current:
     return .success
   case .lost, .ended:
     throw CommandFailure("the desktop is no longer watched", exitCode: .unavailable)
+  case .silent:
+    throw CommandFailure(
+      "the \(backend.kind) backend told no focus within \(onceTimeout)", exitCode: .unavailable)
   }
 }
