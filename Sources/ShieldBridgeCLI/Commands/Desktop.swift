@@ -25,8 +25,9 @@ extension Command {
       current state and exits. --json prints one JSON object per line instead.
 
       Exit status: 0 after SIGINT or SIGTERM, with --once, or when "desktop" is
-      "off"; 69 when the desktop is lost or the backend config.json forces
-      cannot be opened; 78 when the configuration is wrong.
+      "off"; 69 when the desktop is lost, the backend config.json forces
+      cannot be opened, or --once hears of no focus within 10 s; 78 when the
+      configuration is wrong.
       """,
     body: { invocation in try await watchDesktop(invocation) }
   )
