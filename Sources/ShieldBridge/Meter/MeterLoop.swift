@@ -1,6 +1,5 @@
 import Brake
 import Desktop
-import JSON
 import Posix
 
 /// What the meter loop asks of the service it runs in: the shield flow, the
