@@ -69,6 +69,31 @@ struct StatusUsageTests {
     #expect(!FileManager.default.fileExists(atPath: marker))
   }
 
+  @Test("With serve and \"desktop\": \"off\": the service answers, and says nothing is counted and why")
+  func serviceWithoutMeter() async throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(
+      #"{"desktop":"off","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":10}]}"#)
+    _ = try sandbox.store.recordUsage(["social": 75], on: sandbox.store.today)
+    let notifications = try await EmbeddedNotifications(capabilities: [.actions, .body])
+    let address = notifications.bus.address
+    let watcher = try await ServiceWatcher(address: address)
+    let serve = try await ServeProcess(sandbox: sandbox, address: address, watcher: watcher)
+
+    let text = try ShieldBridgeTool.run(["status", "--address", address], environment: sandbox.environment)
+    #expect(
+      text.output.contains("\nsocial: 1 min 15 s of 10 min used today  [##------------------]\n"), "\(text.output)")
+    #expect(text.output.contains("\nnot counted: \"desktop\" is \"off\" in config.json\n"), "\(text.output)")
+    let json = try JSONValue(
+      parsing: try ShieldBridgeTool.run(["status", "--json", "--address", address], environment: sandbox.environment)
+        .output)
+    #expect(json["source"]?["backend"] == "off")
+    #expect(json["source"]?["service"] == true)
+    #expect(json["rules"]?.arrayValue?.first?["usedSeconds"]?.integerValue == 75)
+    #expect(await serve.terminate().status == 0)
+    withExtendedLifetime((sandbox, notifications, watcher)) {}
+  }
+
   @Test("With serve metering i3: the focused window counts, and the service says so")
   func fromTheService() async throws {
     let session = try await XSession(windowManager: .i3)
