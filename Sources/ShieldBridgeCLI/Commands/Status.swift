@@ -6,7 +6,7 @@ extension Command {
   /// `shieldbridge status [--json] [--address ADDR]`: the rules, today's grants, limits and use.
   static let status = Command(
     name: "status",
-    abstract: "Show the rules, today's grants and today's limits.",
+    abstract: "Show the rules and today's use, grants and limits.",
     options: StatusOptions.self,
     discussion: """
       For each rule: the time its apps were used today against today's limit,
