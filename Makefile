@@ -82,7 +82,6 @@ install: release
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/applications/shieldbridge.desktop \
 		> $(DESTDIR)$(PREFIX)/share/applications/shieldbridge.desktop
 	install -m 0644 examples/config.json $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/config.json
-	install -m 0755 examples/shield-app $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/shield-app
 	install -d $(DESTDIR)$(PREFIX)/share/shieldbridge/locales
 	install -m 0644 locales/shieldbridge.pot locales/*.po $(DESTDIR)$(PREFIX)/share/shieldbridge/locales/
 

@@ -42,7 +42,7 @@ public final class BusDaemon: Sendable {
       removeDirectory(directory)
       throw DBusError(.noServer, "could not start dbus-daemon (install the dbus-daemon package): \(error)")
     }
-    guard let output = process.standardOutput, let address = readLine(from: output, timeout: timeout) else {
+    guard let output = process.standardOutput, let address = output.readLine(timeout: timeout) else {
       process.terminate()
       removeDirectory(directory)
       throw DBusError(.noServer, "dbus-daemon did not print its address within \(timeout.formatted)")
@@ -126,19 +126,4 @@ private func writeFile(_ path: String, _ text: String) -> Bool {
 private func removeDirectory(_ path: String) {
   for name in ["bus.conf", "bus"] { try? FileSystem.removeFile(path + "/" + name) }
   try? FileSystem.removeDirectory(path)
-}
-
-/// The first line `input` gives within `timeout`, read a byte at a time
-/// so that nothing after the line is taken from the child's output.
-private func readLine(from input: FileDescriptor, timeout: Duration) -> String? {
-  let deadline = ContinuousClock.now + timeout
-  var line: [UInt8] = []
-  var byte: UInt8 = 0
-  while true {
-    guard (try? input.waitUntilReadable(timeout: deadline - ContinuousClock.now)) == true,
-      (try? withUnsafeMutableBytes(of: &byte) { raw throws(Errno) in try input.read(into: raw) }) == 1
-    else { return nil }
-    if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
-    line.append(byte)
-  }
 }

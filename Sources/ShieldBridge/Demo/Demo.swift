@@ -1,31 +1,41 @@
 public import Brake
 import DBus
+import Desktop
 public import Localization
 import Notifications
 import Posix
 
-/// `shieldbridge demo`: the whole flow on a machine with no desktop and no session bus.
+/// `shieldbridge demo`: the whole loop on a machine with no desktop and no session bus.
 ///
 /// A private `dbus-daemon`, the embedded notification server (with actions and
-/// inline replies) and the service, all on the private bus, with the ledger in
-/// a temporary directory so that the user's own state is never touched. It
-/// shields an app, shows the notification as the server received it, clicks
-/// it, answers the task once wrongly and once rightly through the server, and
-/// shows the grant in the status. Everything it started is stopped again.
+/// inline replies), a headless X display with i3 and an xterm of the covered
+/// app, and the service with its meter on that display, all private: the
+/// ledger lives in a temporary directory, so the user's own state is never
+/// touched. Minutes are shortened (``minuteLength``) so that the limit comes
+/// within seconds, and the demo says so. It shows the time counted, the
+/// warning, the limit reached and the window hidden (as i3's tree shows it),
+/// clicks the shield, answers the task once wrongly and once rightly through
+/// the server, and shows the window usable again: activated, it stays, and its
+/// time counts. Everything it started is stopped again on every way out.
 public enum Demo {
   /// Why the demo could not go on.
   public struct Failure: Error, CustomStringConvertible {
     public var description: String
   }
 
+  /// How long a minute of the demo's rule lasts.
+  public static let minuteLength = Duration.seconds(2)
+  /// The covered app's window class.
+  static let windowClass = "Instagram"
+
   /// Runs the demo; `say` receives each step as a line of text.
   ///
   /// - Parameters:
   ///   - localizer: The language the notifications are in.
-  ///   - timeout: How long the whole demo may wait for the server and the service.
+  ///   - timeout: How long the whole demo may wait for the server, the desktop and the service.
   /// - Throws: ``Failure`` naming the step that did not happen.
   public static func run(
-    localizer: Localizer, executable: String, timeout: Duration = .seconds(12),
+    localizer: Localizer, executable: String, timeout: Duration = .seconds(25),
     say: @escaping @Sendable (String) -> Void
   ) async throws -> DayStatus {
     let directory = try temporaryDirectory()
@@ -47,6 +57,7 @@ public enum Demo {
     } catch {
       throw Failure(description: "the notification server: \(error)")
     }
+    defer { server.connection.close() }
     // What the server receives, relayed with a watchdog: a `nil` means the demo took too long.
     let (relay, relayContinuation) = AsyncStream.makeStream(of: NotificationServer.Activity?.self)
     let activity = server.activity()
@@ -64,57 +75,122 @@ public enum Demo {
     var events = relay.makeAsyncIterator()
     say("Started the embedded notification server (actions, body markup, hyperlinks, inline replies)")
 
-    let rule = Rule(name: "social", apps: ["Instagram", "TikTok", "YouTube"])
+    let desktop = try await DemoDesktop(directory: directory, timeout: .seconds(10))
+    defer { desktop.stop() }
+    say("Started a headless X display \(desktop.display) with i3 (its own configuration and IPC socket)")
+    let window = try await desktop.openWindow(windowClass: windowClass, timeout: .seconds(10))
+    say(
+      "Opened an xterm of class \(windowClass), the covered app: window "
+        + "0x\(String(window.window, radix: 16)), \(window.isFocused ? "focused" : "not focused yet")")
+
+    let rule = Rule(name: "social", apps: ["Instagram", "TikTok", "YouTube"], dailyLimitMinutes: 2)
+    let rules = RuleSet([rule])
+    let backend: any DesktopBackend
+    do {
+      guard let opened = try DesktopChoice.i3.open(environment: desktop.environment, covers: { rules.match($0) != nil })
+      else { throw DesktopError("no backend") }
+      backend = opened
+    } catch {
+      throw Failure(description: "cannot watch the demo's desktop: \(error)")
+    }
     let options = ShieldService.Options(
-      configuration: Configuration(rules: RuleSet([rule])),
-      ledger: LedgerStore(directory: directory + "/state"), localizer: localizer,
-      launcher: Launcher(environment: [:]), executable: executable, log: { _ in })
+      configuration: Configuration(rules: rules), ledger: LedgerStore(directory: directory + "/state"),
+      localizer: localizer, launcher: Launcher(environment: [:]), executable: executable, desktop: backend,
+      meter: MeterSettings(minuteLength: minuteLength, saveInterval: .seconds(5)), log: { _ in })
     let serviceConnection = try connect(bus)
+    defer { serviceConnection.close() }
     let service: ShieldService
     do {
       service = try await ShieldService.start(on: serviceConnection, options: options)
     } catch {
       throw Failure(description: "the service: \(error.message)")
     }
-    say("Started the ShieldBridge service as \(serviceConnection.uniqueName)")
+    say("Started the ShieldBridge service as \(serviceConnection.uniqueName), metering the focused window through i3")
+    let limit = seconds(rule.limitMinutes(grants: 0))
+    say(
+      "    rule social: Instagram, TikTok, YouTube; \(rule.dailyLimitMinutes) minutes a day, "
+        + "\(rule.grantMinutes) more per task, a warning \(rule.warnMinutes) minute before the limit")
+    say(
+      "    in this demo a minute lasts \(minuteLength.components.seconds) s, so the limit is \(limit) s of use")
 
-    let id: UInt32
-    do { id = try await service.shield(app: "YouTube") } catch { throw Failure(description: error.message) }
-    let shield = try await nextNotification(&events, step: "the shield notification")
-    say("Shielded YouTube; the server received notification \(id):")
-    describe(shield, say: say)
+    do {
+      let warning = try await nextNotification(&events, step: "the warning")
+      say("The warning came after \(await usedSeconds(service)) s of \(limit) s:")
+      describe(warning, say: say)
 
-    do { try server.click(id) } catch { throw Failure(description: "clicking: \(error.message)") }
-    say("Clicked it (the default action)")
-    var puzzle = try await nextNotification(&events, step: "the task")
-    say("The service asked the task in a notification with a reply field:")
-    describe(puzzle, say: say)
+      let shield = try await nextNotification(&events, step: "the shield notification")
+      say(
+        "The limit was reached at \(await usedSeconds(service)) s of \(limit) s; the shield notification \(shield.id):")
+      describe(shield, say: say)
+      guard
+        let hidden = await DemoDesktop.poll(
+          timeout: .seconds(5), { (try? desktop.window(windowClass)).flatMap { $0?.isHidden == true ? $0 : nil } })
+      else {
+        throw Failure(description: "the window was not hidden at the limit")
+      }
+      say("i3's tree shows the window hidden: it is on the scratchpad (workspace \(hidden.workspace ?? "?"))")
 
-    let wrong = try answer(of: puzzle) + 1
-    do { try server.reply(puzzle.id, text: String(wrong)) } catch { throw Failure(description: error.message) }
-    say("Answered \(wrong), which is wrong")
-    puzzle = try await nextNotification(&events, step: "the new task")
-    describe(puzzle, say: say)
+      do { try server.click(shield.id) } catch { throw Failure(description: "clicking: \(error.message)") }
+      say("Clicked the shield (the default action)")
+      var puzzle = try await nextNotification(&events, step: "the task")
+      say("The service asked the task in a notification with a reply field:")
+      describe(puzzle, say: say)
 
-    let right = try answer(of: puzzle)
-    do { try server.reply(puzzle.id, text: String(right)) } catch { throw Failure(description: error.message) }
-    say("Answered \(right), which is right")
-    let solved = try await nextNotification(&events, step: "the solved notification")
-    describe(solved, say: say)
+      let wrong = try answer(of: puzzle) + 1
+      do { try server.reply(puzzle.id, text: String(wrong)) } catch { throw Failure(description: error.message) }
+      say("Answered \(wrong), which is wrong")
+      puzzle = try await nextNotification(&events, step: "the new task")
+      describe(puzzle, say: say)
+
+      let right = try answer(of: puzzle)
+      do { try server.reply(puzzle.id, text: String(right)) } catch { throw Failure(description: error.message) }
+      say("Answered \(right), which is right")
+      let solved = try await nextNotification(&events, step: "the solved notification")
+      describe(solved, say: say)
+
+      try desktop.activate(windowClass)
+      // Usable again: shown, in front, and counted (the service saw the focus and did not hide it).
+      let counted = await DemoDesktop.poll(timeout: .seconds(5)) { () async -> RuleUsage? in
+        guard let usage = await service.usage().rules.first, usage.counting, !usage.overLimit else { return nil }
+        return usage
+      }
+      guard counted != nil, let shown = try desktop.window(windowClass), !shown.isHidden, shown.isFocused else {
+        throw Failure(description: "the window was not usable again after the task")
+      }
+      let usage = await service.usage().rules.first
+      say(
+        "Activated the window as an app switcher does: it stays in front on workspace \(shown.workspace ?? "?"), "
+          + "and its time counts again: \(usage?.usedSeconds ?? 0) s of \(usage?.limitSeconds ?? 0) s")
+    } catch {
+      await service.stop()
+      throw error
+    }
 
     let status: DayStatus
-    do { status = try service.status() } catch { throw Failure(description: error.message) }
+    do { status = try service.status() } catch {
+      await service.stop()
+      throw Failure(description: error.message)
+    }
     for ruleStatus in status.rules {
       say(
         "Status on \(status.date): \(ruleStatus.grantsToday) grant today for \(ruleStatus.rule.name), "
           + "limit today \(ruleStatus.limitTodayMinutes) minutes")
     }
     await service.stop()
-    serviceConnection.close()
     await server.stop()
-    server.connection.close()
-    say("Stopped the service, the server and the bus")
+    desktop.stop()
+    say("Stopped the service, the desktop, the server and the bus")
     return status
+  }
+
+  /// Seconds of the demo's shortened minutes.
+  private static func seconds(_ minutes: Int) -> Int {
+    minutes * Int(minuteLength.components.seconds)
+  }
+
+  /// The seconds the demo's rule has been used so far.
+  private static func usedSeconds(_ service: ShieldService) async -> Int {
+    await service.usage().rules.first?.usedSeconds ?? 0
   }
 
   private static func connect(_ bus: BusDaemon) throws -> Connection {
@@ -136,7 +212,10 @@ public enum Demo {
 
   private static func describe(_ notification: ReceivedNotification, say: (String) -> Void) {
     say("    summary: \(notification.summary)")
-    for line in notification.body.split(separator: "\n", omittingEmptySubsequences: false) {
+    // A summary alone (the warning) has no body line.
+    let lines =
+      notification.body.isEmpty ? [] : notification.body.split(separator: "\n", omittingEmptySubsequences: false)
+    for line in lines {
       say("    body:    \(line)")
     }
     for action in notification.actions {

@@ -13,6 +13,14 @@ final class SignalWaiter {
     pipe = SignalPipe(signals)
   }
 
+  /// The first signal that arrives (0 when the pipe could not be read).
+  func wait() async -> Int32 {
+    let pipe = self.pipe
+    return await withCheckedContinuation { continuation in
+      detachThread { continuation.resume(returning: pipe.wait() ?? 0) }
+    }
+  }
+
   /// The first signal that arrives, or `nil` when `connection` is lost first.
   func wait(orUntilLost connection: Connection) async -> Int32? {
     let pipe = self.pipe

@@ -8,37 +8,67 @@ extension Command {
   /// `shieldbridge demo`: the whole flow on a private bus of its own.
   static let demo = Command(
     name: "demo",
-    abstract: "Run the whole flow end to end on a private bus, with nothing of the desktop needed.",
+    abstract: "Run the whole loop end to end on a private bus and a headless display of its own.",
     discussion: """
-      Starts a private dbus-daemon, the embedded notification server and the
-      service; shields an app, shows the notification as the server received
-      it, clicks it, answers the task once wrongly and once rightly through the
-      server, and shows the grant in the status. Its ledger lives in a
-      temporary folder: your own grants are not touched. Needs only the
-      dbus-daemon program; leaves no process behind.
+      Starts a private dbus-daemon, the embedded notification server, a
+      headless X display (Xvfb) with i3 and an xterm of class Instagram as the
+      covered app, and the service with its meter on that display, with minutes
+      shortened to \(Demo.minuteLength.components.seconds) s so that the limit comes within seconds. It shows the
+      time counted, the warning, the limit reached and the window hidden (as
+      i3's tree shows it), clicks the shield, answers the task once wrongly and
+      once rightly through the server, and shows the window usable again. Its
+      ledger lives in a temporary folder: your own grants are not touched.
+      Needs dbus-daemon, Xvfb, i3 and xterm (make demo installs them); leaves
+      no process behind.
+
+      Exit status: 0; 70 when a step did not happen (the message names it);
+      128 + the signal's number after SIGINT, SIGTERM or SIGHUP, which stop it
+      as a failed step does.
       """,
-    body: { _ in
-      let step = Mutex(0)
-      do {
-        _ = try await Demo.run(
-          localizer: Localizer.current(environment: Environment.all),
-          executable: currentExecutable()
-        ) { line in
-          if line.hasPrefix(" ") {
-            Output.out(line)
-          } else {
-            let number = step.withLock { number in
-              number += 1
-              return number
-            }
-            Output.out("\(number). \(line)")
-          }
-          Output.flush()
-        }
-      } catch {
-        throw CommandFailure("the demo stopped: \(error)", exitCode: .software)
-      }
-      return .success
-    }
+    body: { _ in try await runDemo() }
   )
+}
+
+/// Runs the demo until it ends, or until SIGINT, SIGTERM or SIGHUP, which
+/// stop it the same way a failed step does: everything it started is stopped.
+private func runDemo() async throws(CommandFailure) -> ExitCode {
+  // Xvfb, i3 and the xterm lead process groups of their own: a Ctrl-C in
+  // the terminal does not reach them, so the demo must stop them itself.
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
+  let step = Mutex(0)
+  let demo = Task {
+    try await Demo.run(
+      localizer: Localizer.current(environment: Environment.all),
+      executable: currentExecutable()
+    ) { line in
+      if line.hasPrefix(" ") {
+        Output.out(line)
+      } else {
+        let number = step.withLock { number in
+          number += 1
+          return number
+        }
+        Output.out("\(number). \(line)")
+      }
+      Output.flush()
+    }
+  }
+  let signalled = Mutex<Int32?>(nil)
+  let watcher = Task {
+    let signal = await stop.wait()
+    signalled.withLock { $0 = signal }
+    demo.cancel()
+  }
+  defer { watcher.cancel() }
+  do {
+    _ = try await demo.value
+  } catch {
+    if let signal = signalled.withLock({ $0 }) {
+      throw CommandFailure(
+        "the demo was stopped by signal \(signal); everything it started is stopped",
+        exitCode: ExitCode(rawValue: 128 + signal))
+    }
+    throw CommandFailure("the demo stopped: \(error)", exitCode: .software)
+  }
+  return .success
 }

@@ -1,51 +1,84 @@
 import Brake
+import JSON
 import ShieldBridge
 
 extension Command {
-  /// `shieldbridge status [--json]`: the rules, today's grants and today's limits.
+  /// `shieldbridge status [--json] [--address ADDR]`: the rules, today's grants, limits and use.
   static let status = Command(
     name: "status",
-    abstract: "Show the rules, today's grants and today's limits.",
+    abstract: "Show the rules and today's use, grants and limits.",
     options: StatusOptions.self,
     discussion: """
+      For each rule: the time its apps were used today against today's limit,
+      with a bar, and which source counts it: the focused window (X11, i3,
+      sway), the running processes (no window system seen), or nothing. The
+      figures come from the running service (its Usage() call); when none
+      runs, from the ledger, which the service writes at least every 30 s.
+
       The JSON has the form
       {"date":"2026-11-29","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":5,
       "grantMinutes":5,"maxGrantsPerDay":5,"grantsToday":1,"limitTodayMinutes":10}]}
       where date is today's local date. Without configured rules the built-in
-      rule "default" (its apps list is empty) covers every app.
+      rule "default" (its apps list is empty) covers every app. When the
+      service answers, or the ledger holds time used today, each rule the
+      meter counts adds "usedSeconds", "limitSeconds", "remainingSeconds",
+      "counting" (whether its time counts at this moment) and "overLimit", and
+      the object ends with "source": {"backend":"i3","counting":"focus",
+      "limitations":[…],"service":true}, where backend is x11, i3, sway,
+      processes or off, and counting is focus, running or none.
 
       Exit status: 0, or 78 when the configuration is wrong, 74 when the
       ledger cannot be read.
       """,
-    body: { invocation in try runStatus(invocation) }
+    body: { invocation in try await runStatus(invocation) }
   )
 }
 
 /// The options of `shieldbridge status`.
-private struct StatusOptions: OptionGroup {
+private struct StatusOptions: BusOptions {
   let json: Flag
+  let address: Option<String>
 
   init(declaring options: inout OptionDeclarations) {
     json = options.flag("--json", "Print one line of JSON instead of text.")
+    address = options.address()
   }
 }
 
-private func runStatus(_ invocation: Invocation<StatusOptions>) throws(CommandFailure) -> ExitCode {
+private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(CommandFailure) -> ExitCode {
   let configuration = try loadConfiguration()
   let store = try standardLedgerStore()
-  let status: DayStatus
+  let ledger: Ledger
   do {
-    let loaded = try store.status(of: configuration.rules)
+    let loaded = try store.load()
     report(loaded.warnings)
-    status = loaded.value
+    ledger = loaded.value
   } catch {
     throw CommandFailure(error)
   }
+  let today = store.today
+  let status = ledger.status(of: configuration.rules, on: today)
+  let usage = await StatusUsage.find(
+    bus: bus(invocation), ledger: ledger, status: status, configuration: configuration)
+
   if invocation[\.json] {
-    Output.out(status.json.serialized)
+    Output.out(usage.json(adding: status).serialized)
     return .success
   }
   Output.out("Today: \(status.date)")
+  for rule in usage.report.rules {
+    Output.out(
+      UsageText.line(
+        rule: rule.rule, usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, counting: rule.counting))
+  }
+  Output.out(usage.sourceLine)
+  let limitations = usage.report.source.limitations.count
+  if limitations > 0 {
+    // The list is long and the same every time: `desktop` prints it, `status --json` carries it.
+    Output.out(
+      "  \(limitations) \(limitations == 1 ? "limitation" : "limitations") of this backend: see 'shieldbridge desktop --once'"
+    )
+  }
   for rule in status.rules {
     let apps = rule.rule.apps.isEmpty ? "every app" : rule.rule.apps.map(\.name).joined(separator: ", ")
     Output.out("")

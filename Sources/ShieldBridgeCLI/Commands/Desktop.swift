@@ -1,0 +1,147 @@
+import Desktop
+import Posix
+import ShieldBridge
+
+extension Command {
+  /// `shieldbridge desktop [--once] [--json]`: what the meter sees of this desktop.
+  static let desktop = Command(
+    name: "desktop",
+    abstract: "Show which desktop the meter watches, and live which app is in front and which rule it matches.",
+    options: DesktopOptions.self,
+    discussion: """
+      This is how to find the names to put in config.json. Bring the app to the
+      front and read its line: its X11 class and instance, its Wayland app id,
+      its executable, comm and argv[0], its systemd scope and its pid, and the
+      rule and app of config.json it falls under ("no rule" when none). Any of
+      these names, as a plain app name or in an app object ("class", "appId",
+      "exe"), makes a rule cover it. Window titles are never read.
+
+      First it says which backend "desktop" in config.json picks here (x11, i3,
+      sway or the running processes) and that backend's limitations (what it
+      cannot see or do); then one line per change of the focused window (or
+      of the covered apps that run, with the process fallback, which sees only
+      apps a rule already names), of input idle, of idle inhibition and of the
+      screen, until SIGINT or SIGTERM. --once prints the backend and the
+      current state and exits. --json prints one JSON object per line instead.
+
+      Exit status: 0 after SIGINT or SIGTERM, with --once, or when "desktop" is
+      "off"; 69 when the desktop is lost, the backend config.json forces
+      cannot be opened, or --once hears of no focus within 10 s; 78 when the
+      configuration is wrong.
+      """,
+    body: { invocation in try await watchDesktop(invocation) }
+  )
+}
+
+/// The options of `shieldbridge desktop`.
+private struct DesktopOptions: OptionGroup {
+  let once: Flag
+  let json: Flag
+
+  init(declaring options: inout OptionDeclarations) {
+    once = options.flag("--once", "Print the backend and the current state, then exit.")
+    json = options.flag("--json", "Print one JSON object per line instead of text.")
+  }
+}
+
+/// How watching ended.
+private enum WatchEnding: Sendable {
+  case signalled
+  case current
+  case lost
+  case ended
+  /// `--once`, and the backend told no focus (or running set) in time.
+  case silent
+}
+
+/// How long `--once` waits for the backend's first focus (or running set),
+/// which every backend reports at once: a bound against one that never does.
+private let onceTimeout = Duration.seconds(10)
+
+private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws(CommandFailure) -> ExitCode {
+  let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt])
+  let configuration = try loadConfiguration()
+  let json = invocation[\.json]
+  let once = invocation[\.once]
+  let rules = configuration.rules
+  let choice = configuration.desktop
+  let backend: (any DesktopBackend)?
+  do {
+    backend = try choice.open(environment: Environment.all) { rules.match($0) != nil }
+  } catch {
+    throw CommandFailure(
+      "cannot watch the desktop: \(error.message) (the service logs this and falls back to the next one down: "
+        + "X11, then the running processes)", exitCode: .unavailable)
+  }
+  guard let backend else {
+    if json {
+      Output.out(#"{"event":"desktop","backend":"off","choice":"off","counting":"none","limitations":[]}"#)
+    } else {
+      Output.out("desktop: off, as config.json says (\"desktop\": \"off\"); nothing is watched or counted")
+    }
+    return .success
+  }
+  defer { backend.stop() }
+  if json {
+    Output.out(
+      DesktopLines.backendJSON(
+        kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations
+      ).serialized)
+  } else {
+    for line in DesktopLines.backendText(
+      kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations)
+    {
+      Output.out(line)
+    }
+    if rules.isBuiltIn {
+      Output.out("  config.json has no rules: nothing is metered until a rule names an app")
+    }
+  }
+  Output.flush()
+
+  let events = backend.events(idleAfter: .seconds(60 * configuration.idleMinutes))
+  let (endings, ending) = AsyncStream.makeStream(of: WatchEnding.self)
+  let watcher = Task {
+    for await event in events {
+      Output.out(json ? DesktopLines.json(event, rules: rules).serialized : DesktopLines.text(event, rules: rules))
+      Output.flush()
+      switch event {
+      case .lost:
+        ending.yield(.lost)
+        return
+      // The first focus (or running set) completes the current state a backend starts with.
+      case .focus where once, .running where once:
+        ending.yield(.current)
+        return
+      default:
+        break
+      }
+    }
+    ending.yield(.ended)
+  }
+  let signals = Task {
+    _ = await stop.wait()
+    ending.yield(.signalled)
+  }
+  let deadline = Task {
+    guard once, (try? await Task.sleep(for: onceTimeout)) != nil else { return }
+    ending.yield(.silent)
+  }
+  var outcome = WatchEnding.ended
+  for await first in endings {
+    outcome = first
+    break
+  }
+  watcher.cancel()
+  signals.cancel()
+  deadline.cancel()
+  switch outcome {
+  case .signalled, .current:
+    return .success
+  case .lost, .ended:
+    throw CommandFailure("the desktop is no longer watched", exitCode: .unavailable)
+  case .silent:
+    throw CommandFailure(
+      "the \(backend.kind) backend told no focus within \(onceTimeout)", exitCode: .unavailable)
+  }
+}

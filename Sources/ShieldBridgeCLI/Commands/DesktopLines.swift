@@ -1,0 +1,118 @@
+import Brake
+import Desktop
+import JSON
+import ShieldBridge
+
+/// What `shieldbridge desktop` prints for each thing the desktop reports: a
+/// line of text or a line of JSON.
+///
+/// Pure functions of the event and the rules, so that the wording is tested
+/// without a desktop. An app is shown by the names a rule can match
+/// (``AppIdentity/description``: class, instance, app id, executable, `comm`,
+/// `argv[0]`, scope, pid), never by a window's title, which is never read.
+enum DesktopLines {
+  /// `desktop: i3, chosen automatically; the focused window counts`, and a line per limitation.
+  static func backendText(
+    kind: DesktopKind, counting: CountingSource, choice: DesktopChoice, limitations: [String]
+  ) -> [String] {
+    let how =
+      choice != .auto
+      ? "as config.json says (\"desktop\": \"\(choice)\")"
+      : counting == .running ? "chosen automatically, as no window system was seen" : "chosen automatically"
+    var lines = ["desktop: \(name(of: kind)), \(how); \(countingText(counting))"]
+    if counting == .running {
+      lines.append("  only the apps a rule of config.json names are watched, and only by their processes")
+    }
+    lines += limitations.map { "  limitation: \($0)" }
+    return lines
+  }
+
+  /// `{"event":"desktop","backend":"i3","choice":"auto","counting":"focus","limitations":[…]}`.
+  static func backendJSON(
+    kind: DesktopKind, counting: CountingSource, choice: DesktopChoice, limitations: [String]
+  ) -> JSONValue {
+    .object([
+      ("event", "desktop"), ("backend", .string(kind.rawValue)), ("choice", .string(choice.rawValue)),
+      ("counting", .string(counting.rawValue)), ("limitations", .array(limitations.map { .string($0) })),
+    ])
+  }
+
+  /// The backend as people name it: `X11`, `i3`, `sway`, `running processes`.
+  static func name(of kind: DesktopKind) -> String {
+    switch kind {
+    case .x11: "X11"
+    case .i3: "i3"
+    case .sway: "sway"
+    case .processes: "running processes"
+    }
+  }
+
+  static func countingText(_ counting: CountingSource) -> String {
+    switch counting {
+    case .focus: "a covered app counts while its window has the focus"
+    case .running: "a covered app counts while it runs"
+    }
+  }
+
+  /// One line for an event: `focus: class=Instagram instance=xterm pid=42 → rule social, app Instagram`.
+  static func text(_ event: DesktopEvent, rules: RuleSet) -> String {
+    switch event {
+    case .focus(let focused?):
+      return "focus: \(focused.app) → \(matchText(rules.match(focused.app)))"
+    case .focus(nil):
+      return "focus: none (the desktop itself, or an empty workspace)"
+    case .running(let apps):
+      guard !apps.isEmpty else { return "running: no covered app" }
+      return "running: "
+        + apps.map { "\($0) → \(matchText(rules.match($0)))" }.joined(separator: "; ")
+    case .idle(let isIdle):
+      return isIdle ? "idle: yes (no input for the idle time)" : "idle: no"
+    case .inhibited(let isInhibited):
+      return isInhibited ? "idle inhibited: yes (a video playing, for example)" : "idle inhibited: no"
+    case .screen(let state):
+      return "screen: \(state.rawValue)"
+    case .lost(let reason):
+      return "lost: \(reason)"
+    }
+  }
+
+  /// One JSON line for an event; an app's names are all present, `null` when the desktop does not tell them.
+  static func json(_ event: DesktopEvent, rules: RuleSet) -> JSONValue {
+    switch event {
+    case .focus(let focused?):
+      return .object(
+        [("event", "focus"), ("window", .string(focused.window.description))]
+          + members(of: focused.app, match: rules.match(focused.app)))
+    case .focus(nil):
+      return .object([("event", "focus"), ("window", .null), ("rule", .null), ("app", .null)])
+    case .running(let apps):
+      return .object([
+        ("event", "running"), ("apps", .array(apps.map { .object(members(of: $0, match: rules.match($0))) })),
+      ])
+    case .idle(let isIdle):
+      return .object([("event", "idle"), ("idle", .bool(isIdle))])
+    case .inhibited(let isInhibited):
+      return .object([("event", "inhibited"), ("inhibited", .bool(isInhibited))])
+    case .screen(let state):
+      return .object([("event", "screen"), ("screen", .string(state.rawValue))])
+    case .lost(let reason):
+      return .object([("event", "lost"), ("reason", .string(reason))])
+    }
+  }
+
+  /// `rule social, app Instagram`, or what to do when no rule matches.
+  static func matchText(_ match: AppMatch?) -> String {
+    guard let match else { return "no rule (put one of these names in a rule's \"apps\" to cover it)" }
+    return "rule \(match.rule.name), app \(match.app.name)"
+  }
+
+  private static func members(of app: AppIdentity, match: AppMatch?) -> [(String, JSONValue)] {
+    [
+      ("class", .string(app.windowClass)), ("instance", .string(app.instance)), ("appId", .string(app.appID)),
+      ("exe", .string(app.executable)), ("comm", .string(app.command)), ("argv0", .string(app.commandLineName)),
+      ("scope", .string(app.scopeID)),
+      ("pid", app.pid.map { .int($0) } ?? .null), ("rule", .string(match?.rule.name)),
+      ("app", .string(match?.app.name)),
+    ]
+  }
+}

@@ -1,0 +1,114 @@
+import Brake
+import DBus
+import Desktop
+import JSON
+import ShieldBridge
+
+/// Today's use as `status` shows it: from the running service, else from the ledger.
+struct StatusUsage {
+  var report: UsageReport
+  /// Whether the running service answered; `false`: the figures are the ledger's.
+  var fromService: Bool
+  /// Whether the meter's figures go into the JSON (see `status --help`).
+  var isInJSON: Bool
+  var sourceLine: String
+
+  /// Asks the service on `bus` for `Usage()` without starting it; when it does not answer, reads `ledger`.
+  static func find(
+    bus: Connection.Bus, ledger: Ledger, status: DayStatus, configuration: Configuration
+  ) async -> StatusUsage {
+    let choice = configuration.desktop
+    let hasRules = !configuration.rules.isBuiltIn
+    switch await serviceUsage(bus: bus) {
+    case .success(let report):
+      return StatusUsage(
+        report: report, fromService: true, isInJSON: true,
+        sourceLine: UsageText.sourceLine(
+          backend: report.source.backend, counting: report.source.counting, choice: choice, hasRules: hasRules,
+          notRunning: nil))
+    case .failure(let reason):
+      // The meter counts only configured rules, a minute of 60 s.
+      let rules =
+        hasRules
+        ? status.rules.map { rule in
+          RuleUsage(
+            rule: rule.rule.name, used: .seconds(ledger.usedSeconds(for: rule.rule.name, on: status.date)),
+            limit: .seconds(60 * rule.limitTodayMinutes), grantsToday: rule.grantsToday, counting: false)
+        } : []
+      let usedToday = ledger.usedSecondsByDay[status.date].map { !$0.isEmpty } ?? false
+      return StatusUsage(
+        report: UsageReport(date: status.date, source: .off, rules: rules), fromService: false,
+        isInJSON: usedToday,
+        sourceLine: UsageText.sourceLine(
+          backend: nil, counting: nil, choice: choice, hasRules: hasRules, notRunning: reason.reason))
+    }
+  }
+
+  /// `status --json`: the day's status with the meter's keys added, when there are any to add.
+  func json(adding status: DayStatus) -> JSONValue {
+    guard isInJSON, case .object(var members) = status.json else { return status.json }
+    let usages = Dictionary(report.rules.map { ($0.rule, $0) }, uniquingKeysWith: { first, _ in first })
+    members = members.map { key, value in
+      guard key == "rules", let rules = value.arrayValue else { return (key, value) }
+      return (
+        key,
+        .array(
+          rules.map { rule in
+            guard case .object(let fields) = rule, let name = rule["name"]?.stringValue, let usage = usages[name]
+            else { return rule }
+            return .object(
+              fields + [
+                ("usedSeconds", .int(usage.usedSeconds)), ("limitSeconds", .int(usage.limitSeconds)),
+                ("remainingSeconds", .int(usage.remainingSeconds)), ("counting", .bool(usage.counting)),
+                ("overLimit", .bool(usage.overLimit)),
+              ])
+          })
+      )
+    }
+    members.append(
+      (
+        "source",
+        .object([
+          ("backend", .string(report.source.backend?.rawValue ?? "off")),
+          ("counting", .string(report.source.counting?.rawValue ?? "none")),
+          ("limitations", .array(report.source.limitations.map { .string($0) })),
+          ("service", .bool(fromService)),
+        ])
+      ))
+    return .object(members)
+  }
+}
+
+/// Why the service's figures are not there.
+private struct NoServiceUsage: Error {
+  var reason: String
+}
+
+/// The running service's `Usage()`, asked without letting the bus start a service for it.
+private func serviceUsage(bus: Connection.Bus) async -> Result<UsageReport, NoServiceUsage> {
+  let notRunning = NoServiceUsage(reason: "the service is not running")
+  let connection: Connection
+  do { connection = try Connection(bus) } catch { return .failure(notRunning) }
+  defer { connection.close() }
+  let reply: Message
+  do {
+    let call = try Message.methodCall(
+      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface,
+      member: ServiceNames.usage)
+    // `status` only looks: it must not be what starts the service.
+    call.autoStart = false
+    reply = try await connection.call(call, timeout: .seconds(5))
+  } catch  where error.is(.serviceUnknown) || error.is(.nameHasNoOwner) {
+    return .failure(notRunning)
+  } catch  where error.is(.unknownMethod) {
+    return .failure(NoServiceUsage(reason: "the running service is older and does not meter (restart it)"))
+  } catch {
+    return .failure(NoServiceUsage(reason: "the service did not answer (\(error.message))"))
+  }
+  do {
+    let text = try reply.decode(String.self)
+    return .success(try UsageReport(json: try JSONValue(parsing: text)))
+  } catch {
+    return .failure(NoServiceUsage(reason: "the service's answer could not be read (\(error))"))
+  }
+}

@@ -1,0 +1,83 @@
+import Brake
+import Desktop
+import JSON
+import Testing
+
+@testable import ShieldBridgeCLI
+
+@Suite("shieldbridge desktop names an app by what a rule can match, and says which rule it falls under")
+struct DesktopLinesTests {
+  static let rules = RuleSet([
+    Rule(name: "social", apps: ["TikTok", "Instagram"]),
+    Rule(name: "chat", apps: [AppPattern(name: "Telegram", classes: ["TelegramDesktop"])]),
+  ])
+  static let instagram = FocusedWindow(
+    window: WindowID(0x1a0_0022), app: AppIdentity(instance: "xterm", windowClass: "Instagram", pid: 4242))
+
+  @Test("A focused window: its names, then the rule and the app of config.json")
+  func focus() {
+    #expect(
+      DesktopLines.text(.focus(Self.instagram), rules: Self.rules)
+        == "focus: class=Instagram instance=xterm pid=4242 → rule social, app Instagram")
+    let telegram = FocusedWindow(
+      window: WindowID(7), app: AppIdentity(instance: "telegram-desktop", windowClass: "TelegramDesktop"))
+    #expect(
+      DesktopLines.text(.focus(telegram), rules: Self.rules)
+        == "focus: class=TelegramDesktop instance=telegram-desktop → rule chat, app Telegram")
+    let other = FocusedWindow(window: WindowID(8), app: AppIdentity(windowClass: "XTerm"))
+    #expect(
+      DesktopLines.text(.focus(other), rules: Self.rules).hasSuffix(
+        "→ no rule (put one of these names in a rule's \"apps\" to cover it)"))
+    #expect(
+      DesktopLines.text(.focus(nil), rules: Self.rules) == "focus: none (the desktop itself, or an empty workspace)")
+  }
+
+  @Test("The JSON line has every name, null where the desktop does not tell it")
+  func focusJSON() {
+    #expect(
+      DesktopLines.json(.focus(Self.instagram), rules: Self.rules).serialized
+        == #"{"event":"focus","window":"0x1a00022","class":"Instagram","instance":"xterm","appId":null,"exe":null,"#
+        + #""comm":null,"argv0":null,"scope":null,"pid":4242,"rule":"social","app":"Instagram"}"#)
+    #expect(
+      DesktopLines.json(.focus(nil), rules: Self.rules).serialized
+        == #"{"event":"focus","window":null,"rule":null,"app":null}"#)
+  }
+
+  @Test("The other events: running apps, idle, inhibition, the screen, a lost desktop")
+  func otherEvents() {
+    let running = AppIdentity(executable: "Instagram", command: "Instagram", pid: 77)
+    #expect(
+      DesktopLines.text(.running([running]), rules: Self.rules)
+        == "running: exe=Instagram comm=Instagram pid=77 → rule social, app Instagram")
+    #expect(DesktopLines.text(.running([]), rules: Self.rules) == "running: no covered app")
+    #expect(DesktopLines.text(.idle(true), rules: Self.rules) == "idle: yes (no input for the idle time)")
+    #expect(
+      DesktopLines.text(.inhibited(true), rules: Self.rules) == "idle inhibited: yes (a video playing, for example)")
+    #expect(DesktopLines.text(.screen(.saver), rules: Self.rules) == "screen: saver")
+    #expect(DesktopLines.text(.lost("the X server went away"), rules: Self.rules) == "lost: the X server went away")
+    #expect(
+      DesktopLines.json(.screen(.locked), rules: Self.rules).serialized == #"{"event":"screen","screen":"locked"}"#)
+    #expect(DesktopLines.json(.idle(false), rules: Self.rules).serialized == #"{"event":"idle","idle":false}"#)
+  }
+
+  @Test("The backend line says how it was chosen and what counts")
+  func backend() {
+    #expect(
+      DesktopLines.backendText(kind: .i3, counting: .focus, choice: .auto, limitations: ["no idle"])
+        == [
+          "desktop: i3, chosen automatically; a covered app counts while its window has the focus",
+          "  limitation: no idle",
+        ])
+    #expect(
+      DesktopLines.backendText(kind: .processes, counting: .running, choice: .processes, limitations: [])
+        == [
+          #"desktop: running processes, as config.json says ("desktop": "processes"); "#
+            + "a covered app counts while it runs",
+          "  only the apps a rule of config.json names are watched, and only by their processes",
+        ])
+    #expect(
+      DesktopLines.backendText(kind: .processes, counting: .running, choice: .auto, limitations: []).first
+        == "desktop: running processes, chosen automatically, as no window system was seen; "
+        + "a covered app counts while it runs")
+  }
+}
