@@ -1,11 +1,12 @@
 import Posix
+import Spawn
 import Synchronization
 
 /// The fallback without a window system: the covered apps that run, found in `/proc` (Timekpr's way).
 ///
 /// It sees no windows and no focus: a covered app counts while it runs
 /// (``CountingSource/running``). It scans at most once every
-/// ``scanInterval`` (a timer; 0.5 wake-ups a second at most) and reports
+/// ``scanInterval`` (one wake-up per scan: 0.5 a second at most) and reports
 /// ``DesktopEvent/running(_:)`` only when the set of covered processes
 /// changes, the first time with the set found at the start. Only the user's
 /// own processes are looked at.
@@ -23,7 +24,8 @@ public final class ProcessesDesktop: DesktopBackend {
   private let covers: @Sendable (AppIdentity) -> Bool
   private let table: ProcessTable
   private let userID: UInt32
-  private let state = Mutex<(task: Task<Void, Never>?, stopped: Bool)>((nil, false))
+  /// The scanning thread's wake pipe, and whether ``stop()`` was called.
+  private let state = Mutex<(wake: FileDescriptor?, stopped: Bool)>((nil, false))
 
   /// - Parameters:
   ///   - covers: Whether a process belongs to an app some rule covers (the service's matching).
@@ -38,30 +40,43 @@ public final class ProcessesDesktop: DesktopBackend {
   }
 
   deinit {
-    state.withLock { $0.task?.cancel() }
+    stop()
   }
 
+  /// Scans on a thread of its own that sleeps in `poll` on a wake pipe between
+  /// scans: one wake-up per scan, none for the handing over of a result that
+  /// did not change (a timer task would wake the executor's threads each time).
   public func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
+    let pipe: (reading: FileDescriptor, writing: FileDescriptor)
+    do { pipe = try FileDescriptor.pipe() } catch {
+      continuation.yield(.lost("cannot make a pipe: \(error)"))
+      continuation.finish()
+      return stream
+    }
+    let stopped = state.withLock { state in
+      state.wake = pipe.writing
+      return state.stopped
+    }
+    if stopped {
+      continuation.finish()
+      return stream
+    }
+    continuation.onTermination = { [weak self] _ in self?.stop() }
     let (covers, table, userID) = (self.covers, self.table, self.userID)
-    let task = Task {
+    detachThread {
       var last: [AppIdentity]?
-      while !Task.isCancelled {
-        let running = await onOwnThread { table.identities(ownedBy: userID).filter(covers) }
+      while true {
+        let running = table.identities(ownedBy: userID).filter(covers)
         if running != last {
           continuation.yield(.running(running))
           last = running
         }
-        try? await Task.sleep(for: Self.scanInterval)
+        // Ready: stop() wrote its byte, or the pipe failed; either way the scans end.
+        guard let ready = try? Poll.readable([pipe.reading], timeout: Self.scanInterval), ready.isEmpty else { break }
       }
       continuation.finish()
     }
-    let stopped = state.withLock { state in
-      state.task = task
-      return state.stopped
-    }
-    if stopped { task.cancel() }
-    continuation.onTermination = { _ in task.cancel() }
     return stream
   }
 
@@ -87,10 +102,11 @@ public final class ProcessesDesktop: DesktopBackend {
   }
 
   public func stop() {
-    let task = state.withLock { state in
-      state.stopped = true
-      return state.task
+    // One byte, once: later calls (the stream's end, deinit) find the thread already told.
+    let wake = state.withLock { state in
+      defer { state.stopped = true }
+      return state.stopped ? nil : state.wake
     }
-    task?.cancel()
+    _ = try? wake?.write([1])
   }
 }
