@@ -11,27 +11,6 @@ extension FileSystem {
   /// - Throws: ``ReadFileError``; ``ReadFileError/isNotFound`` tells a missing
   ///   file (a process that has ended gives `ENOENT` or `ESRCH`).
   public static func readPrefix(_ path: String, limit: Int) throws(ReadFileError) -> [UInt8] {
-    let descriptor: FileDescriptor
-    do { descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking]) } catch { throw .system(error) }
-    let status: FileStatus
-    do { status = try descriptor.status() } catch { throw .system(error) }
-    guard status.kind == .regular else { throw .notRegularFile(status.kind) }
-    let capacity = max(limit, 0)
-    var failure: Errno?
-    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-      while count < capacity {
-        do throws(Errno) {
-          let read = try descriptor.read(
-            into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
-          if read == 0 { break }
-          count += read
-        } catch {
-          failure = error
-          break
-        }
-      }
-    }
-    if let failure { throw .system(failure) }
-    return bytes
+    try readRegularFile(path) { _ in max(limit, 0) }
   }
 }

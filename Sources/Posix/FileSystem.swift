@@ -16,12 +16,29 @@ public enum FileSystem {
   ///
   /// - Throws: ``ReadFileError``; ``ReadFileError/isNotFound`` tells a missing file.
   public static func readFile(_ path: String, limit: Int) throws(ReadFileError) -> [UInt8] {
-    let descriptor = try openForReading(path)
+    try readRegularFile(path) { (size) throws(ReadFileError) -> Int in
+      guard size <= limit else { throw .tooLarge(limit: limit) }
+      // One byte more than `fstat` says, to see a file that grows while it is read.
+      return Int(size) + 1
+    } checking: { (bytes, capacity) throws(ReadFileError) in
+      guard bytes.count < capacity else { throw .changed }
+    }
+  }
+
+  /// Opens `path` without blocking, refuses anything but a regular file, and
+  /// reads until its end or `capacity(size)` bytes; `check` sees what was read.
+  ///
+  /// The one read loop of ``readFile(_:limit:)`` and ``readPrefix(_:limit:)``.
+  static func readRegularFile(
+    _ path: String, capacity: (_ size: Int64) throws(ReadFileError) -> Int,
+    checking check: (_ bytes: [UInt8], _ capacity: Int) throws(ReadFileError) -> Void = { _, _ in }
+  ) throws(ReadFileError) -> [UInt8] {
+    let descriptor: FileDescriptor
+    do { descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking]) } catch { throw .system(error) }
     let status: FileStatus
     do { status = try descriptor.status() } catch { throw .system(error) }
     guard status.kind == .regular else { throw .notRegularFile(status.kind) }
-    guard status.size <= limit else { throw .tooLarge(limit: limit) }
-    let capacity = Int(status.size) + 1
+    let capacity = try capacity(status.size)
     var failure: Errno?
     let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
       while count < capacity {
@@ -37,12 +54,8 @@ public enum FileSystem {
       }
     }
     if let failure { throw .system(failure) }
-    guard bytes.count < capacity else { throw .changed }
+    try check(bytes, capacity)
     return bytes
-  }
-
-  private static func openForReading(_ path: String) throws(ReadFileError) -> FileDescriptor {
-    do { return try FileDescriptor.open(path, [.readOnly, .nonBlocking]) } catch { throw .system(error) }
   }
 
   /// Reads a whole regular file like ``readFile(_:limit:)``, `nil` when it does not exist.

@@ -1,6 +1,5 @@
 import JSON
 import Posix
-import Spawn
 import Synchronization
 
 /// i3 or sway, through their IPC socket (`$I3SOCK`, `$SWAYSOCK`): focus from
@@ -30,9 +29,8 @@ public final class I3Desktop: DesktopBackend {
   /// Finds the names i3 does not tell (the pid) from a window's X11 id; set once before ``events(idleAfter:)``.
   private let xIdentity: (@Sendable (UInt32) -> AppIdentity?)?
   private let commands: Mutex<I3Connection?>
-  // The wake pipe's two ends live as long as the backend: a write after the
-  // reader has gone must find a reader still there, or it raises SIGPIPE.
-  private let reader = Mutex<(wake: (reading: FileDescriptor, writing: FileDescriptor)?, stopped: Bool)>((nil, false))
+  /// Stops the event thread.
+  private let reader = StopSignal()
 
   /// Connects to the IPC socket at `socketPath` and checks that it answers `GET_VERSION`.
   ///
@@ -130,27 +128,9 @@ public final class I3Desktop: DesktopBackend {
   // MARK: Events
 
   public func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
-    let pipe: (reading: FileDescriptor, writing: FileDescriptor)
-    do { pipe = try FileDescriptor.pipe() } catch {
-      continuation.yield(.lost("cannot make a pipe: \(error)"))
-      continuation.finish()
-      return stream
+    reader.events { [self] wake, continuation in
+      if let reason = watch(wake: wake, continuation: continuation) { continuation.yield(.lost(reason)) }
     }
-    let stopped = reader.withLock { state in
-      state.wake = pipe
-      return state.stopped
-    }
-    if stopped {
-      continuation.finish()
-      return stream
-    }
-    continuation.onTermination = { [weak self] _ in self?.stop() }
-    detachThread { [self] in
-      if let reason = watch(wake: pipe.reading, continuation: continuation) { continuation.yield(.lost(reason)) }
-      continuation.finish()
-    }
-    return stream
   }
 
   /// How long i3 may take to answer on its socket again after `restart`.
@@ -247,12 +227,7 @@ public final class I3Desktop: DesktopBackend {
   }
 
   public func stop() {
-    // One byte, once: later calls (the stream's end, deinit) find the reader already told.
-    let wake = reader.withLock { state in
-      defer { state.stopped = true }
-      return state.stopped ? nil : state.wake
-    }
-    _ = try? wake?.writing.write([1])
+    reader.fire()
   }
 }
 

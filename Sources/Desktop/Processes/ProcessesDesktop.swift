@@ -1,6 +1,4 @@
 import Posix
-import Spawn
-import Synchronization
 
 /// The fallback without a window system: the covered apps that run, found in `/proc` (Timekpr's way).
 ///
@@ -24,8 +22,8 @@ public final class ProcessesDesktop: DesktopBackend {
   private let covers: @Sendable (AppIdentity) -> Bool
   private let table: ProcessTable
   private let userID: UInt32
-  /// The scanning thread's wake pipe, and whether ``stop()`` was called.
-  private let state = Mutex<(wake: FileDescriptor?, stopped: Bool)>((nil, false))
+  /// Stops the scanning thread.
+  private let scanner = StopSignal()
 
   /// - Parameters:
   ///   - covers: Whether a process belongs to an app some rule covers (the service's matching).
@@ -47,24 +45,8 @@ public final class ProcessesDesktop: DesktopBackend {
   /// scans: one wake-up per scan, none for the handing over of a result that
   /// did not change (a timer task would wake the executor's threads each time).
   public func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
-    let pipe: (reading: FileDescriptor, writing: FileDescriptor)
-    do { pipe = try FileDescriptor.pipe() } catch {
-      continuation.yield(.lost("cannot make a pipe: \(error)"))
-      continuation.finish()
-      return stream
-    }
-    let stopped = state.withLock { state in
-      state.wake = pipe.writing
-      return state.stopped
-    }
-    if stopped {
-      continuation.finish()
-      return stream
-    }
-    continuation.onTermination = { [weak self] _ in self?.stop() }
     let (covers, table, userID) = (self.covers, self.table, self.userID)
-    detachThread {
+    return scanner.events { wake, continuation in
       var last: [AppIdentity]?
       while true {
         let running = table.identities(ownedBy: userID).filter(covers)
@@ -73,11 +55,9 @@ public final class ProcessesDesktop: DesktopBackend {
           last = running
         }
         // Ready: stop() wrote its byte, or the pipe failed; either way the scans end.
-        guard let ready = try? Poll.readable([pipe.reading], timeout: Self.scanInterval), ready.isEmpty else { break }
+        guard let ready = try? Poll.readable([wake], timeout: Self.scanInterval), ready.isEmpty else { return }
       }
-      continuation.finish()
     }
-    return stream
   }
 
   /// Cannot hide: without a window system there is no window to hide.
@@ -102,11 +82,6 @@ public final class ProcessesDesktop: DesktopBackend {
   }
 
   public func stop() {
-    // One byte, once: later calls (the stream's end, deinit) find the thread already told.
-    let wake = state.withLock { state in
-      defer { state.stopped = true }
-      return state.stopped ? nil : state.wake
-    }
-    _ = try? wake?.write([1])
+    scanner.fire()
   }
 }
