@@ -167,7 +167,7 @@ struct NotifyCommandWaitingTests {
   }
 
   @Test(arguments: [CloseReason.dismissed, .closed, .undefined])
-  func aClosePrintsTheReasonAndExits1(reason: CloseReason) async throws {
+  func aClosePrintsTheReasonAndExits0AsNotifySendDoes(reason: CloseReason) async throws {
     let fixture = try await EmbeddedServer()
     let activity = fixture.server.activity()
     let process = try BackgroundProcess(
@@ -176,7 +176,7 @@ struct NotifyCommandWaitingTests {
     let notification = try await nextNotification(activity)
     try fixture.server.close(notification.id, reason: reason)
     let result = await process.finish()
-    #expect(result.status == 1)
+    #expect(result.status == 0)
     #expect(result.output == reason.name + "\n")
   }
 
@@ -188,7 +188,7 @@ struct NotifyCommandWaitingTests {
         fixture.bus.address,
       ],
       environment: environment(try TemporaryDirectory()), timeout: .seconds(10))
-    #expect(result.status == 1)
+    #expect(result.status == 0)
     let lines = result.output.split(separator: "\n").map(String.init)
     #expect(lines.count == 2)
     let posted = try JSONValue(parsing: lines[0])

@@ -8,7 +8,10 @@ struct HelpTests {
   func everyLevelAnswersHelpWithExitZero(_ level: CommandLevel) async {
     let expected = Command.Ending(status: .success, output: level.command.help(path: level.path))
     #expect(await Command.root.run(level.arguments + ["--help"]) == expected)
-    #expect(await Command.root.run(level.arguments + ["-h"]) == expected)
+    // `-h` is help unless the command takes it as a short option (notify's `--hint`); `-?` always is.
+    let shortHelp = level.command.options.contains { $0.short == "h" } ? "-?" : "-h"
+    #expect(await Command.root.run(level.arguments + [shortHelp]) == expected)
+    #expect(await Command.root.run(level.arguments + ["-?"]) == expected)
     #expect(expected.output?.hasPrefix("\(level.path.joined(separator: " ")): \(level.command.abstract)\n") == true)
   }
 
@@ -26,15 +29,17 @@ struct HelpTests {
     #expect(ending == Command.Ending(status: .success, output: level.command.help(path: level.path)))
   }
 
-  /// The option names in the "Options:" block of a help text, `--app` for `  --app NAME  …`.
+  /// The option names in the "Options:" block of a help text, `--app` for `  --app NAME  …`, `-u`, `--urgency` for `  -u, --urgency LEVEL  …`.
   static func optionNames(in help: String) -> [String] {
     let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
     guard let start = lines.firstIndex(of: "Options:") else { return [] }
     return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
       .flatMap { line -> [String] in
         let entry = line.dropFirst(2)
-        // The only entry that names two options: "-h, --help  Show this help."
-        if entry.hasPrefix("-h, --help ") { return ["-h", "--help"] }
+        // An entry with a short option names two: "-h, --help  Show this help."
+        if !entry.hasPrefix("--"), entry.dropFirst(2).hasPrefix(", ") {
+          return [String(entry.prefix(2)), String(entry.dropFirst(4).prefix { $0 != " " })]
+        }
         return [String(entry.prefix { $0 != " " })]
       }
   }
@@ -42,18 +47,22 @@ struct HelpTests {
   @Test(arguments: CommandLevel.all)
   func helpListsExactlyTheDeclaredOptions(_ level: CommandLevel) {
     let help = level.command.help(path: level.path)
-    var expected = level.command.options.map(\.name) + ["-h", "--help"]
+    let shortHelp = level.command.options.contains { $0.short == "h" } ? "-?" : "-h"
+    var expected =
+      level.command.options.flatMap { option in [option.short.map { "-\($0)" }, option.name].compactMap { $0 } }
+      + [shortHelp, "--help"]
     if level.path.count == 1 { expected.append("--version") }
     #expect(Self.optionNames(in: help) == expected)
     for option in level.command.options {
-      let line = help.split(separator: "\n").first { $0.hasPrefix("  \(option.name) ") || $0 == "  \(option.name)" }
+      let names = option.short.map { "-\($0), \(option.name)" } ?? option.name
+      let line = help.split(separator: "\n").first { $0.hasPrefix("  \(names) ") || $0 == "  \(names)" }
       switch option.kind {
       case .flag: #expect(line?.contains(option.help) == true)
       case .value(let placeholder):
-        #expect(line?.hasPrefix("  \(option.name) \(placeholder) ") == true)
+        #expect(line?.hasPrefix("  \(names) \(placeholder) ") == true)
         #expect(line?.hasSuffix(option.help) == true)
       case .repeated(let placeholder):
-        #expect(line?.hasPrefix("  \(option.name) \(placeholder) ") == true)
+        #expect(line?.hasPrefix("  \(names) \(placeholder) ") == true)
         #expect(line?.hasSuffix(option.help + " (repeatable)") == true)
       }
     }
@@ -67,6 +76,9 @@ struct HelpTests {
       #expect(name.hasPrefix("--") && name.count > 2 && !name.contains("="), "\(name)")
       #expect(name != "--help" && name != "--version")
     }
+    let shorts = level.command.options.compactMap(\.short)
+    #expect(Set(shorts).count == shorts.count, "\(shorts)")
+    #expect(!shorts.contains("?"))
   }
 
   @Test func aLeafHelpTextKeepsItsLayout() {

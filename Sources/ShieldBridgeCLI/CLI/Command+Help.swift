@@ -29,13 +29,16 @@ extension Command {
       }
     }
     var optionLines = options.map { option -> (String, String) in
-      switch option.kind {
-      case .flag: (option.name, option.help)
-      case .value(let placeholder): ("\(option.name) \(placeholder)", option.help)
-      case .repeated(let placeholder): ("\(option.name) \(placeholder)", option.help + " (repeatable)")
+      let names = option.short.map { "-\($0), \(option.name)" } ?? option.name
+      return switch option.kind {
+      case .flag: (names, option.help)
+      case .value(let placeholder): ("\(names) \(placeholder)", option.help)
+      case .repeated(let placeholder): ("\(names) \(placeholder)", option.help + " (repeatable)")
       }
     }
-    optionLines.append(("-h, --help", "Show this help."))
+    // `-?` always asks for help too; it is listed where `-h` means something else.
+    let helpTakesH = !options.contains { $0.short == "h" }
+    optionLines.append((helpTakesH ? "-h, --help" : "-?, --help", "Show this help."))
     if path.count == 1 { optionLines.append(("--version", "Show the version.")) }
     let width = optionLines.map(\.0.count).max() ?? 0
     lines.append("")

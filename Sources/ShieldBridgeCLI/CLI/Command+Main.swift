@@ -31,7 +31,7 @@ extension Command {
     var path = [name]
     var remaining = arguments[...]
     while !command.subcommands.isEmpty, let first = remaining.first {
-      if first == "--help" || first == "-h" || first == "help" {
+      if first == "--help" || first == "-h" || first == "-?" || first == "help" {
         return Ending(status: .success, output: command.help(path: path))
       }
       if first == "--version", path.count == 1 {

@@ -1,4 +1,4 @@
-/// What parsing and `--help` know of one option: its name, whether it takes a value, and its help.
+/// What parsing and `--help` know of one option: its names, whether it takes a value, and its help.
 ///
 /// A command never builds these itself: ``OptionDeclarations`` makes one for
 /// each key an ``OptionGroup`` declares.
@@ -14,6 +14,12 @@ struct OptionDeclaration: Sendable, Equatable {
 
   /// The long name with its dashes, `--app-name`.
   var name: String
+  /// The one-letter spelling, `u` for `-u`, when the option has one.
+  ///
+  /// Short options are there for `notify`, which takes notify-send's: as
+  /// GLib's parser, they cluster (`-pw`), and the one in a word that takes a
+  /// value takes the next word (`-u low`, `-pu low`).
+  var short: Character? = nil
   var kind: Kind
   var help: String
 }

@@ -39,14 +39,16 @@ struct OptionDeclarations: Sendable {
   private(set) var all: [OptionDeclaration] = []
 
   /// Declares a flag, `--json`, read as whether it was given.
-  mutating func flag(_ name: String, _ help: String) -> Flag {
-    all.append(OptionDeclaration(name: name, kind: .flag, help: help))
+  mutating func flag(_ name: String, short: Character? = nil, _ help: String) -> Flag {
+    all.append(OptionDeclaration(name: name, short: short, kind: .flag, help: help))
     return Flag(name: name)
   }
 
   /// Declares an option with a text value, `--app NAME`; the last one given wins.
-  mutating func value(_ name: String, _ placeholder: String, _ help: String) -> Option<String> {
-    all.append(OptionDeclaration(name: name, kind: .value(placeholder), help: help))
+  mutating func value(_ name: String, short: Character? = nil, _ placeholder: String, _ help: String)
+    -> Option<String>
+  {
+    all.append(OptionDeclaration(name: name, short: short, kind: .value(placeholder), help: help))
     return Option(name: name) { text in text }
   }
 
@@ -56,10 +58,10 @@ struct OptionDeclarations: Sendable {
   /// `digitsOnly` as ASCII digits alone. Reading a value outside `range` is a
   /// usage failure that names the option and the range.
   mutating func integer<Number: FixedWidthInteger & Sendable>(
-    _ name: String, _ placeholder: String, in range: ClosedRange<Number>, digitsOnly: Bool = false,
-    _ help: String
+    _ name: String, short: Character? = nil, _ placeholder: String, in range: ClosedRange<Number>,
+    digitsOnly: Bool = false, _ help: String
   ) -> Option<Number> {
-    all.append(OptionDeclaration(name: name, kind: .value(placeholder), help: help))
+    all.append(OptionDeclaration(name: name, short: short, kind: .value(placeholder), help: help))
     return Option(name: name) { text throws(CommandFailure) in
       guard let number = Number(text), range.contains(number),
         !digitsOnly || text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
@@ -72,8 +74,10 @@ struct OptionDeclarations: Sendable {
   }
 
   /// Declares an option that may be given more than once, `--action KEY=LABEL`; all values are kept in order.
-  mutating func repeated(_ name: String, _ placeholder: String, _ help: String) -> RepeatedOption {
-    all.append(OptionDeclaration(name: name, kind: .repeated(placeholder), help: help))
+  mutating func repeated(_ name: String, short: Character? = nil, _ placeholder: String, _ help: String)
+    -> RepeatedOption
+  {
+    all.append(OptionDeclaration(name: name, short: short, kind: .repeated(placeholder), help: help))
     return RepeatedOption(name: name)
   }
 }

@@ -8,6 +8,10 @@ struct ParsedArguments: Sendable, Equatable {
 extension Command {
   /// Splits the arguments of a leaf command by its declared `options`; `nil` when help was asked for.
   ///
+  /// Help is `--help`, `-?` (GLib's spelling, so notify-send's), and `-h`
+  /// unless an option takes `h` as its short name (`notify`'s `-h` is
+  /// `--hint`, as in notify-send).
+  ///
   /// - Throws: a usage failure for an option not declared, a flag with a
   ///   value, an option without its value, or too few or too many positional arguments.
   func parse(_ arguments: ArraySlice<String>, options: [OptionDeclaration]) throws(CommandFailure)
@@ -25,7 +29,13 @@ extension Command {
         optionsEnded = true
         continue
       }
-      if argument == "--help" || argument == "-h" { return nil }
+      if argument == "--help" || argument == "-?" { return nil }
+      if argument == "-h" && !options.contains(where: { $0.short == "h" }) { return nil }
+      if !argument.hasPrefix("--") {
+        guard try parseShort(argument.dropFirst(), options: options, into: &parsed, rest: &remaining)
+        else { return nil }
+        continue
+      }
       let name: String
       var inlineValue: String?
       if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
@@ -55,5 +65,36 @@ extension Command {
       throw .usage("unexpected argument '\(parsed.positionals[argumentCount.upperBound])'")
     }
     return parsed
+  }
+
+  /// Reads one word of short options, `-pw` or `-pu low`, into `parsed`; `false` when it asks for help.
+  ///
+  /// As GLib's parser (so notify-send): every letter is an option, and the
+  /// one letter that takes a value takes the next word of `rest`; a value is
+  /// never attached (`-ulow` is `-u -l -o -w`), and a second letter that
+  /// takes a value in the same word is an error, as GLib's is.
+  private func parseShort(
+    _ letters: Substring, options: [OptionDeclaration], into parsed: inout ParsedArguments,
+    rest: inout ArraySlice<String>
+  ) throws(CommandFailure) -> Bool {
+    var valueTaken: Character?
+    for letter in letters {
+      if letter == "?" { return false }
+      guard let option = options.first(where: { $0.short == letter }) else {
+        throw .usage("unknown option '-\(letter)'")
+      }
+      switch option.kind {
+      case .flag:
+        parsed.values[option.name, default: []].append("")
+      case .value, .repeated:
+        if let valueTaken {
+          throw .usage("-\(letter) and -\(valueTaken) both take a value: give them in words of their own")
+        }
+        valueTaken = letter
+        guard let value = rest.popFirst() else { throw .usage("-\(letter) needs a value") }
+        parsed.values[option.name, default: []].append(value)
+      }
+    }
+    return true
   }
 }

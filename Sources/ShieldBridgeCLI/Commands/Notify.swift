@@ -12,11 +12,14 @@ extension Command {
     argumentCount: 1...2,
     options: NotifyOptions.self,
     discussion: """
-      With --wait it prints the key of the action chosen and exits 0, or the
-      reason it closed (expired, dismissed, closed, undefined) and exits 1; with
+      Takes notify-send's options (short ones too; -? is help, -h is --hint).
+      With --wait it prints the key of the action chosen, or
+      the reason it closed (expired, dismissed, closed, undefined), and exits 0
+      as notify-send does; with
       --json as {"event":"action","id":N,"key":…,"activation_token":…} or
-      {"event":"closed","id":N,"reason":…}. Without --wait, clicks on actions
-      reach nobody, and a warning says so. No notification server, or actions
+      {"event":"closed","id":N,"reason":…}. Stricter than notify-send: a bad
+      value (hint, urgency, time, id, --replace-id 0, an empty KEY) exits 64
+      and posts nothing. No notification server, or actions
       asked of a server that has none: a message naming the cause, exit 69.
       """,
     body: { invocation in try await NotifyCommand(invocation).run() }
@@ -30,6 +33,8 @@ private struct NotifyOptions: BusOptions {
   let action: RepeatedOption
   let hint: RepeatedOption
   let urgency: Option<String>
+  let category: Option<String>
+  let transient: Flag
   let expireTime: Option<Int>
   let id: Option<String>
   let replaceID: Option<Int>
@@ -40,23 +45,33 @@ private struct NotifyOptions: BusOptions {
   let address: Option<String>
 
   init(declaring options: inout OptionDeclarations) {
-    appName = options.value("--app-name", "NAME", "The application name shown with it (default shieldbridge).")
-    icon = options.value("--icon", "ICON", "An icon name or a file:// URI.")
-    action = options.repeated(
-      "--action", "KEY=LABEL", "An action; the key 'default' is a click on the notification.")
-    hint = options.repeated(
-      "--hint", "TYPE:NAME:VALUE", "A hint as notify-send writes it (int, double, string, byte, boolean, variant).")
-    urgency = options.value("--urgency", "LEVEL", "low, normal or critical.")
+    urgency = options.value("--urgency", short: "u", "LEVEL", "low, normal (default) or critical.")
     expireTime = options.integer(
-      "--expire-time", "MS", in: -1...Int(Int32.max),
+      "--expire-time", short: "t", "MS", in: -1...Int(Int32.max),
       "Close after MS milliseconds; 0 never, -1 the server's default (default).")
+    appName = options.value(
+      "--app-name", short: "a", "NAME", "The application name shown with it (default shieldbridge).")
+    icon = options.value("--icon", short: "i", "ICON", "An icon name or a file:// URI.")
+    category = options.value(
+      "--category", short: "c", "TYPE[,TYPE...]", "The category, such as im.received (the category hint).")
+    transient = options.flag(
+      "--transient", short: "e", "Bypass the server's persistence: show it, keep no history.")
+    hint = options.repeated(
+      "--hint", short: "h", "TYPE:NAME:VALUE",
+      "A hint as notify-send writes it (boolean, int, double, string, byte, variant); stricter: "
+        + "a value that does not parse as its type is refused.")
+    printID = options.flag("--print-id", short: "p", "Print the server's id once posted.")
+    replaceID = options.integer(
+      "--replace-id", short: "r", "N", in: 1...Int(UInt32.max), "Replace the notification with this server id.")
+    wait = options.flag(
+      "--wait", short: "w", "Stay until the notification is acted on or closed, and print what happened.")
+    action = options.repeated(
+      "--action", short: "A", "[KEY=]LABEL",
+      "An action; without KEY it is named by its place, 0, 1, …; 'default' is a click on the "
+        + "notification. Unlike notify-send's, it does not imply --wait.")
     id = options.value(
       "--id", "IDENTIFIER", "Replace the notification posted before with this identifier, [A-Za-z0-9._-]{1,64}.")
-    replaceID = options.integer(
-      "--replace-id", "N", in: 1...Int(UInt32.max), "Replace the notification with this server id.")
-    printID = options.flag("--print-id", "Print the server's id once posted.")
     markup = options.flag("--markup", "Send the body as markup, unescaped, on purpose.")
-    wait = options.flag("--wait", "Stay until the notification is acted on or closed, and print what happened.")
     json = options.flag("--json", "Print JSON objects instead of plain words.")
     address = options.address()
   }
@@ -150,7 +165,8 @@ private struct NotifyCommand {
       case .closed(_, let reason):
         print(
           reason.name, [("event", "closed"), ("id", .int(id)), ("reason", .string(reason.name))])
-        return .failure
+        // notify-send exits 0 on any close: the post itself succeeded.
+        return .success
       }
     }
     throw CommandFailure(
@@ -170,13 +186,24 @@ private struct NotifyCommand {
       appName: invocation[\.appName] ?? "shieldbridge",
       icon: invocation[\.icon] ?? "")
     notification.bodyIsMarkup = invocation[\.markup]
-    for text in invocation[\.action] {
-      guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-        throw .usage("--action takes KEY=LABEL with a non-empty key, not '\(text)'")
+    // As notify-send: the urgency is always sent, normal unless asked.
+    notification.hints.urgency = .normal
+    for (index, text) in invocation[\.action].enumerated() {
+      // As notify-send: split at the first '=', trim both sides, and name an
+      // action without a key by its place among all actions, 0 first.
+      guard let equals = text.firstIndex(of: "=") else {
+        notification.actions.append(.init(key: String(index), label: text.trimmedOfWhitespace))
+        continue
+      }
+      let key = text[..<equals].trimmedOfWhitespace
+      guard !key.isEmpty else {
+        throw .usage("--action takes [KEY=]LABEL with a non-empty key, not '\(text)'")
       }
       notification.actions.append(
-        .init(key: String(text[..<equals]), label: String(text[text.index(after: equals)...])))
+        .init(key: key, label: text[text.index(after: equals)...].trimmedOfWhitespace))
     }
+    if let category = invocation[\.category] { notification.hints.category = category }
+    if invocation[\.transient] { notification.hints.transient = true }
     for text in invocation[\.hint] {
       do {
         let (name, value) = try HintSyntax.parse(text)
@@ -204,5 +231,15 @@ private struct NotifyCommand {
       notification.replacesID = UInt32(replacesID)
     }
     return notification
+  }
+}
+
+extension StringProtocol {
+  /// The text without spaces, tabs and newlines at either end, as `g_strstrip` leaves it.
+  fileprivate var trimmedOfWhitespace: String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+    guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(self[first...last])
   }
 }
