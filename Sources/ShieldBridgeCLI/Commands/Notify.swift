@@ -12,15 +12,17 @@ extension Command {
     argumentCount: 1...2,
     options: NotifyOptions.self,
     discussion: """
-      Takes notify-send's options (short ones too; -? is help, -h is --hint).
-      With --wait it prints the key of the action chosen, or
-      the reason it closed (expired, dismissed, closed, undefined), and exits 0
-      as notify-send does; with
-      --json as {"event":"action","id":N,"key":…,"activation_token":…} or
-      {"event":"closed","id":N,"reason":…}. Stricter than notify-send: a bad
-      value (hint, urgency, time, id, --replace-id 0, an empty KEY) exits 64
-      and posts nothing. No notification server, or actions
-      asked of a server that has none: a message naming the cause, exit 69.
+      Takes notify-send 0.8's options, short ones too, parsed as GLib parses
+      them (-pu low, never -ulow); -h is --hint, and -? is help. With --wait it
+      prints the key of the action chosen, or the reason it closed (expired,
+      dismissed, closed, undefined), and exits 0 either way, as notify-send
+      does; with --json as {"event":"action","id":N,"key":…,
+      "activation_token":…} or {"event":"closed","id":N,"reason":…}.
+      Stricter than notify-send: a value it cannot read (a hint, the urgency,
+      the time, --replace-id 0, an empty KEY) exits 64 and posts nothing, and
+      actions do not imply --wait (a warning says clicks reach nobody). No
+      notification server, or actions asked of a server that has none: a
+      message naming the cause, exit 69.
       """,
     body: { invocation in try await NotifyCommand(invocation).run() }
   )
