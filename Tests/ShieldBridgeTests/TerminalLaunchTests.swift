@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import JSON
 import Notifications
@@ -142,5 +143,15 @@ struct TerminalLaunchTests {
     #expect(record.outcome == "terminal", "\(record.serialized)")
     #expect(record["detail"]?.stringValue == onlyXterm + "/xterm", "\(record.serialized)")
     _ = xvfb
+  }
+
+  @Test func withoutTheServiceOpenReportsAHandlerThatExitsNonZeroAtOnceAsFailed() async throws {
+    let sandbox = try Sandbox()
+    let bus = try BusDaemon()
+    try sandbox.writeServiceConfig(puzzleHandler: ["false"])
+    let result = try await sandbox.run(["open", "shieldbridge://puzzle?app=Instagram"], address: bus.address)
+    let record = try JSONValue(parsing: result.output)
+    #expect(record.outcome == "failed", "\(result.output) \(result.error)")
+    #expect(record["detail"]?.stringValue?.contains("false exited with status 1") == true, "\(result.output)")
   }
 }

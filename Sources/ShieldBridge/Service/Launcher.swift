@@ -1,3 +1,4 @@
+import Posix
 public import Spawn
 import Synchronization
 
@@ -87,6 +88,32 @@ public struct Launcher: Sendable {
     let start = await waiter.value()
     timer.cancel()
     return start
+  }
+}
+
+extension Launcher {
+  /// ``launch(_:activationToken:grace:exited:)`` for a caller that may block
+  /// (`shieldbridge open` without the service): the same answer, waited for
+  /// on this thread.
+  public func launch(_ argv: [String], activationToken: String?, grace: Duration) -> Start {
+    // The child's end is told through a pipe: a failure writes its reason,
+    // and the writing end closes with the exit, which makes the reading end
+    // readable (the reason, or at once its end of file).
+    guard let (reading, writing) = try? FileDescriptor.pipe() else {
+      return .failed("pipe: cannot watch \(argv[0])")
+    }
+    do {
+      try launch(argv, activationToken: activationToken) { termination in
+        if !termination.isSuccess { try? writing.writeAll("\(argv[0]) \(termination)") }
+        try? writing.close()
+      }
+    } catch {
+      return .failed("\(error)")
+    }
+    guard (try? reading.waitUntilReadable(timeout: grace)) == true else { return .started }
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    guard let count = try? reading.read(into: &buffer), count > 0 else { return .started }
+    return .failed(String(decoding: buffer.prefix(count), as: UTF8.self))
   }
 }
 
