@@ -20,13 +20,22 @@ private func pathWithOnly(_ tools: [String], in sandbox: Sandbox, named name: St
 }
 
 /// The processes whose argv is `argv`, with their parents' executables.
-private func processes(running argv: [String]) -> [(pid: Int32, parentExecutable: String)] {
-  let wanted = argv.joined(separator: "\0") + "\0"
-  var found: [(Int32, String)] = []
+private func processes(running argv: [String]) -> [(pid: Int32, argv: [String], parentExecutable: String)] {
+  processes { $0 == argv }
+}
+
+/// The processes whose argv satisfies `matches`, with their parents' executables.
+private func processes(
+  where matches: ([String]) -> Bool
+) -> [(pid: Int32, argv: [String], parentExecutable: String)] {
+  var found: [(Int32, [String], String)] = []
   for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
     guard let pid = Int32(entry),
       let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
-      String(decoding: command, as: UTF8.self) == wanted,
+      case let argv = command.split(separator: 0, omittingEmptySubsequences: false).dropLast().map({
+        String(decoding: $0, as: UTF8.self)
+      }),
+      matches(argv),
       let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let close = stat.lastIndex(of: ")")
     else { continue }
@@ -34,7 +43,7 @@ private func processes(running argv: [String]) -> [(pid: Int32, parentExecutable
     let fields = stat[stat.index(after: close)...].split(separator: " ")
     guard fields.count > 1, let parent = Int32(fields[1]) else { continue }
     let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(parent)/exe")) ?? ""
-    found.append((pid, executable))
+    found.append((pid, argv, executable))
   }
   return found
 }
@@ -153,5 +162,38 @@ struct TerminalLaunchTests {
     let record = try JSONValue(parsing: result.output)
     #expect(record.outcome == "failed", "\(result.output) \(result.error)")
     #expect(record["detail"]?.stringValue?.contains("false exited with status 1") == true, "\(result.output)")
+  }
+}
+
+@Suite("A click on dunst's notification opens the puzzle in xterm, the only terminal on PATH")
+struct TerminalDunstTests {
+  @Test func aMiddleClickOnDunstRunsShieldbridgePuzzleInXtermByAbsolutePath() async throws {
+    let desktop = try await VirtualDesktop()
+    let sandbox = try Sandbox()
+    try sandbox.writeServiceConfig()
+    let onlyXterm = try pathWithOnly(["xterm"], in: sandbox)
+    let watcher = try await ServiceWatcher(address: desktop.bus.address)
+    // The service's own PATH has only xterm: no shieldbridge, no x-terminal-emulator.
+    let serve = try await ServeProcess(
+      sandbox: sandbox, address: desktop.bus.address, watcher: watcher,
+      environment: [
+        "DISPLAY": desktop.display, "XDG_RUNTIME_DIR": desktop.home.path, "PATH": onlyXterm, "TERMINAL": "",
+      ])
+    _ = try await sandbox.shield("Instagram", address: desktop.bus.address)
+    try await desktop.waitUntilDisplayed(1)
+    try await desktop.clickNotification(button: 2)
+
+    let record = try await watcher.record(after: 0)
+    #expect(record.outcome == "terminal", "\(record.serialized)")
+    #expect(record["detail"]?.stringValue == onlyXterm + "/xterm", "\(record.serialized)")
+    // serve names itself by /proc/self/exe: absolute, whatever folder links led to it.
+    let tail = ["puzzle", "--grant", "5", "--app", "Instagram"]
+    let running = try await poll("shieldbridge puzzle in xterm", timeout: .seconds(20)) {
+      processes { argv in argv.count == 6 && argv[0].hasPrefix("/") && Array(argv.dropFirst()) == tail }.first
+    }
+    defer { kill(running.pid, SIGTERM) }
+    #expect(running.parentExecutable.hasSuffix("/xterm"), "\(running)")
+    #expect(URL(fileURLWithPath: running.argv[0]).lastPathComponent == "shieldbridge")
+    _ = serve
   }
 }
