@@ -25,6 +25,12 @@ public struct ArgvTemplate: Hashable, Sendable {
     case link
     /// The notification identifier of the link (`id`).
     case id
+    /// ShieldBridge's own executable, by absolute path.
+    ///
+    /// A service started by D-Bus activation or systemd often has a `PATH`
+    /// without the folder it was installed in (`~/.local/bin`): a handler that
+    /// names `shieldbridge` there would fail in the terminal it opened.
+    case shieldbridge
 
     public static func < (lhs: Placeholder, rhs: Placeholder) -> Bool {
       lhs.rawValue < rhs.rawValue

@@ -76,9 +76,9 @@ public struct Configuration: Hashable, Sendable {
 
   /// Commands configured to open a puzzle or a view; `nil` uses the built-in way.
   public struct Handlers: Hashable, Sendable {
-    /// Runs the puzzle; offers `{app}`, `{grant}`, `{minutes}`, `{link}`, `{id}`.
+    /// Runs the puzzle; offers `{app}`, `{grant}`, `{minutes}`, `{link}`, `{id}`, `{shieldbridge}`.
     public var puzzle: ArgvTemplate?
-    /// Opens a view; offers `{app}`, `{view}`, `{target}`, `{link}`, `{id}`.
+    /// Opens a view; offers `{app}`, `{view}`, `{target}`, `{link}`, `{id}`, `{shieldbridge}`.
     public var view: ArgvTemplate?
 
     public init(puzzle: ArgvTemplate? = nil, view: ArgvTemplate? = nil) {
@@ -88,11 +88,11 @@ public struct Configuration: Hashable, Sendable {
 
     /// The placeholders the puzzle handler may use.
     public static let puzzlePlaceholders: Set<ArgvTemplate.Placeholder> = [
-      .app, .grant, .minutes, .link, .id,
+      .app, .grant, .minutes, .link, .id, .shieldbridge,
     ]
     /// The placeholders the view handler may use.
     public static let viewPlaceholders: Set<ArgvTemplate.Placeholder> = [
-      .app, .view, .target, .link, .id,
+      .app, .view, .target, .link, .id, .shieldbridge,
     ]
   }
 }

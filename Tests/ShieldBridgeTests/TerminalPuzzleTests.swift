@@ -59,6 +59,11 @@ private final class Tmux: Sendable {
     }
   }
 
+  /// Whether the program in the session's pane has ended (`remain-on-exit` keeps the pane).
+  func programEnded() async throws -> Bool {
+    try await run(["display-message", "-p", "-t", Self.session, "#{pane_dead}"]).output.hasPrefix("1")
+  }
+
   /// Types `text` and Enter, as keys.
   func type(_ text: String) async throws {
     try await run(["send-keys", "-t", Self.session, "-l", text])
@@ -96,5 +101,22 @@ struct TerminalPuzzleTests {
     let rules = try JSONValue(parsing: status.output)["rules"]?.arrayValue
     #expect(rules?.first?["grantsToday"]?.integerValue == 1)
     #expect(rules?.first?["limitTodayMinutes"]?.integerValue == 10)
+  }
+
+  @Test func theLastScreenStaysUntilEnter() async throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeServiceConfig()
+    let seed: UInt64 = 7
+    let task = tasks(seed: seed, count: 1)[0]
+    let tmux = try Tmux(sandbox: sandbox)
+    try await tmux.start([ShieldBridgeTool.path, "puzzle", "--app", "Instagram", "--seed", String(seed)])
+    _ = try await tmux.waitForScreen("the task") { $0.contains("What is \(task.text)?") }
+    try await tmux.type(String(task.answer))
+    _ = try await tmux.waitForScreen("the unlocked line") { $0.contains("unlocked") }
+    #expect(try await !tmux.programEnded(), "the last screen closed without Enter")
+    try await tmux.run(["send-keys", "-t", Tmux.session, "Enter"])
+    _ = try await poll("the puzzle ending after Enter", timeout: .seconds(8)) {
+      try await tmux.programEnded() ? true : nil
+    }
   }
 }

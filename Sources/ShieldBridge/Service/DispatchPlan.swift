@@ -24,7 +24,8 @@ struct DispatchPlanner: Sendable {
     case terminal([String], Rule)
     /// Run `shieldbridge puzzle` in the caller's own terminal and wait for it.
     case here([String], Rule)
-    /// Nothing can show the puzzle.
+    /// Nothing can show the puzzle: no handler, no inline reply, and no
+    /// display or no terminal on the launcher's `PATH`.
     case unavailable
   }
 
@@ -51,14 +52,19 @@ struct DispatchPlanner: Sendable {
     if status.isUsedUp { return .usedUp(status) }
     let minutes = String(rule.grantMinutes)
     if let handler = options.configuration.handlers.puzzle {
-      let argv = handler.argv([.app: app ?? "", .grant: minutes, .minutes: minutes, .link: link, .id: identifier])
+      let argv = handler.argv([
+        .app: app ?? "", .grant: minutes, .minutes: minutes, .link: link, .id: identifier,
+        .shieldbridge: options.executable,
+      ])
       return .handler(argv, rule)
     }
     var command = [options.executable, "puzzle", "--grant", minutes]
     if let app { command += ["--app", app] }
     if interactive { return .here(command, rule) }
     if inlineReply { return .inline(rule) }
-    if options.launcher.hasDisplay { return .terminal(["x-terminal-emulator", "-e"] + command, rule) }
+    if options.launcher.hasDisplay, let terminal = TerminalEmulator.find(in: options.launcher.environment) {
+      return .terminal(terminal.argv(running: command), rule)
+    }
     return .unavailable
   }
 
@@ -69,7 +75,7 @@ struct DispatchPlanner: Sendable {
     }
     let argv =
       options.configuration.handlers.view?.argv([
-        .app: app, .view: view, .target: target, .link: link, .id: identifier,
+        .app: app, .view: view, .target: target, .link: link, .id: identifier, .shieldbridge: options.executable,
       ]) ?? ["xdg-open", target]
     return .success(argv)
   }

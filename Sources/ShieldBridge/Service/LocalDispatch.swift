@@ -26,11 +26,21 @@ public enum LocalDispatch {
         return record(.failed, "\(error)")
       }
     }
+    /// A puzzle's handler or terminal, given a second: one that fails at once
+    /// is `failed`, not a success nobody sees.
+    func startWatched(_ argv: [String], _ outcome: DispatchRecord.Outcome) -> DispatchRecord {
+      let start = options.launcher.launch(
+        argv, activationToken: options.launcher.environment["XDG_ACTIVATION_TOKEN"], grace: .seconds(1))
+      switch start {
+      case .started: return record(outcome, argv[0])
+      case .failed(let reason): return record(.failed, reason)
+      }
+    }
     switch action {
     case .puzzle(let app, _, let id):
       switch planner.puzzle(app: app, identifier: id, link: link, inlineReply: false, interactive: interactive) {
-      case .handler(let argv, _): return start(argv, .handler)
-      case .terminal(let argv, _): return start(argv, .terminal)
+      case .handler(let argv, _): return startWatched(argv, .handler)
+      case .terminal(let argv, _): return startWatched(argv, .terminal)
       case .here(let argv, _):
         do {
           let child = try Subprocess(argv, environment: options.launcher.environment)

@@ -392,7 +392,12 @@ public actor ShieldService {
     switch plan {
     case .handler(let argv, _), .terminal(let argv, _), .here(let argv, _):
       let kind: DispatchRecord.Outcome = if case .handler = plan { .handler } else { .terminal }
-      return launch(argv, token: token, activation: identifier, action: action, outcome: kind)
+      let record = await launchWatched(argv, token: token, activation: identifier, action: action, outcome: kind)
+      if record.outcome == .failed {
+        // The click must lead somewhere: say what to run instead.
+        _ = try? await post(texts.closeOnly(app: app, identifier: identifier))
+      }
+      return record
     case .inline(let rule):
       if await askInline(app: app, rule: rule, identifier: identifier) { return outcome(.inlineReply) }
       deduplicator.endActivation(of: identifier)
@@ -410,7 +415,8 @@ public actor ShieldService {
     case .unavailable:
       deduplicator.endActivation(of: identifier)
       _ = try? await post(texts.closeOnly(app: app, identifier: identifier))
-      return outcome(.unavailable, "no puzzle handler, no inline reply and no display to open a terminal on")
+      return outcome(
+        .unavailable, "no puzzle handler, no inline reply, and no display or no terminal on PATH to open")
     }
   }
 
@@ -440,6 +446,24 @@ public actor ShieldService {
     } catch {
       deduplicator.endActivation(of: activation)
       return DispatchRecord(action: action, scheme: links.scheme, outcome: .failed, detail: "\(error)")
+    }
+  }
+
+  /// Starts a puzzle's handler or terminal and waits a moment to see that it did not fail at once.
+  private func launchWatched(
+    _ argv: [String], token: String?, activation: String, action: ShieldAction, outcome: DispatchRecord.Outcome
+  ) async -> DispatchRecord {
+    let deduplicator = self.deduplicator
+    let start = await options.launcher.launch(argv, activationToken: token, grace: .seconds(1)) { _ in
+      deduplicator.endActivation(of: activation)
+    }
+    switch start {
+    case .started:
+      return DispatchRecord(action: action, scheme: links.scheme, outcome: outcome, detail: argv[0])
+    case .failed(let reason):
+      // A spawn that failed has no exit to end the activation; one that exited has ended it already.
+      deduplicator.endActivation(of: activation)
+      return DispatchRecord(action: action, scheme: links.scheme, outcome: .failed, detail: reason)
     }
   }
 

@@ -52,7 +52,13 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
   do {
     rule = try configuration.rules.rule(for: app)
   } catch {
-    throw CommandFailure(error)
+    let failure = CommandFailure(error)
+    guard LastScreen.isInteractive else { throw failure }
+    // The refusal is the last screen of a terminal opened for it: print it
+    // here, before waiting, rather than after the return as usual.
+    Output.err("shieldbridge: \(failure.message)")
+    LastScreen.hold()
+    return failure.exitCode
   }
   if let offeredMinutes, offeredMinutes != rule.grantMinutes {
     Output.err(
@@ -66,6 +72,7 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
     report(status.warnings)
     guard !status.value.isUsedUp else {
       Output.out(localizer.render(.shieldUsedUp(app: app)))
+      LastScreen.hold()
       return .tryAgain
     }
     // Before the task, not after the right answer: a state folder the grant
@@ -97,11 +104,13 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
   } catch .grantsUsedUp {
     // Another puzzle took the last grant while this one was being solved.
     Output.out(localizer.render(.shieldUsedUp(app: app)))
+    LastScreen.hold()
     return .tryAgain
   } catch {
     throw CommandFailure(error)
   }
   Output.out(localizer.render(.puzzleSolved(app: app, minutes: rule.grantMinutes)))
+  LastScreen.hold()
   return .success
 }
 

@@ -100,7 +100,17 @@ func meteredServiceOptions(_ invocation: Invocation<ServeOptions>) throws(Comman
   return options
 }
 
-/// The path of this executable, for the terminal that runs `shieldbridge puzzle`.
+/// The absolute path of this executable, for the terminal that runs
+/// `shieldbridge puzzle` and the handlers' `{shieldbridge}`.
+///
+/// Absolute because the children may start with another `PATH` or working
+/// directory; `/proc/self/exe` gives it, and `argv[0]` is made absolute only
+/// where `/proc` is missing.
 func currentExecutable() -> String {
-  FileSystem.executablePath() ?? CommandLine.arguments.first ?? "shieldbridge"
+  if let path = FileSystem.executablePath() { return path }
+  let first = CommandLine.arguments.first ?? "shieldbridge"
+  guard first.contains("/"), !first.hasPrefix("/"), let directory = FileSystem.currentDirectory() else {
+    return first
+  }
+  return directory + "/" + first
 }
