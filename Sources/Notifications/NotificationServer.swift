@@ -194,6 +194,17 @@ public final class NotificationServer: Sendable {
     }
   }
 
+  /// Closes every notification it keeps, as a server going away does.
+  ///
+  /// Each sender gets `NotificationClosed` with reason 3 (closed by a call),
+  /// and each close is recorded, so that a client waiting for the end of its
+  /// notification (`notify-send -w`) stops waiting. Call it before ``stop()``;
+  /// the signals leave when the connection is flushed or closed.
+  public func closeAll() {
+    let ids = state.withLock { state in state.notifications.ids }
+    for id in ids { closeOpen(id, reason: .closed) }
+  }
+
   /// Gives the name back and stops answering; the connection stays open.
   public func stop() async {
     _ = try? await connection.releaseName(NotificationsNames.busName)

@@ -18,7 +18,8 @@ extension Command {
     options: NotificationServerOptions.self,
     discussion: """
       Without a command it owns org.freedesktop.Notifications on the session bus
-      (or ADDR) until SIGTERM or SIGINT, and exits 0. The commands talk to a
+      (or ADDR) until SIGTERM or SIGINT, then closes what it shows (reason
+      closed, to each sender) and exits 0. The commands talk to a
       running server: click sends ActivationToken and ActionInvoked for ACTION
       (default 'default') and prints the token; close sends NotificationClosed
       with REASON (expired, dismissed, closed, undefined or 1-4; default
@@ -115,6 +116,8 @@ private func serveNotifications(_ invocation: ServerInvocation) async throws(Com
   guard await stop.wait(orUntilLost: connection) != nil else {
     throw CommandFailure("lost the connection to the message bus", exitCode: .unavailable)
   }
+  // A client waiting on what is shown (notify-send -w) hears that it closed; close() flushes the signals.
+  server.closeAll()
   await server.stop()
   connection.close()
   if let failure = server.recordError {
