@@ -203,6 +203,15 @@ public struct JSONWriter: ~Copyable {
     needsSeparator = true
   }
 
+  /// Writes a finite number so that it reads back as the same double, always
+  /// with a fraction or an exponent (`2.0`, `0.1`, `1e+300`): Swift's shortest
+  /// round-trip form. A number that is not finite is written as `null`.
+  public mutating func number(roundTrip value: Double) {
+    separate()
+    if value.isFinite { append(value.description) } else { append(literal: "null") }
+    needsSeparator = true
+  }
+
   /// Writes `true` or `false`.
   @inlinable
   public mutating func bool(_ value: Bool) {

@@ -209,7 +209,13 @@ public final class NotificationClient: Sendable {
   /// alike (``Presentation/isSameForEveryServer(_:)``) to the well-known name
   /// at once, without asking for the capabilities first.
   ///
-  /// - Returns: the id, never 0.
+  /// A server may answer with the id 0, as notify-osd does (it keeps no ids
+  /// for clients): the post succeeded, but the notification can be neither
+  /// replaced nor closed by id, and no event names it. Nothing is remembered
+  /// for its identifier then, so the next post with that identifier relies on
+  /// the stack-tag hints alone to replace it.
+  ///
+  /// - Returns: the id, or 0 from a server that keeps no ids.
   /// - Throws: ``NotificationError`` `no-server`, `timeout`, `server-error`, or
   ///   `invalid-argument` for a text with a NUL byte.
   public func post(_ notification: Notification) async throws(NotificationError) -> UInt32 {
@@ -343,9 +349,8 @@ public final class NotificationClient: Sendable {
       throw NotificationError(
         .serverError, "the server answered Notify with '\(reply.signature)' instead of an id")
     }
-    guard id != 0 else {
-      throw NotificationError(.serverError, "the server answered Notify with the id 0")
-    }
+    // 0 is notify-osd's answer: posted, with no id to replace, close or wait on.
+    guard id != 0 else { return 0 }
     // Only a client that receives events needs to know which ids are its own.
     // The reply names the server that answered, also when the call went to the well-known name.
     if tracker != nil { hub.register(id, server: reply.sender ?? server.name) }

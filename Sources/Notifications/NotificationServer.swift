@@ -46,6 +46,10 @@ public final class NotificationServer: Sendable {
     /// The most bytes of JSON one notification keeps, all together (at most
     /// 1 MiB); actions and hints past it are dropped.
     public var notificationLimit: Int
+    /// Whether `Notify` answers with the id 0, as notify-osd does: its way of
+    /// keeping no ids for clients. The notification is still kept, recorded
+    /// and signalled under the id the server gave it; only the answer says 0.
+    public var answersZeroIDs: Bool
 
     /// The capabilities of a full-featured server without inline replies.
     public static let defaultCapabilities: [Capability] = [
@@ -57,7 +61,7 @@ public final class NotificationServer: Sendable {
       information: ServerInformation = ServerInformation(
         name: "shieldbridge", vendor: "ShieldBridge", version: "0.1.0", specVersion: "1.3"),
       recordPath: String? = nil, retainedLimit: Int = 1000, retainedBytes: Int = 16 << 20,
-      textLimit: Int = 64 << 10, notificationLimit: Int = 512 << 10
+      textLimit: Int = 64 << 10, notificationLimit: Int = 512 << 10, answersZeroIDs: Bool = false
     ) {
       self.capabilities = capabilities
       self.information = information
@@ -66,6 +70,7 @@ public final class NotificationServer: Sendable {
       self.retainedBytes = retainedBytes
       self.textLimit = textLimit
       self.notificationLimit = notificationLimit
+      self.answersZeroIDs = answersZeroIDs
     }
   }
 
@@ -187,6 +192,17 @@ public final class NotificationServer: Sendable {
         "another notification server owns org.freedesktop.Notifications on this bus\(owner.map { " (\($0))" } ?? "")"
       )
     }
+  }
+
+  /// Closes every notification it keeps, as a server going away does.
+  ///
+  /// Each sender gets `NotificationClosed` with reason 3 (closed by a call),
+  /// and each close is recorded, so that a client waiting for the end of its
+  /// notification (`notify-send -w`) stops waiting. Call it before ``stop()``;
+  /// the signals leave when the connection is flushed or closed.
+  public func closeAll() {
+    let ids = state.withLock { state in state.notifications.ids }
+    for id in ids { closeOpen(id, reason: .closed) }
   }
 
   /// Gives the name back and stops answering; the connection stays open.
@@ -441,7 +457,7 @@ public final class NotificationServer: Sendable {
         self?.expire(id, generation: generation)
       }
     }
-    return notification.id
+    return configuration.answersZeroIDs ? 0 : notification.id
   }
 
   /// Stores `notification`, then drops the oldest until the kept ones are

@@ -73,7 +73,7 @@ public struct ReceivedNotification: Sendable {
     writer.beginObject()
     for hint in hints {
       writer.key(escaping: hint.name.rawValue)
-      writer.value(hint.value)
+      writer.typedValue(hint.value)
     }
     writer.endObject()
     writer.member("expire_timeout", expireTimeout)

@@ -339,7 +339,12 @@ struct EmbeddedServerRecordTests {
     #expect(notify["summary"] == "Time's up")
     #expect(notify["app_icon"] == "dialog-information")
     #expect(notify["actions"] == [.object([("key", "default"), ("label", "Solve")])])
-    #expect(notify["hints"] == .object([("urgency", 1), ("x-dunst-stack-tag", "shield-open")]))
+    #expect(
+      notify["hints"]
+        == .object([
+          ("urgency", .object([("signature", "y"), ("value", 1)])),
+          ("x-dunst-stack-tag", .object([("signature", "s"), ("value", "shield-open")])),
+        ]))
     #expect(notify["expire_timeout"] == 0)
     let closed = try JSONValue(parsing: lines[1])
     #expect(closed["event"] == "closed")
@@ -360,7 +365,8 @@ struct EmbeddedServerRecordTests {
     let line = try #require(try readLines(record).first)
     let json = try JSONValue(parsing: line)
     #expect(json["expire_timeout"] == -1)
-    #expect(json["hints"] == .object([("n", .integer(-1_234_567_890_123))]))
+    #expect(
+      json["hints"] == .object([("n", .object([("signature", "x"), ("value", .integer(-1_234_567_890_123))]))]))
     let time = try #require(json["time"]?.stringValue)
     #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil, "\(time)")
     let parsed = try #require(
@@ -389,12 +395,19 @@ struct EmbeddedServerRecordTests {
     let line = try #require(try readLines(record).first)
     let json = try JSONValue(parsing: line)
     #expect(json["summary"]?.stringValue == summary)
+    // Each hint with its signature; the uint64 is exact in the text (JSONValue reads it as a double).
+    #expect(line.contains(#""u":{"signature":"t","value":18446744073709551615}"#))
+    func typed(_ signature: String, _ value: JSONValue) -> JSONValue {
+      .object([("signature", .string(signature)), ("value", value)])
+    }
     #expect(
       json["hints"]
         == .object([
-          ("b", true), ("d", 0.5), ("n", -3), ("u", .number(Double(UInt64.max))), ("o", "/a/b"),
-          ("ay", [1, 2]),
-          ("s", [1, "x"]), ("m", .object([("k\"", 1)])), ("i", [[4, "four"]]),
+          ("b", typed("b", true)), ("d", typed("d", 0.5)), ("n", typed("n", -3)),
+          ("u", typed("t", .number(Double(UInt64.max)))), ("o", typed("o", "/a/b")),
+          ("ay", typed("ay", [1, 2])),
+          ("s", typed("(is)", [1, "x"])), ("m", typed("a{si}", .object([("k\"", 1)]))),
+          ("i", typed("a{is}", .object([("4", "four")]))),
         ]))
     #expect(fixture.server.notification(id)?.json["summary"]?.stringValue == summary)
   }

@@ -11,11 +11,12 @@ final class EmbeddedNotifications: Sendable {
   let activity = EventLog<NotificationServer.Activity>()
   private let collector: Task<Void, Never>
 
-  init(capabilities: [Capability]) async throws {
+  init(capabilities: [Capability], answersZeroIDs: Bool = false) async throws {
     bus = try BusDaemon()
     server = try NotificationServer(
       connection: try Connection(.address(bus.address)),
-      configuration: NotificationServer.Configuration(capabilities: capabilities))
+      configuration: NotificationServer.Configuration(
+        capabilities: capabilities, answersZeroIDs: answersZeroIDs))
     try await server.start()
     collector = activity.collect(server.activity())
   }

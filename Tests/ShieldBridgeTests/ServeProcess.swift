@@ -58,12 +58,14 @@ final class RunningService: Sendable {
   let watcher: ServiceWatcher
   let serve: ServeProcess
 
-  init() async throws {
+  /// - Parameter answersZeroIDs: whether the notification server answers `Notify` with 0, as notify-osd does.
+  init(answersZeroIDs: Bool = false) async throws {
     sandbox = try Sandbox()
     try sandbox.writeServiceConfig(
       puzzleHandler: [try sandbox.recordingHandler("puzzle"), "{app}", "{grant}"],
       viewHandler: [try sandbox.recordingHandler("view"), "{target}"])
-    desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    desk = try await EmbeddedNotifications(
+      capabilities: NotificationServer.Configuration.defaultCapabilities, answersZeroIDs: answersZeroIDs)
     watcher = try await ServiceWatcher(address: desk.bus.address)
     serve = try await ServeProcess(sandbox: sandbox, address: desk.bus.address, watcher: watcher)
   }

@@ -113,12 +113,16 @@ struct NotificationLimits: Sendable {
     var total = 0
     func add(_ value: DBusValue) -> Bool {
       switch value {
+      // A double at its longest, or any number as a dictionary key (quoted).
       case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double:
-        total += 24
+        total += 26
       case .string(let text): total += jsonLength(text)
       case .objectPath(let path): total += jsonLength(path.rawValue)
       case .signature(let signature): total += jsonLength(signature.rawValue)
-      case .variant(let inner): return add(inner)
+      case .variant(let inner):
+        // `{"signature":"…","value":}` around what it holds (a signature needs no escapes).
+        total += 26 + inner.type.description.utf8.count
+        return total <= limit && add(inner)
       case .array(_, let values), .structure(let values):
         total += 2
         for element in values {

@@ -239,7 +239,7 @@ public actor ShieldService {
     var offered: [String: String] = [:]
     for action in notification.actions { offered[action.key] = action.link }
     postings += 1
-    shown[id] = Shown(links: offered, posting: postings)
+    if id != 0 { shown[id] = Shown(links: offered, posting: postings) }
     options.log("shielded \(app ?? "an unnamed app"): notification \(id)")
     return id
   }
@@ -530,7 +530,8 @@ public actor ShieldService {
     defer { gate.leave() }
     do {
       let id = try await client.post(notification)
-      posted.insert(id)
+      // 0 (notify-osd's answer) names nothing that could be closed later.
+      if id != 0 { posted.insert(id) }
       return id
     } catch {
       throw ServiceError(.notifications, error.message)

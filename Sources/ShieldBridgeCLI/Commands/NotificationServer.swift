@@ -18,7 +18,8 @@ extension Command {
     options: NotificationServerOptions.self,
     discussion: """
       Without a command it owns org.freedesktop.Notifications on the session bus
-      (or ADDR) until SIGTERM or SIGINT, and exits 0. The commands talk to a
+      (or ADDR) until SIGTERM or SIGINT, then closes what it shows (reason
+      closed, to each sender) and exits 0. The commands talk to a
       running server: click sends ActivationToken and ActionInvoked for ACTION
       (default 'default') and prints the token; close sends NotificationClosed
       with REASON (expired, dismissed, closed, undefined or 1-4; default
@@ -45,6 +46,7 @@ private struct NotificationServerOptions: BusOptions {
   let address: Option<String>
   let capabilities: Option<String>
   let record: Option<String>
+  let ids: Option<String>
   let json: Flag
 
   init(declaring options: inout OptionDeclarations) {
@@ -53,6 +55,8 @@ private struct NotificationServerOptions: BusOptions {
       "--capabilities", "LIST", "Comma-separated capabilities to advertise (default: " + defaultCapabilityList + ").")
     record = options.value(
       "--record", "FILE", "Append every notification, close, action and reply to FILE as JSON lines.")
+    ids = options.value(
+      "--ids", "KIND", "numbered (default), or zero to answer Notify with 0 as notify-osd does.")
     json = options.flag("--json", "With list: print the notifications as a JSON array.")
   }
 }
@@ -75,8 +79,14 @@ private var defaultCapabilityList: String {
 
 /// Runs the server until SIGTERM or SIGINT.
 private func serveNotifications(_ invocation: ServerInvocation) async throws(CommandFailure) -> ExitCode {
-  try onlyOptions({ [$0.address, $0.capabilities, $0.record] }, in: invocation, for: "the server")
+  try onlyOptions(
+    { [$0.address, $0.capabilities, $0.record, $0.ids] }, in: invocation, for: "the server")
   var configuration = NotificationServer.Configuration(recordPath: invocation[\.record])
+  switch invocation[\.ids] {
+  case nil, "numbered"?: break
+  case "zero"?: configuration.answersZeroIDs = true
+  case let other?: throw .usage("--ids is numbered or zero, not '\(other)'")
+  }
   if let list = invocation[\.capabilities] {
     let capabilities = list.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
     if let bad = capabilities.first(where: { $0.contains(where: \.isWhitespace) }) {
@@ -106,6 +116,8 @@ private func serveNotifications(_ invocation: ServerInvocation) async throws(Com
   guard await stop.wait(orUntilLost: connection) != nil else {
     throw CommandFailure("lost the connection to the message bus", exitCode: .unavailable)
   }
+  // A client waiting on what is shown (notify-send -w) hears that it closed; close() flushes the signals.
+  server.closeAll()
   await server.stop()
   connection.close()
   if let failure = server.recordError {

@@ -22,7 +22,9 @@ extension Command {
       the time, --replace-id 0, an empty KEY) exits 64 and posts nothing, and
       actions do not imply --wait (a warning says clicks reach nobody). No
       notification server, or actions asked of a server that has none: a
-      message naming the cause, exit 69.
+      message naming the cause, exit 69. A server that answers with the id 0
+      (notify-osd keeps no ids) has posted it, but --wait has nothing to wait
+      on: a warning, exit 0.
       """,
     body: { invocation in try await NotifyCommand(invocation).run() }
   )
@@ -130,6 +132,13 @@ private struct NotifyCommand {
       Output.flush()
     }
     guard let events else { finish(.success) }
+    guard id != 0 else {
+      // notify-osd's answer: no event will ever name this notification.
+      Output.err(
+        "shieldbridge notify: warning: the server answered with the id 0 (it keeps no ids), so nothing can be waited for"
+      )
+      finish(.success)
+    }
     finish(try await report(events, for: id))
   }
 

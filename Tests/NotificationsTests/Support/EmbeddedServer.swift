@@ -10,24 +10,27 @@ final class EmbeddedServer: Sendable {
   init(
     capabilities: [Capability] = NotificationServer.Configuration.defaultCapabilities,
     recordPath: String? = nil,
-    retainedLimit: Int = 1000
+    retainedLimit: Int = 1000,
+    answersZeroIDs: Bool = false
   ) async throws {
     bus = try BusDaemon()
     server = try await EmbeddedServer.startServer(
-      on: bus, capabilities: capabilities, recordPath: recordPath, retainedLimit: retainedLimit)
+      on: bus, capabilities: capabilities, recordPath: recordPath, retainedLimit: retainedLimit,
+      answersZeroIDs: answersZeroIDs)
   }
 
   /// Starts another server on the same bus (after the first was stopped).
   static func startServer(
     on bus: BusDaemon,
     capabilities: [Capability] = NotificationServer.Configuration.defaultCapabilities,
-    recordPath: String? = nil, retainedLimit: Int = 1000
+    recordPath: String? = nil, retainedLimit: Int = 1000, answersZeroIDs: Bool = false
   ) async throws -> NotificationServer {
     let connection = try Connection(.address(bus.address))
     let server = try NotificationServer(
       connection: connection,
       configuration: .init(
-        capabilities: capabilities, recordPath: recordPath, retainedLimit: retainedLimit))
+        capabilities: capabilities, recordPath: recordPath, retainedLimit: retainedLimit,
+        answersZeroIDs: answersZeroIDs))
     try await server.start()
     return server
   }
