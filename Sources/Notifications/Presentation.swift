@@ -112,11 +112,12 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether ``prepare(_:)`` gives `notification` the same form whatever the
-  /// server's capabilities: it has no actions, no close-only text and no
-  /// identifier, and its body reads the same escaped or stripped of markup.
+  /// server's capabilities: it has no actions, no close-only text, no
+  /// identifier and does not wait for the user (resident only with
+  /// `persistence`), and its body reads the same escaped or stripped of markup.
   public static func isSameForEveryServer(_ notification: Notification) -> Bool {
     guard notification.actions.isEmpty, notification.closeOnlyText?.isEmpty ?? true,
-      notification.identifier == nil
+      notification.identifier == nil, !notification.waitsForUser
     else { return false }
     return notification.bodyIsMarkup
       ? Markup.plainText(notification.body) == notification.body
