@@ -28,6 +28,14 @@ public struct Notification: Sendable, Hashable {
   /// Text added to the body when the server can route no click (close-only presentation),
   /// telling the user how to go on; plain text.
   public var closeOnlyText: String?
+  /// Whether the notification waits until the user acts on it or dismisses it.
+  ///
+  /// The ``Presentation`` turns it into what the server understands: an
+  /// `expire_timeout` of 0 everywhere, and the `resident` hint where the server
+  /// advertises `persistence`, so that it stays after a click too (the shield
+  /// is the answer to something the user just tried to open; a click whose
+  /// puzzle is closed unsolved finds it still there).
+  public var waitsForUser: Bool
 
   public init(
     summary: String, body: String = "", appName: String = "", icon: String = "",
@@ -45,6 +53,7 @@ public struct Notification: Sendable, Hashable {
     self.identifier = identifier
     self.replacesID = 0
     self.closeOnlyText = nil
+    self.waitsForUser = false
   }
 
   /// Whether `identifier` is a valid fixed identifier: 1 to 64 of `A-Z a-z 0-9 . _ -`.

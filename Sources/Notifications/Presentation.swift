@@ -24,6 +24,9 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
   public let inlineReply: Bool
   /// The stack-tag hints the server advertises, set to the notification's identifier.
   public let stackTagHints: [HintName]
+  /// Whether the server keeps notifications until the user removes them
+  /// (`persistence`), so that the `resident` hint means something there.
+  public let persistence: Bool
 
   /// The stack-tag hints ShieldBridge knows, in the order they are set.
   public static let knownStackTagHints: [HintName] = [.dunstStackTag, .canonicalPrivateSynchronous]
@@ -40,6 +43,7 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
     }
     bodyMarkup = set.contains(.bodyMarkup)
     inlineReply = set.contains(.inlineReply)
+    persistence = set.contains(.persistence)
     stackTagHints = Presentation.knownStackTagHints.filter { set.contains(Capability(hint: $0)) }
   }
 
@@ -57,7 +61,9 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
   /// server without markup); actions stay only where the server has them, and
   /// become links in the body or the close-only text otherwise; the inline
   /// reply action stays only where inline replies exist; the identifier is set
-  /// as every stack-tag hint the server advertises.
+  /// as every stack-tag hint the server advertises. A notification that
+  /// ``Notification/waitsForUser`` never expires, and is resident where the
+  /// server has `persistence` (a `resident` set by the caller wins).
   public func prepare(_ notification: Notification) -> Notification {
     var result = notification
     var body: String
@@ -93,6 +99,10 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
     result.body = body
     result.bodyIsMarkup = bodyMarkup
     result.closeOnlyText = nil
+    if notification.waitsForUser {
+      result.expiry = .never
+      if persistence, result.hints.resident == nil { result.hints.resident = true }
+    }
     if let identifier = notification.identifier {
       for hint in stackTagHints where result.hints.custom[hint] == nil {
         result.hints.custom[hint] = .string(identifier)
@@ -102,11 +112,12 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether ``prepare(_:)`` gives `notification` the same form whatever the
-  /// server's capabilities: it has no actions, no close-only text and no
-  /// identifier, and its body reads the same escaped or stripped of markup.
+  /// server's capabilities: it has no actions, no close-only text, no
+  /// identifier and does not wait for the user (resident only with
+  /// `persistence`), and its body reads the same escaped or stripped of markup.
   public static func isSameForEveryServer(_ notification: Notification) -> Bool {
     guard notification.actions.isEmpty, notification.closeOnlyText?.isEmpty ?? true,
-      notification.identifier == nil
+      notification.identifier == nil, !notification.waitsForUser
     else { return false }
     return notification.bodyIsMarkup
       ? Markup.plainText(notification.body) == notification.body
@@ -133,6 +144,7 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
     if !stackTagHints.isEmpty {
       parts.append("stack tags: " + stackTagHints.map(\.rawValue).joined(separator: ", "))
     }
+    if persistence { parts.append("persistence (waiting notifications are resident)") }
     return parts.joined(separator: ", ")
   }
 }

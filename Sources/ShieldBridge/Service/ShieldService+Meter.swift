@@ -57,7 +57,7 @@ extension ShieldService {
       shield: { [weak self] app in
         guard let self else { return }
         do {
-          _ = try await self.shield(app: app)
+          _ = try await self.shieldFromMeter(app: app)
         } catch {
           self.options.log("meter: the shield for \(app) could not be shown: \(error)")
         }
@@ -69,7 +69,10 @@ extension ShieldService {
         self?.emit(ServiceNames.limitReached, rule, app)
       },
       unlocked: { [weak self] rule, minutes in
-        self?.emit(ServiceNames.unlocked, rule, UInt32(clamping: minutes))
+        guard let self else { return }
+        // The hook cannot wait; the next limit is minutes away at the least.
+        Task { await self.lifted(rule: rule) }
+        self.emit(ServiceNames.unlocked, rule, UInt32(clamping: minutes))
       })
   }
 

@@ -81,6 +81,8 @@ public actor ShieldService {
     /// `replaces_id` of a notification it no longer shows); a click on the new
     /// one is no repeat of a click on the old one.
     var posting: UInt64
+    /// The rule the shield was for: a dismissal holds back the meter's next shield for it today.
+    var rule: String
   }
 
   /// A task asked in a notification, waiting for its inline reply.
@@ -99,6 +101,13 @@ public actor ShieldService {
   nonisolated let texts: ShieldTexts
   nonisolated let deduplicator: ActionDeduplicator<ContinuousClock>
   private var shown: [UInt32: Shown] = [:]
+  /// Shields closed lately, still clickable from the server's history.
+  private var closedShields = RecentlyClosed<Shown>(capacity: ShieldService.closedShieldsKept)
+  /// How many closed shields keep their links.
+  static let closedShieldsKept = 16
+  /// The rules whose shield the user dismissed without acting, and the day:
+  /// the meter does not post it again that day (see ``shieldFromMeter(app:)``).
+  var dismissed: [String: LocalDay] = [:]
   private var postings: UInt64 = 0
   private var tokens: [UInt32: String] = [:]
   private var puzzles: [UInt32: InlinePuzzle] = [:]
@@ -203,6 +212,7 @@ public actor ShieldService {
       try? await client.close(id)
     }
     shown = [:]
+    closedShields = RecentlyClosed(capacity: Self.closedShieldsKept)
     puzzles = [:]
     connection.unexport(ServiceNames.path)
     stopListening()
@@ -221,6 +231,31 @@ public actor ShieldService {
     try refuseWhenStopping()
     let app = rawApp.flatMap { $0.isEmpty ? nil : $0 }
     let rule = try rule(for: app)
+    // Asked for by name: the user (or a script on their behalf) wants it shown again.
+    dismissed[rule.name] = nil
+    return try await postShield(app: app, rule: rule)
+  }
+
+  /// The meter's shield at a limit, unless the user dismissed this rule's shield today.
+  ///
+  /// A dismissal without a click is an answer: the shield does not come back
+  /// by itself that day. `Shield` (the `shield` command) still posts it, and
+  /// a grant (the rule unlocked) forgets the dismissal. Kept in memory only:
+  /// a restarted service shows the shield again at the next limit.
+  ///
+  /// - Returns: The notification's id, or `nil` when it was held back.
+  func shieldFromMeter(app: String) async throws(ServiceError) -> UInt32? {
+    try refuseWhenStopping()
+    let rule = try rule(for: app)
+    if let day = dismissed[rule.name], day == options.ledger.today {
+      options.log("meter: not showing the shield for \(app) again today: it was dismissed (shield --app to show it)")
+      return nil
+    }
+    dismissed[rule.name] = nil
+    return try await postShield(app: app, rule: rule)
+  }
+
+  private func postShield(app: String?, rule: Rule) async throws(ServiceError) -> UInt32 {
     let status = try ruleStatus(rule)
     let identifier = links.identifier
     let notification: Notification
@@ -239,7 +274,7 @@ public actor ShieldService {
     var offered: [String: String] = [:]
     for action in notification.actions { offered[action.key] = action.link }
     postings += 1
-    if id != 0 { shown[id] = Shown(links: offered, posting: postings) }
+    if id != 0 { shown[id] = Shown(links: offered, posting: postings, rule: rule.name) }
     options.log("shielded \(app ?? "an unnamed app"): notification \(id)")
     return id
   }
@@ -338,10 +373,17 @@ public actor ShieldService {
       await click(id, key: key)
     case .replied(let id, let text):
       await answer(id, text: text)
-    case .closed(let id, _):
+    case .closed(let id, let reason):
       posted.remove(id)
       tokens[id] = nil
-      shown[id] = nil
+      if let shield = shown.removeValue(forKey: id) {
+        // A server with a history can show it again under this id; its click must still dispatch.
+        closedShields.insert(shield, for: id)
+        if reason == .dismissed {
+          dismissed[shield.rule] = options.ledger.today
+          options.log("shield notification \(id) was dismissed; the meter will not show it again today")
+        }
+      }
       if let puzzle = puzzles.removeValue(forKey: id) {
         deduplicator.endActivation(of: puzzle.identifier)
         options.log("puzzle notification \(id) was closed unanswered")
@@ -351,8 +393,15 @@ public actor ShieldService {
 
   private func click(_ id: UInt32, key: String) async {
     let token = tokens.removeValue(forKey: id)
-    // Only the links this service offered on this notification are followed.
-    guard let offered = shown[id], let link = offered.links[key] else { return }
+    // Only the links this service offered on this notification are followed,
+    // also on one closed lately and shown again from the server's history.
+    guard let offered = shown[id] ?? closedShields[id] else {
+      options.log(
+        "ignored a click on notification \(id): not a shield this service shows, nor one of the last "
+          + "\(Self.closedShieldsKept) closed (run shieldbridge shield --app APP for a new one)")
+      return
+    }
+    guard let link = offered.links[key] else { return }
     guard let resolution = try? router.resolve(link) else { return }
     // A repeat is the same key on the same posting, whatever id the server reused.
     guard deduplicator.admitInvocation(notification: id, actionKey: "\(offered.posting) \(key)") else {
@@ -506,6 +555,7 @@ public actor ShieldService {
       let grant = try options.ledger.recordGrant(for: puzzle.rule)
       for warning in grant.warnings { options.log("\(warning)") }
       await meterLoop?.granted(puzzle.rule.name, grantsToday: grant.value.status.grantsToday)
+      await lifted(rule: puzzle.rule.name)
       _ = try? await post(texts.solved(app: puzzle.app, minutes: puzzle.rule.grantMinutes, replacing: id))
       options.log(
         "puzzle solved: \(puzzle.rule.grantMinutes) more minutes for \(puzzle.app ?? "the app") "
@@ -515,6 +565,19 @@ public actor ShieldService {
         _ = try? await post(texts.usedUp(app: puzzle.app, identifier: puzzle.identifier))
       }
       options.log("puzzle solved, but the grant could not be recorded: \(error)")
+    }
+  }
+
+  /// The rule was unlocked: its shields have done their work.
+  ///
+  /// A grant is the user acting on the shield, so the next limit shows it
+  /// again; and the shields still open for the rule are closed, since a
+  /// resident one (servers with `persistence`) would otherwise stay on screen
+  /// after its puzzle was solved.
+  func lifted(rule: String) async {
+    dismissed[rule] = nil
+    for (id, shield) in shown where shield.rule == rule {
+      try? await client.close(id)
     }
   }
 
@@ -532,6 +595,8 @@ public actor ShieldService {
       let id = try await client.post(notification)
       // 0 (notify-osd's answer) names nothing that could be closed later.
       if id != 0 { posted.insert(id) }
+      // The server gave the id to a new notification: the old one's history entry is gone.
+      closedShields.remove(id)
       return id
     } catch {
       throw ServiceError(.notifications, error.message)

@@ -57,6 +57,8 @@ public struct ShieldTexts: Sendable {
       identifier: identifier)
     notification.actions = actions
     notification.closeOnlyText = localizer.render(.shieldCloseOnly)
+    // The answer to something the user just tried to open: it waits for a click or a dismissal.
+    notification.waitsForUser = true
     return notification
   }
 
