@@ -24,7 +24,8 @@ final class ServiceHarness: Sendable {
 
   init(
     capabilities: [Capability] = allCapabilities, configuration: Configuration = ServiceHarness.configuration(),
-    environment: [String: String] = [:], sandbox: Sandbox? = nil
+    environment: [String: String] = [:], sandbox: Sandbox? = nil, configurationPath: String? = nil,
+    log: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws {
     let sandbox = try sandbox ?? Sandbox()
     self.sandbox = sandbox
@@ -36,7 +37,7 @@ final class ServiceHarness: Sendable {
       options: ShieldService.Options(
         configuration: configuration, ledger: sandbox.store, localizer: .source,
         launcher: Launcher(environment: environment), executable: ShieldBridgeTool.path, puzzleSeed: 42,
-        log: { _ in }))
+        configurationPath: configurationPath, log: log))
   }
 
   var bus: BusDaemon { notifications.bus }

@@ -32,7 +32,7 @@ struct MeterHooks: Sendable {
 /// next activated, and within ``MeterSettings/saveInterval`` while it stays
 /// in front.
 actor MeterLoop {
-  private let rules: RuleSet
+  private var rules: RuleSet
   private let ledger: LedgerStore
   private let settings: MeterSettings
   private let hooks: MeterHooks
@@ -54,6 +54,8 @@ actor MeterLoop {
 
   /// The window in front and what it matched; `nil`: nothing covered is in front.
   private var focused: AppMatch?
+  /// The app of the window in front, covered or not: matched again when the rules change.
+  private var focusedIdentity: AppIdentity?
   /// The covered apps that run (process fallback), by rule.
   private var running: [String: AppMatch] = [:]
   /// The covered processes of the last `.running`, to tell a relaunch.
@@ -163,6 +165,53 @@ actor MeterLoop {
     return UsageReport(date: meter.day, source: source, rules: meter.usages)
   }
 
+  /// New rules from a reloaded `config.json`: the use so far is counted and
+  /// written, and the meter is built again from the ledger with the new rules.
+  ///
+  /// What the desktop said last (the app in front, the apps that run, idle,
+  /// inhibited, the screen) is given to the new meter at once, so that a
+  /// covered app in front counts from here on without waiting for the next
+  /// focus change. A rule already over its limit is enforced again.
+  func replaceRules(_ newRules: RuleSet) async {
+    guard !stopped else { return }
+    let now = instant()
+    var events = meter.advance(to: now)
+    events += save(now, reason: "new rules")
+    await act(on: events, at: now)
+    let old = meter
+    let stored: Ledger
+    do {
+      let loaded = try ledger.loadForMeter()
+      for warning in loaded.warnings { log("\(warning)") }
+      stored = loaded.value
+    } catch {
+      log("meter: the ledger cannot be read for the new rules (\(error)); today's use starts from zero")
+      stored = Ledger()
+    }
+    rules = newRules
+    meter = UsageMeter(
+      settings: UsageMeter.Settings(
+        rules: newRules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
+      ledger: stored, now: now)
+    savedUsage = meter.usedSecondsByDay
+    ledgerStamp = LedgerStamp(of: ledger.path)
+    overLimit = [:]
+    focused = focusedIdentity.flatMap { newRules.match($0) }
+    running = [:]
+    for app in runningApps.sorted(by: { "\($0)" < "\($1)" }) {
+      if let match = newRules.match(app), running[match.rule.name] == nil { running[match.rule.name] = match }
+    }
+    events = meter.idle(old.isIdle, at: now)
+    events += meter.inhibited(old.isInhibited, at: now)
+    events += meter.screenVisible(old.isScreenVisible, at: now)
+    // One of the two is empty: a backend reports focus or running processes, never both.
+    let inUse = Set(running.keys).union(focused.map { [$0.rule.name] } ?? [])
+    events += meter.inUse(inUse, at: now)
+    log("meter: rules now \(newRules.rules.map(\.name).joined(separator: ", "))")
+    await act(on: events, at: now)
+    reschedule()
+  }
+
   // MARK: Desktop events
 
   private func handle(_ event: DesktopEvent, generation: Int) async {
@@ -173,6 +222,7 @@ actor MeterLoop {
     var enforce: [AppMatch] = []
     switch event {
     case .focus(let window):
+      focusedIdentity = window?.app
       focused = window.flatMap { rules.match($0.app) }
       events += meter.inUse(focused.map { [$0.rule.name] } ?? [], at: now)
       if let focused { enforce.append(focused) }

@@ -5,6 +5,7 @@ public import Desktop
 import JSON
 public import Localization
 public import Notifications
+import Synchronization
 
 /// The service: shield → notification → click → route → puzzle or app view.
 ///
@@ -45,6 +46,10 @@ public actor ShieldService {
     public var meter: MeterSettings
     /// Where log lines go (stderr for `serve`).
     public var log: @Sendable (String) -> Void
+    /// The `config.json` that ``configuration`` came from, watched for
+    /// changes and reloaded (see ``ShieldService/reloadConfiguration()``);
+    /// `nil` (the default) watches nothing.
+    public var configurationPath: String?
 
     /// - Parameter meter: The meter's timings; `nil` takes the defaults with the
     ///   idle limit from the configuration's `idleMinutes`.
@@ -54,9 +59,10 @@ public actor ShieldService {
       notificationTimeout: Duration = .seconds(2), stopTimeout: Duration = .seconds(5),
       desktop: (any DesktopBackend)? = nil,
       fallbackDesktop: (@Sendable (_ lost: Set<DesktopKind>) async -> (any DesktopBackend)?)? = nil,
-      meter: MeterSettings? = nil,
+      meter: MeterSettings? = nil, configurationPath: String? = nil,
       log: @escaping @Sendable (String) -> Void
     ) {
+      self.configurationPath = configurationPath
       self.desktop = desktop
       self.fallbackDesktop = fallbackDesktop
       self.meter = meter ?? MeterSettings(idleLimit: .seconds(60 * configuration.idleMinutes))
@@ -95,7 +101,12 @@ public actor ShieldService {
 
   public nonisolated let connection: Connection
   public nonisolated let client: NotificationClient
-  nonisolated let options: Options
+  /// The options the service started with; the configuration in them is the first one.
+  nonisolated let startOptions: Options
+  /// The configuration in force: the last good one read (see ``reloadConfiguration()``).
+  nonisolated let currentConfiguration: Mutex<Configuration>
+  /// Watches `config.json` while the service runs; `nil` without ``Options/configurationPath``.
+  var configurationWatcher: ConfigurationWatcher?
   nonisolated let router: Router<ShieldAction>
   nonisolated let links: LinkConfiguration
   nonisolated let texts: ShieldTexts
@@ -133,6 +144,7 @@ public actor ShieldService {
     do {
       let service = try await starting(on: connection, options: options)
       await service.startMeter()
+      await service.watchConfiguration()
       return service
     } catch {
       options.desktop?.stop()
@@ -179,7 +191,8 @@ public actor ShieldService {
   private init(connection: Connection, client: NotificationClient, options: Options, links: LinkConfiguration) {
     self.connection = connection
     self.client = client
-    self.options = options
+    startOptions = options
+    currentConfiguration = Mutex(options.configuration)
     self.links = links
     router = Router(configuration: links)
     texts = ShieldTexts(localizer: options.localizer)
@@ -198,6 +211,8 @@ public actor ShieldService {
   /// clicks. Only then is everything that was posted closed, what was posted
   /// while stopping included.
   public func stop() async {
+    configurationWatcher?.stop()
+    configurationWatcher = nil
     await meterLoop?.stop()
     meterLoop = nil
     gate.close()
@@ -225,11 +240,19 @@ public actor ShieldService {
   /// With today's grants used up the notification says so and offers nothing
   /// to click. Posting again replaces the notification (fixed identifier).
   ///
-  /// - Throws: ``ServiceError`` `not-covered`, `state`, `notifications`, or
-  ///   `stopping` once ``stop()`` began.
+  /// - Throws: ``ServiceError`` `not-covered` (also for no app while rules
+  ///   are configured), `state`, `notifications`, or `stopping` once ``stop()`` began.
   public func shield(app rawApp: String?) async throws(ServiceError) -> UInt32 {
     try refuseWhenStopping()
     let app = rawApp.flatMap { $0.isEmpty ? nil : $0 }
+    // Configured rules name their apps: a shield for no app in particular
+    // would be a guess at the rule and a notification nobody can place.
+    // Only the built-in rule, which covers every app, takes an unnamed one.
+    if app == nil && !options.configuration.rules.isBuiltIn {
+      throw ServiceError(
+        .notCovered,
+        "name the app that was blocked (shield --app NAME): config.json has rules, and each covers its own apps")
+    }
     let rule = try rule(for: app)
     // Asked for by name: the user (or a script on their behalf) wants it shown again.
     dismissed[rule.name] = nil
@@ -420,7 +443,7 @@ public actor ShieldService {
     case .puzzle(let app, _, let id):
       record = await dispatchPuzzle(action, app: app, identifier: id, link: link, token: token)
     case .view(let app, let view, let id):
-      record = dispatchView(action, app: app, view: view, identifier: id, link: link, token: token)
+      record = await dispatchView(action, app: app, view: view, identifier: id, link: link, token: token)
     }
     report(record)
     return record
@@ -471,7 +494,7 @@ public actor ShieldService {
 
   private func dispatchView(
     _ action: ShieldAction, app: String, view: String, identifier: String, link: String, token: String?
-  ) -> DispatchRecord {
+  ) async -> DispatchRecord {
     switch DispatchPlanner(options: options).view(app: app, view: view, identifier: identifier, link: link) {
     case .failure(let refusal):
       return DispatchRecord(action: action, scheme: links.scheme, outcome: .refused, detail: refusal.reason)
@@ -481,8 +504,31 @@ public actor ShieldService {
       guard deduplicator.beginActivation(of: activation) else {
         return DispatchRecord(action: action, scheme: links.scheme, outcome: .coalesced, detail: "already opening")
       }
-      return launch(argv, token: token, activation: activation, action: action, outcome: .opened)
+      return await launchView(argv, token: token, activation: activation, action: action)
     }
+  }
+
+  /// Starts a view's opener and reports `failed` when it exits with an error
+  /// within a second (see ``EarlyExit``), `opened` otherwise.
+  private func launchView(
+    _ argv: [String], token: String?, activation: String, action: ShieldAction
+  ) async -> DispatchRecord {
+    let deduplicator = self.deduplicator
+    let exit = EarlyExit()
+    do {
+      try options.launcher.launch(argv, activationToken: token) { termination in
+        deduplicator.endActivation(of: activation)
+        exit.exited(termination)
+      }
+    } catch {
+      deduplicator.endActivation(of: activation)
+      return DispatchRecord(action: action, scheme: links.scheme, outcome: .failed, detail: "\(error)")
+    }
+    if let termination = await exit.termination(within: .seconds(1)), !termination.isSuccess {
+      return DispatchRecord(
+        action: action, scheme: links.scheme, outcome: .failed, detail: "\(argv[0]) \(termination)")
+    }
+    return DispatchRecord(action: action, scheme: links.scheme, outcome: .opened, detail: argv[0])
   }
 
   private func launch(

@@ -97,6 +97,8 @@ func meteredServiceOptions(_ invocation: Invocation<ServeOptions>) throws(Comman
   if let milliseconds = try invocation[\.minuteLength] { options.meter.minuteLength = .milliseconds(milliseconds) }
   if let milliseconds = try invocation[\.saveInterval] { options.meter.saveInterval = .milliseconds(milliseconds) }
   options.openDesktop(environment: Environment.all)
+  // The service reloads config.json when it changes (see ShieldService.reloadConfiguration).
+  options.configurationPath = Configuration.standardPath(environment: Environment.all)
   return options
 }
 

@@ -58,6 +58,8 @@ func callService(_ member: MemberName, _ argument: String, bus: Connection.Bus) 
     throw CommandFailure(
       "no ShieldBridge service is running on the bus; start it with 'shieldbridge serve' "
         + "(or 'systemctl --user start shieldbridge')", exitCode: .unavailable)
+  } catch  where error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
+    throw activationFailure(error)
   } catch  where error.name.hasPrefix("org.shieldbridge.") {
     let failure = ServiceError(error)
     let exitCode: ExitCode =
@@ -71,4 +73,26 @@ func callService(_ member: MemberName, _ argument: String, bus: Connection.Bus) 
   } catch {
     throw CommandFailure("the service did not answer: \(error.message)", exitCode: .unavailable)
   }
+}
+
+/// Why the bus could not start the service, in the user's words.
+///
+/// The bus reports only the end of the process it started ("Process
+/// org.shieldbridge.ShieldBridge exited with status 78"), and the service's
+/// own message went to the journal or nowhere. The likely cause, a
+/// `config.json` that cannot be used, is found again here by reading the
+/// file the service would have read (the same one unless the bus's
+/// activation environment sets another `XDG_CONFIG_HOME` or `HOME`).
+private func activationFailure(_ error: DBusError) -> CommandFailure {
+  do {
+    _ = try Configuration.load()
+  } catch {
+    return CommandFailure(
+      "the ShieldBridge service could not start because of its configuration: \(error.description)",
+      exitCode: .configError)
+  }
+  return CommandFailure(
+    "the message bus could not start the ShieldBridge service (\(error.message)); its own messages "
+      + "are in the journal ('journalctl --user -u shieldbridge') or on the bus's stderr",
+    exitCode: .unavailable)
 }

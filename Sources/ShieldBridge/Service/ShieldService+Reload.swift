@@ -1,0 +1,73 @@
+import Brake
+
+extension ShieldService {
+  /// The options in force: those the service started with, with the configuration last read.
+  nonisolated var options: Options {
+    var options = startOptions
+    options.configuration = currentConfiguration.withLock { $0 }
+    return options
+  }
+
+  /// Starts watching ``Options/configurationPath``, when there is one.
+  func watchConfiguration() {
+    guard let path = startOptions.configurationPath else { return }
+    let log = startOptions.log
+    do {
+      configurationWatcher = try ConfigurationWatcher(path: path, log: log) { [weak self] in
+        Task { await self?.reloadConfiguration() }
+      }
+    } catch {
+      log("config.json is not watched (\(error)); changes take effect at the next start")
+    }
+  }
+
+  /// Reads ``Options/configurationPath`` again and puts it in force.
+  ///
+  /// A good file replaces the rules, views and handlers at once; the meter
+  /// is rebuilt from the ledger with the new rules. A file that cannot be
+  /// used (broken JSON, a bad rule) keeps the configuration in force, and the
+  /// log says why. A removed file puts the defaults back, as at a start
+  /// without one. What the running service cannot change is kept as it
+  /// was, and the log says that a restart is needed: the link scheme (the
+  /// links already posted, and the router, use it), `desktop` and
+  /// `idleMinutes` (the backend was opened with them), and the meter itself
+  /// when it was off because there were no rules.
+  ///
+  /// - Returns: Whether a new configuration was put in force.
+  @discardableResult
+  public func reloadConfiguration() async -> Bool {
+    guard let path = startOptions.configurationPath, !gate.isClosed else { return false }
+    let log = startOptions.log
+    let loaded: LoadedConfiguration
+    do {
+      loaded = try Configuration.load(from: path)
+    } catch {
+      log("config.json changed but cannot be used, so the last good one stays in force: \(error)")
+      return false
+    }
+    for warning in loaded.warnings { log("warning: \(warning)") }
+    var new = loaded.configuration
+    let old = currentConfiguration.withLock { $0 }
+    guard new != old else { return false }
+    var needsRestart: [String] = []
+    if new.scheme != old.scheme {
+      needsRestart.append("the scheme")
+      new.scheme = old.scheme
+    }
+    if new.desktop != old.desktop { needsRestart.append("\"desktop\"") }
+    if new.idleMinutes != old.idleMinutes { needsRestart.append("\"idleMinutes\"") }
+    if meterLoop == nil && options.desktop != nil && old.rules.isBuiltIn && !new.rules.isBuiltIn {
+      needsRestart.append("metering the new rules (the meter was off without rules)")
+    }
+    currentConfiguration.withLock { $0 = new }
+    if let meterLoop, new.rules != old.rules { await meterLoop.replaceRules(new.rules) }
+    let rules = new.rules.isBuiltIn ? "the built-in rule" : new.rules.rules.map(\.name).joined(separator: ", ")
+    log("config.json reloaded from \(loaded.path): rules \(rules)")
+    if !needsRestart.isEmpty {
+      log(
+        "config.json: kept until the service restarts (systemctl --user restart shieldbridge): "
+          + needsRestart.joined(separator: ", "))
+    }
+    return true
+  }
+}
