@@ -504,47 +504,11 @@ public actor ShieldService {
       guard deduplicator.beginActivation(of: activation) else {
         return DispatchRecord(action: action, scheme: links.scheme, outcome: .coalesced, detail: "already opening")
       }
-      return await launchView(argv, token: token, activation: activation, action: action)
+      return await launchWatched(argv, token: token, activation: activation, action: action, outcome: .opened)
     }
   }
 
-  /// Starts a view's opener and reports `failed` when it exits with an error
-  /// within a second (see ``EarlyExit``), `opened` otherwise.
-  private func launchView(
-    _ argv: [String], token: String?, activation: String, action: ShieldAction
-  ) async -> DispatchRecord {
-    let deduplicator = self.deduplicator
-    let exit = EarlyExit()
-    do {
-      try options.launcher.launch(argv, activationToken: token) { termination in
-        deduplicator.endActivation(of: activation)
-        exit.exited(termination)
-      }
-    } catch {
-      deduplicator.endActivation(of: activation)
-      return DispatchRecord(action: action, scheme: links.scheme, outcome: .failed, detail: "\(error)")
-    }
-    if let termination = await exit.termination(within: .seconds(1)), !termination.isSuccess {
-      return DispatchRecord(
-        action: action, scheme: links.scheme, outcome: .failed, detail: "\(argv[0]) \(termination)")
-    }
-    return DispatchRecord(action: action, scheme: links.scheme, outcome: .opened, detail: argv[0])
-  }
-
-  private func launch(
-    _ argv: [String], token: String?, activation: String, action: ShieldAction, outcome: DispatchRecord.Outcome
-  ) -> DispatchRecord {
-    let deduplicator = self.deduplicator
-    do {
-      try options.launcher.launch(argv, activationToken: token) { _ in deduplicator.endActivation(of: activation) }
-      return DispatchRecord(action: action, scheme: links.scheme, outcome: outcome, detail: argv[0])
-    } catch {
-      deduplicator.endActivation(of: activation)
-      return DispatchRecord(action: action, scheme: links.scheme, outcome: .failed, detail: "\(error)")
-    }
-  }
-
-  /// Starts a puzzle's handler or terminal and waits a moment to see that it did not fail at once.
+  /// Starts a puzzle's handler or terminal, or a view's opener, and waits a moment to see that it did not fail at once.
   private func launchWatched(
     _ argv: [String], token: String?, activation: String, action: ShieldAction, outcome: DispatchRecord.Outcome
   ) async -> DispatchRecord {
