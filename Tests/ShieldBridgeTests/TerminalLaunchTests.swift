@@ -163,6 +163,17 @@ struct TerminalLaunchTests {
     #expect(record.outcome == "failed", "\(result.output) \(result.error)")
     #expect(record["detail"]?.stringValue?.contains("false exited with status 1") == true, "\(result.output)")
   }
+
+  @Test func withoutTheServiceOpenReportsAViewOpenerThatExitsNonZeroAtOnceAsFailed() async throws {
+    let sandbox = try Sandbox()
+    let bus = try BusDaemon()
+    try sandbox.writeServiceConfig(viewHandler: ["false", "{target}"])
+    let result = try await sandbox.run(
+      ["open", "shieldbridge://view?app=Instagram&view=direct"], address: bus.address)
+    let record = try JSONValue(parsing: result.output)
+    #expect(record.outcome == "failed", "\(result.output) \(result.error)")
+    #expect(record["detail"]?.stringValue?.contains("false exited with status 1") == true, "\(result.output)")
+  }
 }
 
 @Suite("A click on dunst's notification opens the puzzle in xterm, the only terminal on PATH")

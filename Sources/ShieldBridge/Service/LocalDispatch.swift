@@ -16,18 +16,8 @@ public enum LocalDispatch {
     func record(_ outcome: DispatchRecord.Outcome, _ detail: String = "") -> DispatchRecord {
       DispatchRecord(action: action, scheme: scheme, outcome: outcome, detail: detail)
     }
-    func start(_ argv: [String], _ outcome: DispatchRecord.Outcome) -> DispatchRecord {
-      do {
-        try options.launcher.launch(argv, activationToken: options.launcher.environment["XDG_ACTIVATION_TOKEN"]) {
-          _ in
-        }
-        return record(outcome, argv[0])
-      } catch {
-        return record(.failed, "\(error)")
-      }
-    }
-    /// A puzzle's handler or terminal, given a second: one that fails at once
-    /// is `failed`, not a success nobody sees.
+    /// A puzzle's handler or terminal, or a view's opener, given a second: one
+    /// that fails at once is `failed`, not a success nobody sees.
     func startWatched(_ argv: [String], _ outcome: DispatchRecord.Outcome) -> DispatchRecord {
       let start = options.launcher.launch(
         argv, activationToken: options.launcher.environment["XDG_ACTIVATION_TOKEN"], grace: .seconds(1))
@@ -58,7 +48,7 @@ public enum LocalDispatch {
     case .view(let app, let view, let id):
       switch planner.view(app: app, view: view, identifier: id, link: link) {
       case .failure(let refusal): return record(.refused, refusal.reason)
-      case .success(let argv): return start(argv, .opened)
+      case .success(let argv): return startWatched(argv, .opened)
       }
     }
   }
