@@ -80,19 +80,8 @@ actor MeterLoop {
     self.hooks = hooks
     self.log = log
     self.fallback = fallback
-    let stored: Ledger
-    do {
-      let loaded = try ledger.loadForMeter()
-      for warning in loaded.warnings { log("\(warning)") }
-      stored = loaded.value
-    } catch {
-      log("meter: the ledger cannot be read (\(error)); today's use starts from zero")
-      stored = Ledger()
-    }
     let now = MeterInstant(monotonic: .now, wall: ledger.clock.now())
-    meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: rules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
-      ledger: stored, now: now)
+    meter = Self.meter(counting: rules, settings: settings, from: ledger, at: now, log: log)
     savedUsage = meter.usedSecondsByDay
     lastSave = now.monotonic
     escalation = CloseEscalation(closeGrace: settings.closeGrace, killGrace: settings.killGrace)
@@ -179,20 +168,8 @@ actor MeterLoop {
     events += save(now, reason: "new rules")
     await act(on: events, at: now)
     let old = meter
-    let stored: Ledger
-    do {
-      let loaded = try ledger.loadForMeter()
-      for warning in loaded.warnings { log("\(warning)") }
-      stored = loaded.value
-    } catch {
-      log("meter: the ledger cannot be read for the new rules (\(error)); today's use starts from zero")
-      stored = Ledger()
-    }
     rules = newRules
-    meter = UsageMeter(
-      settings: UsageMeter.Settings(
-        rules: newRules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
-      ledger: stored, now: now)
+    meter = Self.meter(counting: newRules, settings: settings, from: ledger, at: now, log: log)
     savedUsage = meter.usedSecondsByDay
     ledgerStamp = LedgerStamp(of: ledger.path)
     overLimit = [:]
@@ -420,6 +397,26 @@ actor MeterLoop {
       do { try await Task.sleep(for: delay) } catch { return }
       await self?.tick()
     }
+  }
+
+  /// A meter for `rules` that starts from the day's use and grants stored in `ledger`
+  /// (from zero, said in the log, when the ledger cannot be read).
+  private static func meter(
+    counting rules: RuleSet, settings: MeterSettings, from ledger: LedgerStore, at now: MeterInstant,
+    log: @Sendable (String) -> Void
+  ) -> UsageMeter {
+    let stored: Ledger
+    do {
+      let loaded = try ledger.loadForMeter()
+      for warning in loaded.warnings { log("\(warning)") }
+      stored = loaded.value
+    } catch {
+      log("meter: the ledger cannot be read (\(error)); today's use starts from zero")
+      stored = Ledger()
+    }
+    return UsageMeter(
+      settings: UsageMeter.Settings(rules: rules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
+      ledger: stored, now: now)
   }
 
   private func instant() -> MeterInstant {
