@@ -96,6 +96,7 @@ deps-run:
 
 deps-test:
 	@scripts/ensure-packages $(TEST_PACKAGES)
+	@scripts/ensure-inotify 1024
 
 deps-bench:
 	@scripts/ensure-packages $(BENCH_PACKAGES)
