@@ -83,10 +83,10 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     let apps = rule.rule.apps.isEmpty ? "every app" : rule.rule.apps.map(\.name).joined(separator: ", ")
     Output.out("")
     Output.out("\(rule.rule.name): \(apps)")
-    Output.out("  limit today: \(rule.limitTodayMinutes) minutes")
+    Output.out("  limit today: \(UsageText.minutes(rule.limitTodayMinutes))")
     Output.out(
       "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "
-        + "\(rule.rule.grantMinutes) minutes each, on top of \(rule.rule.dailyLimitMinutes) a day")
+        + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(rule.rule.dailyLimitMinutes) a day")
   }
   return .success
 }

@@ -25,6 +25,11 @@ enum UsageText {
     return parts.joined(separator: " ")
   }
 
+  /// `1 minute`, `5 minutes`: a count of whole minutes in words.
+  static func minutes(_ count: Int) -> String {
+    count == 1 ? "1 minute" : "\(count) minutes"
+  }
+
   /// `[######--------------]`: the used share of the limit, rounded down, in `width` cells.
   ///
   /// Any use at all shows at least one cell, and only a rule at or over its
