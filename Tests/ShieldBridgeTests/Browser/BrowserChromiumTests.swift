@@ -52,7 +52,13 @@ struct BrowserChromiumTests {
             && $0["url"]?.stringValue == "chrome-extension://\(BrowserSite.chromiumID)/background.js"
         }
       }
-      return try await browser.attach(worker["targetId"]?.stringValue ?? "")
+      let session = try await browser.attach(worker["targetId"]?.stringValue ?? "")
+      // Attached early, the worker may not have run its script yet.
+      _ = try await poll("the service worker's script to have run") {
+        let kind = try? await browser.evaluate("typeof shieldbridgeRegistrableDomain", session: session)
+        return kind?.stringValue == "function" ? true : nil
+      }
+      return session
     }
 
     /// The one tab's target id.
@@ -99,6 +105,18 @@ struct BrowserChromiumTests {
     #expect(focused["focused"]?.boolValue == true, "\(window)")
     #expect(focused["state"]?.stringValue == "normal")
     #expect(try await setup.usage()?["usedSeconds"]?.integerValue == 0)
+    // The registrable domain, as the service worker computes it: never more than the site.
+    let cases = [
+      "https://www.instagram.com/reels/123?x=y#z": "instagram.com", "http://Shop.Example.CO.UK:8080/a": "example.co.uk",
+      "https://user.github.io/page": "user.github.io", "https://a.b.example.com.": "example.com",
+      "https://127.0.0.1:8000/": "127.0.0.1", "http://localhost/": "localhost", "chrome://settings/": "null",
+      "about:blank": "null", "file:///etc/passwd": "null", "\(BrowserSite.shieldPage)?site=x.com": "null",
+    ]
+    for (address, expected) in cases {
+      let found = try await setup.browser.evaluate(
+        "String(shieldbridgeRegistrableDomain(\(JSONValue.string(address).serialized)))", session: worker)
+      #expect(found.stringValue == expected, "\(address)")
+    }
 
     let page = try await setup.browser.attach(try await setup.pageTarget())
     try await setup.browser.call(
@@ -148,6 +166,12 @@ struct BrowserChromiumTests {
     #expect(unlocked["counting"]?.boolValue == true)
     let log = await setup.finish()
     #expect(!log.contains("fatal"), "\(log)")
+    // Nothing stored: the extension has no storage of its own in the profile.
+    let profile = setup.service.sandbox.root.file("chromium/Default")
+    for folder in ["Local Extension Settings", "Sync Extension Settings", "IndexedDB"] {
+      let stored = (try? FileManager.default.contentsOfDirectory(atPath: profile + "/" + folder)) ?? []
+      #expect(!stored.contains { $0.contains(BrowserSite.chromiumID) }, "\(folder): \(stored)")
+    }
   }
 
   @Test("When today's grants are used up the shield page says so and offers no task")
