@@ -20,17 +20,19 @@ public struct RuleStatus: Hashable, Sendable {
   /// Whether today's grants are used up, so no puzzle should be offered.
   public var isUsedUp: Bool { grantsLeft == 0 }
 
-  /// `{"name":…,"apps":[…],"dailyLimitMinutes":…,"grantMinutes":…,"maxGrantsPerDay":…,"grantsToday":…,"limitTodayMinutes":…}`.
+  /// `{"name":…,"apps":[…],"dailyLimitMinutes":…,"grantMinutes":…,"maxGrantsPerDay":…,"grantsToday":…,"limitTodayMinutes":…}`,
+  /// with `"sites":[…]` after the apps when any of them names websites.
   public var json: JSONValue {
-    .object([
-      ("name", .string(rule.name)),
-      ("apps", .array(rule.apps.map { .string($0.name) })),
-      ("dailyLimitMinutes", .int(rule.dailyLimitMinutes)),
-      ("grantMinutes", .int(rule.grantMinutes)),
-      ("maxGrantsPerDay", .int(rule.maxGrantsPerDay)),
-      ("grantsToday", .int(grantsToday)),
-      ("limitTodayMinutes", .int(limitTodayMinutes)),
-    ])
+    let sites = rule.apps.flatMap(\.sites).map { JSONValue.string($0.name) }
+    return .object(
+      [("name", .string(rule.name)), ("apps", .array(rule.apps.map { .string($0.name) }))]
+        + (sites.isEmpty ? [] : [("sites", .array(sites))]) + [
+          ("dailyLimitMinutes", .int(rule.dailyLimitMinutes)),
+          ("grantMinutes", .int(rule.grantMinutes)),
+          ("maxGrantsPerDay", .int(rule.maxGrantsPerDay)),
+          ("grantsToday", .int(grantsToday)),
+          ("limitTodayMinutes", .int(limitTodayMinutes)),
+        ])
   }
 }
 

@@ -10,6 +10,8 @@ public enum CurrentProcess {
   public static var userID: UInt32 { UInt32(getuid()) }
   /// The process id (`getpid`).
   public static var id: Int32 { Int32(getpid()) }
+  /// The parent's process id (`getppid`): for a native-messaging host, the browser that started it.
+  public static var parentID: Int32 { Int32(getppid()) }
 }
 
 extension CurrentProcess {

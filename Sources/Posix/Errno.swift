@@ -38,6 +38,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let invalidArgument = Errno(rawValue: EINVAL)
   /// `EAGAIN` (`EWOULDBLOCK`): the call would block.
   public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
+  /// `EMSGSIZE`: a message too long for its channel.
+  public static let messageTooLong = Errno(rawValue: EMSGSIZE)
   /// `EACCES`: permission denied.
   public static let permissionDenied = Errno(rawValue: EACCES)
   /// `EPERM`: the operation is not permitted (an immutable file, for root too).

@@ -37,6 +37,8 @@ public final class FileDescriptor: Sendable {
 
   /// Standard input (fd 0), not owned.
   public static let standardInput = FileDescriptor(borrowing: 0)
+  /// Standard output (fd 1), not owned; for a protocol spoken on it (`native-host`), unbuffered.
+  public static let standardOutput = FileDescriptor(borrowing: 1)
   /// Standard error (fd 2), not owned.
   public static let standardError = FileDescriptor(borrowing: 2)
 

@@ -72,6 +72,7 @@ struct ConfigurationReader {
     }
     var rules: [Rule] = []
     var owners: [String: String] = [:]
+    var siteOwners: [Site: (rule: String, app: String)] = [:]
     for (index, element) in elements.enumerated() {
       let rulePath = path.index(index)
       let members = try object(
@@ -97,7 +98,16 @@ struct ConfigurationReader {
       var apps: [AppPattern] = []
       for (appIndex, appValue) in appValues.enumerated() {
         let appPath = rulePath.key("apps").index(appIndex)
-        let app = try self.app(appValue, at: appPath)
+        let app = try self.app(appValue, at: appPath, rule: name)
+        for (siteIndex, site) in app.sites.enumerated() {
+          if let owner = siteOwners[site] {
+            throw error(
+              .duplicate, at: appPath.key("sites").index(siteIndex),
+              "the site \"\(site)\" of app \"\(app.name)\" in rule \"\(name)\" is already listed for app "
+                + "\"\(owner.app)\" in rule \"\(owner.rule)\"")
+          }
+          siteOwners[site] = (name, app.name)
+        }
         if let owner = owners[app.name.lowercased()] {
           let shown = found(.string(app.name))
           throw error(
@@ -154,16 +164,16 @@ struct ConfigurationReader {
   /// A rule's app: a plain name, or an object naming what the desktop knows it by.
   ///
   /// `{"name": "Telegram", "class": "TelegramDesktop", "appId": "org.telegram.desktop",
-  /// "exe": ["telegram-desktop"]}`: the name is required (notifications show it),
-  /// each of the others is a string or an array of strings.
-  private mutating func app(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
-    -> AppPattern
+  /// "exe": ["telegram-desktop"], "sites": ["telegram.org"]}`: the name is required
+  /// (notifications show it), each of the others is a string or an array of strings.
+  private mutating func app(_ value: JSONValue, at path: ConfigurationKeyPath, rule: String)
+    throws(ConfigurationError) -> AppPattern
   {
     switch value {
     case .string:
       return AppPattern(name: try text(value, at: path, maximumLength: 256))
     case .object:
-      let members = try object(value, at: path, known: ["name", "class", "appId", "exe"])
+      let members = try object(value, at: path, known: ["name", "class", "appId", "exe", "sites"])
       guard let nameValue = members["name"] else {
         throw error(.missing, at: path.key("name"), "missing; an app object needs the name notifications show")
       }
@@ -171,6 +181,19 @@ struct ConfigurationReader {
       if let classes = members["class"] { app.classes = try names(classes, at: path.key("class")) }
       if let appIDs = members["appId"] { app.appIDs = try names(appIDs, at: path.key("appId")) }
       if let executables = members["exe"] { app.executables = try names(executables, at: path.key("exe")) }
+      if let sites = members["sites"] {
+        let sitesPath = path.key("sites")
+        for (index, text) in try names(sites, at: sitesPath).enumerated() {
+          guard let site = Site(text) else {
+            throw error(
+              .format, at: index == 0 && sites.stringValue != nil ? sitesPath : sitesPath.index(index),
+              "the site \(found(.string(text))) of app \"\(app.name)\" in rule \"\(rule)\" is not a host name; "
+                + "write the site alone, such as \"instagram.com\" (letters, digits, hyphens and dots; "
+                + "no scheme, port or path)")
+          }
+          if !app.sites.contains(site) { app.sites.append(site) }
+        }
+      }
       return app
     default:
       throw error(

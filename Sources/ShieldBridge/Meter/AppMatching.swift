@@ -80,3 +80,16 @@ extension RuleSet {
     return nil
   }
 }
+
+extension RuleSet {
+  /// The first rule with an app whose sites cover `site`, and that app; `nil` when none does.
+  ///
+  /// The built-in rule names no sites, so with it alone this is always `nil`.
+  public func match(site: Site) -> AppMatch? {
+    guard !isBuiltIn else { return nil }
+    for rule in rules {
+      if let app = rule.apps.first(where: { $0.covers(site: site) }) { return AppMatch(rule: rule, app: app) }
+    }
+    return nil
+  }
+}

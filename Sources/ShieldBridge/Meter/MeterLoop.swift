@@ -52,14 +52,22 @@ actor MeterLoop {
   private var staleDeadline: MonotonicTime?
   private var stopped = false
 
-  /// The window in front and what it matched; `nil`: nothing covered is in front.
+  /// The window in front and what it matched (or the site it shows, see
+  /// ``siteReports``); `nil`: nothing covered is in front.
   private var focused: AppMatch?
+  /// Whether ``focused`` is the site a browser in front shows rather than the window's own match:
+  /// then the window is the browser, which is never hidden for a site's sake.
+  private var focusedIsSite = false
+  /// The sites the browsers' hosts report, one per host.
+  private var siteReports: [SiteReport] = []
   /// The app of the window in front, covered or not: matched again when the rules change.
   private var focusedIdentity: AppIdentity?
   /// The covered apps that run (process fallback), by rule.
   private var running: [String: AppMatch] = [:]
   /// The covered processes of the last `.running`, to tell a relaunch.
   private var runningApps: Set<AppIdentity> = []
+  /// The same processes in the order the backend gave them: the first of a rule names it.
+  private var runningOrder: [AppIdentity] = []
   /// The rules at their limit and not lifted since, with today's grants when they reached it.
   private var overLimit: [String: Int] = [:]
   /// The ledger file as last read for grants.
@@ -154,6 +162,24 @@ actor MeterLoop {
     return UsageReport(date: meter.day, source: source, rules: meter.usages)
   }
 
+  /// The browsers' sites changed (a host reported another site, or went
+  /// away): counted as a desktop event, and today's use as it stands after it.
+  ///
+  /// Like every event it reads the ledger's grants first, so a puzzle solved
+  /// in a host is found here; a covered site over its limit is not enforced
+  /// on the browser (its own shield page stands for it).
+  func sitesReported(_ reports: [SiteReport]) async -> UsageReport {
+    guard !stopped else { return await report() }
+    let now = instant()
+    var events = meter.advance(to: now)
+    events += refreshGrants(at: now)
+    siteReports = reports
+    events += matchInUse(at: now)
+    await act(on: events, at: now)
+    reschedule()
+    return await report()
+  }
+
   /// New rules from a reloaded `config.json`: the use so far is counted and
   /// written, and the meter is built again from the ledger with the new rules.
   ///
@@ -173,17 +199,10 @@ actor MeterLoop {
     savedUsage = meter.usedSecondsByDay
     ledgerStamp = LedgerStamp(of: ledger.path)
     overLimit = [:]
-    focused = focusedIdentity.flatMap { newRules.match($0) }
-    running = [:]
-    for app in runningApps.sorted(by: { "\($0)" < "\($1)" }) {
-      if let match = newRules.match(app), running[match.rule.name] == nil { running[match.rule.name] = match }
-    }
     events = meter.idle(old.isIdle, at: now)
     events += meter.inhibited(old.isInhibited, at: now)
     events += meter.screenVisible(old.isScreenVisible, at: now)
-    // One of the two is empty: a backend reports focus or running processes, never both.
-    let inUse = Set(running.keys).union(focused.map { [$0.rule.name] } ?? [])
-    events += meter.inUse(inUse, at: now)
+    events += matchInUse(at: now)
     log("meter: rules now \(newRules.rules.map(\.name).joined(separator: ", "))")
     await act(on: events, at: now)
     reschedule()
@@ -200,21 +219,17 @@ actor MeterLoop {
     switch event {
     case .focus(let window):
       focusedIdentity = window?.app
-      focused = window.flatMap { rules.match($0.app) }
-      events += meter.inUse(focused.map { [$0.rule.name] } ?? [], at: now)
-      if let focused { enforce.append(focused) }
+      events += matchInUse(at: now)
+      if let focused, !focusedIsSite { enforce.append(focused) }
     case .running(let apps):
-      var nowRunning: [String: AppMatch] = [:]
       var started: [String: AppMatch] = [:]
-      for app in apps {
-        guard let match = rules.match(app) else { continue }
-        if nowRunning[match.rule.name] == nil { nowRunning[match.rule.name] = match }
+      for app in apps where !runningApps.contains(app) {
         // A process not seen before, even of a rule that already ran: a relaunch.
-        if !runningApps.contains(app) { started[match.rule.name] = match }
+        if let match = rules.match(app), !isReportingBrowser(app) { started[match.rule.name] = match }
       }
-      running = nowRunning
       runningApps = Set(apps)
-      events += meter.inUse(Set(running.keys), at: now)
+      runningOrder = apps
+      events += matchInUse(at: now)
       enforce += started.values.sorted { $0.rule.name < $1.rule.name }
     case .idle(let isIdle):
       events += meter.idle(isIdle, at: now)
@@ -250,8 +265,11 @@ actor MeterLoop {
     generation += 1
     reader = nil
     focused = nil
+    focusedIsSite = false
+    focusedIdentity = nil
     running = [:]
     runningApps = []
+    runningOrder = []
     var events = meter.inUse([], at: now)
     events += save(now, reason: "desktop lost")
     await act(on: events, at: now)
@@ -466,6 +484,49 @@ actor MeterLoop {
       }
     }
     return meter.absorb(stored, at: now)
+  }
+
+  // MARK: What is in use
+
+  /// Matches what the desktop said last (the window in front or the apps
+  /// that run) and the browsers' sites against the rules, and tells the meter.
+  ///
+  /// One budget, never counted twice: a browser in front that shows a
+  /// covered site counts for the site's rule instead of the window's own
+  /// match. With focus, the browser is in front when the focused window's
+  /// process is the reporting browser; without focus (the process fallback)
+  /// a reported site counts while it is reported (the extension reports
+  /// nothing while the browser has no focus), and the browser's own process
+  /// then counts only when it shows no covered site.
+  private func matchInUse(at now: MeterInstant) -> [MeterEvent] {
+    guard backend?.countingSource != .running else {
+      var nowRunning: [String: AppMatch] = [:]
+      for report in siteReports.sorted(by: { $0.site < $1.site }) {
+        if let match = rules.match(site: report.site), nowRunning[match.rule.name] == nil {
+          nowRunning[match.rule.name] = match
+        }
+      }
+      for app in runningOrder where !isReportingBrowser(app) {
+        if let match = rules.match(app), nowRunning[match.rule.name] == nil { nowRunning[match.rule.name] = match }
+      }
+      running = nowRunning
+      focused = nil
+      focusedIsSite = false
+      return meter.inUse(Set(running.keys), at: now)
+    }
+    running = [:]
+    let site = focusedIdentity?.pid.flatMap { pid in
+      siteReports.lazy.filter { $0.browserPID == pid }.compactMap { self.rules.match(site: $0.site) }.first
+    }
+    focused = site ?? focusedIdentity.flatMap { rules.match($0) }
+    focusedIsSite = site != nil
+    return meter.inUse(focused.map { [$0.rule.name] } ?? [], at: now)
+  }
+
+  /// Whether `app` is a browser whose host reports a covered site: its own match gives way to the site's.
+  private func isReportingBrowser(_ app: AppIdentity) -> Bool {
+    guard let pid = app.pid else { return false }
+    return siteReports.contains { $0.browserPID == pid && rules.match(site: $0.site) != nil }
   }
 
   // MARK: Helpers

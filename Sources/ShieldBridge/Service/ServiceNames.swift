@@ -9,7 +9,7 @@ public enum ServiceNames {
   public static let busName = BusName(rawValue: "org.shieldbridge.ShieldBridge")!
   /// `/org/shieldbridge/ShieldBridge1`.
   public static let path = ObjectPath(rawValue: "/org/shieldbridge/ShieldBridge1")!
-  /// `org.shieldbridge.ShieldBridge1`: `Shield`, `Open`, `Status`, `Usage` and the
+  /// `org.shieldbridge.ShieldBridge1`: `Shield`, `Open`, `Status`, `Usage`, `SiteFocus` and the
   /// signals `Dispatched`, `LimitReached` and `Unlocked`.
   public static let interface = InterfaceName(rawValue: "org.shieldbridge.ShieldBridge1")!
   public static let shield = MemberName(rawValue: "Shield")!
@@ -17,6 +17,9 @@ public enum ServiceNames {
   public static let status = MemberName(rawValue: "Status")!
   /// `Usage() → s`: the meter's day as JSON (see ``ShieldService/usage()``).
   public static let usage = MemberName(rawValue: "Usage")!
+  /// `SiteFocus(s site, u browserPid) → s`: a browser's site in front, answered with its state
+  /// (see ``ShieldService/siteFocus(_:browserPID:caller:)``).
+  public static let siteFocus = MemberName(rawValue: "SiteFocus")!
   public static let dispatched = MemberName(rawValue: "Dispatched")!
   /// `LimitReached(s rule, s app)`: a rule's apps reached today's limit.
   public static let limitReached = MemberName(rawValue: "LimitReached")!

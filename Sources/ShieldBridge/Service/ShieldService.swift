@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// It owns `org.shieldbridge.ShieldBridge` on its bus and exports
 /// `org.shieldbridge.ShieldBridge1` (`Shield(s app) → u`, `Open(s link) → s`,
-/// `Status() → s`, `Usage() → s`, and the signals `Dispatched(s record)`,
+/// `Status() → s`, `Usage() → s`, `SiteFocus(s site, u browserPid) → s`, and the signals `Dispatched(s record)`,
 /// `LimitReached(s rule, s app)` and `Unlocked(s rule, u minutes)`). With a
 /// desktop backend in its options it runs the meter (``MeterLoop``). Notifications go
 /// through one ``NotificationClient`` on the same connection, so that clicks
@@ -130,6 +130,8 @@ public actor ShieldService {
   private var listener: Task<Void, Never>?
   /// The meter, while a desktop is watched (see ShieldService+Meter.swift).
   var meterLoop: MeterLoop?
+  /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
+  var siteCallers: [BusName: SiteCaller] = [:]
 
   /// Starts the service on `connection`: follows the notification server,
   /// exports the interface, listens for clicks, takes the well-known name, and
@@ -215,6 +217,7 @@ public actor ShieldService {
     configurationWatcher = nil
     await meterLoop?.stop()
     meterLoop = nil
+    forgetSiteCallers()
     gate.close()
     _ = try? await connection.releaseName(ServiceNames.busName)
     if !(await gate.drained(within: options.stopTimeout)) {
@@ -362,6 +365,14 @@ public actor ShieldService {
           async: { [weak self] _ in
             guard let self else { throw DBusError(.failed, "the service is stopping") }
             return [.string(await self.usage().json.serialized)]
+          }),
+        try Method(
+          ServiceNames.siteFocus.rawValue, inputs: "su", outputs: "s", inputNames: ["site", "browserPid"],
+          outputNames: ["state"],
+          async: { [weak self] call in
+            guard let self else { throw DBusError(.failed, "the service is stopping") }
+            let (site, pid) = try call.decode(String.self, UInt32.self)
+            return [.string(try await self.siteFocus(site, browserPID: pid, caller: call.sender))]
           }),
       ],
       signals: [

@@ -12,7 +12,7 @@ extension Command {
     subcommands: [
       .serve, .shield, .open, .puzzle, .status, .desktop,
       .notify, .notificationServer, .doctor,
-      .link, .locales, .demo,
+      .link, .locales, .demo, .nativeHost,
     ]
   )
 }

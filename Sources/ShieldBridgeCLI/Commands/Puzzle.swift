@@ -68,16 +68,14 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
   let store = try standardLedgerStore()
   let localizer = Localizer.current()
   do {
-    let status = try store.status(of: rule)
-    report(status.warnings)
-    guard !status.value.isUsedUp else {
+    // Today's grants, then whether the grant can be written: before the task.
+    let readiness = try store.preparePuzzle(for: rule)
+    report(readiness.warnings)
+    guard case .ready = readiness.value else {
       Output.out(localizer.render(.shieldUsedUp(app: app)))
       LastScreen.hold()
       return .tryAgain
     }
-    // Before the task, not after the right answer: a state folder the grant
-    // cannot be written to fails now, with the error the write would give.
-    try store.checkWritable()
   } catch {
     throw CommandFailure(error)
   }
@@ -99,13 +97,14 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
   }
 
   do {
-    let recorded = try store.recordGrant(for: rule)
+    let recorded = try store.grantSolvedPuzzle(for: rule)
     report(recorded.warnings)
-  } catch .grantsUsedUp {
-    // Another puzzle took the last grant while this one was being solved.
-    Output.out(localizer.render(.shieldUsedUp(app: app)))
-    LastScreen.hold()
-    return .tryAgain
+    guard case .granted = recorded.value else {
+      // Another puzzle took the last grant while this one was being solved.
+      Output.out(localizer.render(.shieldUsedUp(app: app)))
+      LastScreen.hold()
+      return .tryAgain
+    }
   } catch {
     throw CommandFailure(error)
   }

@@ -1,0 +1,184 @@
+import Brake
+import JSON
+import Localization
+
+extension NativeHost {
+  /// The longest language tag `hello` may name (BCP 47 allows 35 characters in practice).
+  static let languageLimit = 35
+
+  /// Handles one message from the browser. A message that cannot be taken
+  /// (not UTF-8, not JSON, not an object, an unknown type, a bad value) is
+  /// logged and answered with `{"type":"error"}`; the host goes on.
+  func handle(_ body: [UInt8]) async {
+    guard String(validating: body, as: UTF8.self) != nil else {
+      refuse("a message of \(body.count) bytes is not valid UTF-8; it was ignored")
+      return
+    }
+    let message: JSONValue
+    do {
+      message = try JSONValue(parsing: body)
+    } catch {
+      refuse("a message is not JSON (\(error)); it was ignored")
+      return
+    }
+    guard case .object = message else {
+      refuse("a message is not a JSON object; it was ignored")
+      return
+    }
+    guard let type = message["type"]?.stringValue else {
+      refuse("a message has no \"type\"; it was ignored")
+      return
+    }
+    switch type {
+    case "hello": hello(message)
+    case "focus": await focusMessage(message)
+    case "puzzle": puzzleMessage(message)
+    case "answer": await answerMessage(message)
+    default:
+      let shown = type.utf8.count > 40 ? String(decoding: type.utf8.prefix(40), as: UTF8.self) + "…" : type
+      refuse("unknown message type \(JSONValue.string(shown).serialized); it was ignored")
+    }
+  }
+
+  /// `{"type":"hello","version":1,"language":"de-DE"}`: the texts from now on are in that language.
+  private func hello(_ message: JSONValue) {
+    guard let language = message["language"]?.stringValue else { return }
+    guard !language.isEmpty, language.utf8.count <= Self.languageLimit,
+      language.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || Self.isAlphanumeric($0) })
+    else {
+      refuse(
+        "hello: \"language\" is not a language tag such as de-DE; the texts stay in \(localizer.locale.identifier)")
+      return
+    }
+    // Browsers write de-DE, gettext de_DE; negotiated like `locales negotiate`.
+    localizer = Localizer.current(
+      override: language.replacing("-", with: "_"), directory: options.catalogDirectory)
+  }
+
+  /// `{"type":"focus","site":"instagram.com"}` or `"site":null`.
+  private func focusMessage(_ message: JSONValue) async {
+    guard let value = message["site"] else {
+      refuse("focus: \"site\" is missing (null for none)")
+      return
+    }
+    if case .null = value {
+      await focus(nil)
+      return
+    }
+    guard let text = value.stringValue, let site = Site(text) else {
+      refuse("focus: \"site\" is not a host name such as instagram.com; it was ignored")
+      return
+    }
+    await focus(site)
+  }
+
+  /// `{"type":"puzzle","site":"instagram.com"}`: a task for the site's rule, or `usedUp`.
+  private func puzzleMessage(_ message: JSONValue) {
+    guard let text = message["site"]?.stringValue, let site = Site(text) else {
+      refuse("puzzle: \"site\" is not a host name such as instagram.com")
+      return
+    }
+    guard let match = options.rules.match(site: site) else {
+      refuse("puzzle: no rule covers \(site); there is nothing to unlock")
+      return
+    }
+    do {
+      let readiness = try options.ledger.preparePuzzle(for: match.rule)
+      for warning in readiness.warnings { options.log("\(warning)") }
+      guard case .ready = readiness.value else {
+        puzzle = nil
+        send(usedUp(site: site, match: match))
+        return
+      }
+    } catch {
+      refuse("puzzle: the ledger cannot be used: \(error)")
+      return
+    }
+    let opened = OpenPuzzle(
+      id: takePuzzleID(), site: site, match: match, session: PuzzleSession(random: SeededRandom(seed: random.next())))
+    puzzle = opened
+    send(task(opened))
+  }
+
+  /// `{"type":"answer","puzzle":ID,"answer":"12"}`.
+  private func answerMessage(_ message: JSONValue) async {
+    guard let id = message["puzzle"]?.integerValue, let answer = message["answer"]?.stringValue else {
+      refuse("answer: it needs \"puzzle\" (the task's number) and \"answer\" (a string)")
+      return
+    }
+    guard var open = puzzle, open.id == id else {
+      refuse("answer: task \(id) is not the one open; ask for a new task")
+      return
+    }
+    // An answer is a number of a few digits: a long one is wrong, never parsed at length.
+    let attempt = open.session.answer(answer.utf8.count > 64 ? "x" : answer)
+    let app = open.match.app.name
+    switch attempt {
+    case .blank:
+      send(task(open))
+    case .wrong:
+      send(
+        .object([
+          ("type", .string("answer")), ("puzzle", .int(open.id)), ("result", .string("wrong")),
+          ("text", .string(localizer.render(.puzzleWrong))),
+        ]))
+      open.id = takePuzzleID()
+      puzzle = open
+      send(task(open))
+    case .solved:
+      puzzle = nil
+      let minutes = open.match.rule.grantMinutes
+      do {
+        let outcome = try options.ledger.grantSolvedPuzzle(for: open.match.rule)
+        for warning in outcome.warnings { options.log("\(warning)") }
+        guard case .granted(let grant) = outcome.value else {
+          send(usedUp(site: open.site, match: open.match))
+          return
+        }
+        options.log(
+          "puzzle solved: \(minutes) more minutes for \(app) (grant \(grant.status.grantsToday) of "
+            + "\(open.match.rule.maxGrantsPerDay) today)")
+      } catch {
+        refuse("answer: the task was solved, but the grant could not be recorded: \(error)")
+        return
+      }
+      send(
+        .object([
+          ("type", .string("answer")), ("puzzle", .int(open.id)), ("result", .string("solved")),
+          ("minutes", .int(minutes)), ("text", .string(localizer.render(.puzzleSolved(app: app, minutes: minutes)))),
+        ]))
+      // The service reads the grant from the ledger at this call: the state says unshielded.
+      if wanted == nil { wanted = .some(told ?? .some(open.site)) }
+      await flushFocus(now: true)
+    }
+  }
+
+  private func takePuzzleID() -> Int {
+    defer { nextPuzzleID += 1 }
+    return nextPuzzleID
+  }
+
+  private func task(_ open: OpenPuzzle) -> JSONValue {
+    let question = open.session.puzzle.text
+    return .object([
+      ("type", .string("puzzle")), ("puzzle", .int(open.id)), ("question", .string(question)),
+      ("text", .string(localizer.render(.puzzleQuestion(task: question)))),
+      (
+        "prompt",
+        .string(localizer.render(.puzzleIntro(app: open.match.app.name, minutes: open.match.rule.grantMinutes)))
+      ),
+    ])
+  }
+
+  private func usedUp(site: Site, match: AppMatch) -> JSONValue {
+    .object([
+      ("type", .string("usedUp")), ("site", .string(site.name)),
+      ("text", .string(localizer.render(.shieldUsedUp(app: match.app.name)))),
+    ])
+  }
+
+  private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+  }
+}

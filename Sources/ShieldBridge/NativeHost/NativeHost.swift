@@ -1,0 +1,305 @@
+public import Brake
+public import DBus
+import Dispatch
+import JSON
+public import Localization
+public import Posix
+import Spawn
+
+/// `shieldbridge native-host`: the browser extension's side of ShieldBridge.
+///
+/// It reads native-messaging frames from the browser (``NativeMessageReader``),
+/// answers with frames (``NativeMessageWriter``) and relays the site in front
+/// to the service's `SiteFocus`, starting the service through D-Bus
+/// activation when it is not running. It follows `LimitReached` and
+/// `Unlocked` from the service's current owner only, and the service's
+/// restarts, and then asks again, so that the browser learns at once that its
+/// site is shielded or unlocked. The puzzle of the shield page runs here,
+/// with ``PuzzleSession``, and its grant is recorded in the ledger as the
+/// terminal puzzle records it (``LedgerStore/grantSolvedPuzzle(for:)``); the
+/// texts come from the catalogs, in the language the extension's `hello` names.
+///
+/// Focus messages are coalesced: only a change of site reaches the service,
+/// at most one call per ``Options/focusInterval``, and a focus message that a
+/// newer one overtook before its answer gets none (the newer one's answer
+/// stands for both). The service keeps one site per host, so no flood can
+/// make it count twice. Input waits for the message before it is handled,
+/// one at a time, so a fast browser cannot fill the host's memory.
+public actor NativeHost {
+  /// What the host works with; tests set their own descriptors and bus.
+  public struct Options: Sendable {
+    public var bus: Connection.Bus
+    public var input: FileDescriptor
+    public var output: FileDescriptor
+    /// The browser's process id, passed to `SiteFocus` (the host's parent).
+    public var browserPID: Int32
+    public var rules: RuleSet
+    public var ledger: LedgerStore
+    /// The catalogs' folder; located from the environment when `nil`.
+    public var catalogDirectory: CatalogDirectory?
+    /// The least time between two `SiteFocus` calls for focus messages.
+    public var focusInterval: Duration
+    /// How long a call to the service may take (its activation included).
+    public var callTimeout: Duration
+    /// Makes the tasks repeatable; random when `nil`.
+    public var puzzleSeed: UInt64?
+    /// The longest message taken from the browser.
+    public var inputLimit: Int
+    /// Where the log lines go: stderr, which browsers keep in their log.
+    public var log: @Sendable (String) -> Void
+
+    public init(
+      bus: Connection.Bus, input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput,
+      browserPID: Int32, rules: RuleSet, ledger: LedgerStore, catalogDirectory: CatalogDirectory? = nil,
+      focusInterval: Duration = .milliseconds(100), callTimeout: Duration = .seconds(10), puzzleSeed: UInt64? = nil,
+      inputLimit: Int = NativeMessageReader.defaultLimit, log: @escaping @Sendable (String) -> Void
+    ) {
+      self.bus = bus
+      self.input = input
+      self.output = output
+      self.browserPID = browserPID
+      self.rules = rules
+      self.ledger = ledger
+      self.catalogDirectory = catalogDirectory
+      self.focusInterval = focusInterval
+      self.callTimeout = callTimeout
+      self.puzzleSeed = puzzleSeed
+      self.inputLimit = inputLimit
+      self.log = log
+    }
+  }
+
+  /// Why the host ended.
+  public enum End: Hashable, Sendable {
+    /// The browser closed stdin: the normal end.
+    case inputClosed
+    /// The stream of frames broke (a length over the limit, a cut frame, a failed read); the text says how.
+    case badInput(String)
+    /// The browser stopped reading (stdout closed).
+    case outputClosed(String)
+  }
+
+  enum Event: Sendable {
+    case message([UInt8])
+    case inputEnded
+    case inputFailed(NativeMessageError)
+    /// `LimitReached`, `Unlocked`, or a new owner of the service's name.
+    case serviceChanged
+    /// The coalesced focus is due.
+    case focusDue
+  }
+
+  /// A task the shield page shows.
+  struct OpenPuzzle {
+    var id: Int
+    var site: Site
+    var match: AppMatch
+    var session: PuzzleSession<SeededRandom>
+  }
+
+  let options: Options
+  let writer: NativeMessageWriter
+  let events: AsyncStream<Event>
+  let eventSink: AsyncStream<Event>.Continuation
+  var connection: Connection?
+  var subscriptions: [SignalSubscription] = []
+  var tracker: NameOwnerTracker?
+  var localizer: Localizer
+  var random: SeededRandom
+
+  /// The site the browser asked about last and not yet answered; `.some(nil)` is "no site".
+  var wanted: Site??
+  /// The site the service was told last, once told.
+  var told: Site??
+  var lastCall: MonotonicTime?
+  var focusTimer: Task<Void, Never>?
+  var puzzle: OpenPuzzle?
+  var nextPuzzleID = 1
+  /// Set when output failed: the browser is gone.
+  var outputFailure: String?
+
+  init(options: Options) {
+    self.options = options
+    writer = NativeMessageWriter(descriptor: options.output)
+    (events, eventSink) = AsyncStream.makeStream(of: Event.self)
+    localizer = Localizer.current(directory: options.catalogDirectory)
+    random = SeededRandom(seed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
+  }
+
+  /// Serves the browser until it closes stdin or the stream breaks.
+  public static func run(_ options: Options) async -> End {
+    let host = NativeHost(options: options)
+    return await host.serve()
+  }
+
+  private func serve() async -> End {
+    await connect()
+    // The reader waits for each message to be handled before it reads the
+    // next: one message in memory at a time, whatever the browser sends.
+    let handled = DispatchSemaphore(value: 0)
+    let reader = NativeMessageReader(descriptor: options.input, limit: options.inputLimit)
+    let sink = eventSink
+    detachThread {
+      while true {
+        do throws(NativeMessageError) {
+          guard let body = try reader.next() else {
+            sink.yield(.inputEnded)
+            return
+          }
+          sink.yield(.message(body))
+          handled.wait()
+        } catch {
+          sink.yield(.inputFailed(error))
+          return
+        }
+      }
+    }
+    defer { stopFollowing() }
+    for await event in events {
+      switch event {
+      case .message(let body):
+        await handle(body)
+        handled.signal()
+      case .inputEnded:
+        return .inputClosed
+      case .inputFailed(let error):
+        options.log(error.description)
+        return .badInput(error.description)
+      case .serviceChanged:
+        await serviceChanged()
+      case .focusDue:
+        focusTimer = nil
+        await flushFocus()
+      }
+      if let outputFailure { return .outputClosed(outputFailure) }
+    }
+    return .inputClosed
+  }
+
+  // MARK: The service
+
+  /// Connects to the bus and follows the service's signals; without a bus the host still answers, with errors.
+  private func connect() async {
+    let connection: Connection
+    do {
+      connection = try Connection(options.bus)
+    } catch {
+      options.log("no message bus to reach the ShieldBridge service on: \(error.message)")
+      return
+    }
+    self.connection = connection
+    do {
+      let tracker = try await NameOwnerTracker.track(ServiceNames.busName, on: connection)
+      self.tracker = tracker
+      let sink = eventSink
+      tracker.addObserver { owner in
+        // A new service knows nothing of this host's site: tell it again.
+        if owner != nil { sink.yield(.serviceChanged) }
+      }
+      for member in [ServiceNames.limitReached, ServiceNames.unlocked] {
+        let rule = MatchRule(
+          sender: ServiceNames.busName, interface: ServiceNames.interface, member: member, path: ServiceNames.path)
+        subscriptions.append(
+          try await connection.addSignalHandler(matching: rule, from: tracker) { _ in sink.yield(.serviceChanged) })
+      }
+    } catch {
+      options.log("cannot follow the ShieldBridge service's signals: \(error.message); states are sent only when asked")
+    }
+  }
+
+  private func stopFollowing() {
+    for subscription in subscriptions { subscription.cancel() }
+    subscriptions = []
+    connection?.close()
+  }
+
+  /// Asks the service where `site` stands, telling it that the browser shows it.
+  ///
+  /// - Returns: The `"state"` message, or an `"error"` message saying why there is none.
+  func askService(_ site: Site?) async -> JSONValue {
+    guard let connection else {
+      return Self.error("no message bus: the ShieldBridge service cannot be reached")
+    }
+    lastCall = .now
+    let reply: Message
+    do {
+      reply = try await connection.call(
+        ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.siteFocus, site?.name ?? "",
+        UInt32(clamping: options.browserPID), timeout: options.callTimeout)
+    } catch {
+      options.log("SiteFocus failed: \(error.name): \(error.message)")
+      return Self.error("the ShieldBridge service did not answer: \(error.message)")
+    }
+    told = .some(site)
+    guard let text = try? reply.decode(String.self), let state = try? JSONValue(parsing: text),
+      case .object(let members) = state
+    else {
+      return Self.error("the ShieldBridge service answered SiteFocus with something other than a state")
+    }
+    return .object([("type", .string("state"))] + members)
+  }
+
+  private func serviceChanged() async {
+    // Nothing told yet: the next focus message asks anyway.
+    guard let told else { return }
+    if wanted == nil { wanted = .some(told) }
+    await flushFocus(now: true)
+  }
+
+  // MARK: Focus
+
+  /// The browser's site in front: answered at once when the service is due
+  /// a call or already knows the site, later (coalesced) otherwise.
+  func focus(_ site: Site?) async {
+    wanted = .some(site)
+    await flushFocus()
+  }
+
+  /// Answers the wanted site: from the service, at most once per ``Options/focusInterval``
+  /// unless `now` (a signal, a grant), which asks at once.
+  func flushFocus(now: Bool = false) async {
+    guard let target = wanted else { return }
+    if !now, let lastCall {
+      let next = lastCall.adding(options.focusInterval)
+      let current = MonotonicTime.now
+      if current < next {
+        if focusTimer == nil {
+          let delay = next.duration(since: current)
+          let sink = eventSink
+          focusTimer = Task {
+            do { try await Task.sleep(for: delay) } catch { return }
+            sink.yield(.focusDue)
+          }
+        }
+        return
+      }
+    }
+    focusTimer?.cancel()
+    focusTimer = nil
+    wanted = nil
+    send(await askService(target))
+  }
+
+  // MARK: Output
+
+  /// Writes one message to the browser; a failure ends the host (the browser stopped reading).
+  func send(_ message: JSONValue) {
+    guard outputFailure == nil else { return }
+    do {
+      try writer.write(message)
+    } catch {
+      outputFailure = "cannot write to the browser: \(error)"
+      options.log(outputFailure ?? "")
+    }
+  }
+
+  static func error(_ message: String) -> JSONValue {
+    .object([("type", .string("error")), ("message", .string(message))])
+  }
+
+  /// Logs a message the host could not take and tells the browser; the host goes on.
+  func refuse(_ message: String) {
+    options.log(message)
+    send(Self.error(message))
+  }
+}

@@ -1,0 +1,117 @@
+import Brake
+import DBus
+import JSON
+
+/// A connection that reports a browser's site (a native-messaging host), as the service keeps it.
+struct SiteCaller: Sendable {
+  var site: Site?
+  var browserPID: Int32
+  /// Its `NameOwnerChanged`: the caller is forgotten when it leaves the bus.
+  var subscription: SignalSubscription?
+}
+
+extension ShieldService {
+  /// The most connections whose sites are kept at once; one more is refused.
+  ///
+  /// There is one host per running browser: 64 is far more than anyone runs,
+  /// and it bounds what a process on the bus can make the service hold.
+  static let siteCallersKept = 64
+
+  /// A fixed member name; the force unwrap cannot fail for this literal.
+  private static let nameOwnerChanged = MemberName(rawValue: "NameOwnerChanged")!
+
+  /// `SiteFocus(s site, u browserPid) → s`: the site in front in the caller's
+  /// browser (`""` for none), and where it stands.
+  ///
+  /// The service keeps one site per calling connection (its unique name) and
+  /// forgets it when that connection leaves the bus; the meter counts it as
+  /// an event (see ``MeterLoop/sitesReported(_:)``).
+  ///
+  /// - Returns: ``SiteState`` as JSON.
+  /// - Throws: `InvalidArgs` for a site over 253 bytes or not a host name,
+  ///   `LimitsExceeded` for a caller beyond ``siteCallersKept``, `Stopping`
+  ///   once ``stop()`` began.
+  func siteFocus(_ text: String, browserPID: UInt32, caller: BusName?) async throws(DBusError) -> String {
+    if gate.isClosed { throw ServiceError(.stopping, "the ShieldBridge service is stopping").dbusError }
+    let site: Site?
+    if text.isEmpty {
+      site = nil
+    } else {
+      guard text.utf8.count <= Site.maximumLength else {
+        throw DBusError(
+          .invalidArgs, "the site is \(text.utf8.count) bytes long; a host name has at most \(Site.maximumLength)")
+      }
+      guard let parsed = Site(text) else {
+        throw DBusError(
+          .invalidArgs,
+          "the site is not a host name (letters, digits, hyphens and dots, such as instagram.com; "
+            + "no scheme, port or path)")
+      }
+      site = parsed
+    }
+    guard let caller else { throw DBusError(.invalidArgs, "SiteFocus needs a caller on a bus") }
+    guard let pid = Int32(exactly: browserPID), pid > 0 else {
+      throw DBusError(.invalidArgs, "browserPid must be a process id, not \(browserPID)")
+    }
+    if siteCallers[caller] == nil {
+      guard siteCallers.count < Self.siteCallersKept else {
+        throw DBusError(
+          .limitsExceeded, "the service keeps the sites of at most \(Self.siteCallersKept) connections")
+      }
+      // In place before the wait below, so that a second call meanwhile finds it.
+      siteCallers[caller] = SiteCaller(site: site, browserPID: pid)
+      await follow(caller)
+    }
+    if siteCallers[caller] != nil {
+      siteCallers[caller]?.site = site
+      siteCallers[caller]?.browserPID = pid
+    }
+    let report = await sitesChanged()
+    return SiteState(site: site, rules: options.configuration.rules, report: report).json.serialized
+  }
+
+  /// Watches `caller` leave the bus; forgets it at once when it already left.
+  private func follow(_ caller: BusName) async {
+    // The new owner "" is the connection gone; a unique name never gets another owner.
+    let rule = MatchRule(
+      sender: .bus, interface: .bus, member: Self.nameOwnerChanged, path: .bus,
+      arguments: [0: caller.rawValue, 2: ""])
+    let subscription = try? await connection.addSignalHandler(matching: rule) { [weak self] _ in
+      guard let self else { return }
+      Task { await self.left(caller) }
+    }
+    guard siteCallers[caller] != nil else {
+      subscription?.cancel()
+      return
+    }
+    siteCallers[caller]?.subscription = subscription
+    // It may have gone before the bus knew of the rule.
+    if (try? await connection.nameOwner(caller, timeout: .seconds(5))) == nil {
+      siteCallers[caller]?.subscription?.cancel()
+      siteCallers[caller] = nil
+    }
+  }
+
+  /// A host left the bus (its browser closed it): its site no longer counts.
+  func left(_ caller: BusName) async {
+    guard let gone = siteCallers.removeValue(forKey: caller) else { return }
+    gone.subscription?.cancel()
+    options.log("site reports: a host left the bus; \(siteCallers.count) still report")
+    _ = await sitesChanged()
+  }
+
+  /// Gives the meter every caller's site; today's use after it.
+  private func sitesChanged() async -> UsageReport {
+    let reports = siteCallers.values.compactMap { caller in
+      caller.site.map { SiteReport(site: $0, browserPID: caller.browserPID) }
+    }
+    if let meterLoop { return await meterLoop.sitesReported(reports) }
+    return await usage()
+  }
+
+  /// Forgets every caller (the service stops).
+  func forgetSiteCallers() {
+    for caller in siteCallers.values { caller.subscription?.cancel() }
+    siteCallers = [:]
+  }
+}
