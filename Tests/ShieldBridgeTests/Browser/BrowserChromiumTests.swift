@@ -194,4 +194,28 @@ struct BrowserChromiumTests {
     #expect(try await setup.browser.evaluate("document.getElementById('start').hidden", session: shield) == true)
     _ = await setup.finish()
   }
+
+  @Test("A host that dies is started again (the extension retries), and the site in front is counted again")
+  func hostGoesAway() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 600, grant: 5, grants: 1))
+    _ = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    _ = try await poll("the site counted", timeout: .seconds(20)) {
+      try await setup.usage()?["counting"]?.boolValue == true ? true : nil
+    }
+    let first = try #require(setup.service.hosts.first)
+    kill(first, SIGKILL)
+    // The service forgets a site when its reporter leaves the bus; the new host reports it again.
+    let second = try await poll("a second host", timeout: .seconds(30)) {
+      setup.service.hosts.count >= 2 ? setup.service.hosts[1] : nil
+    }
+    #expect(second != first)
+    let before = try #require(try await setup.usage()?["usedSeconds"]?.integerValue)
+    _ = try await poll("the site counted through the new host", timeout: .seconds(20)) {
+      let rule = try await setup.usage()
+      return rule?["counting"]?.boolValue == true && (rule?["usedSeconds"]?.integerValue ?? 0) > before ? true : nil
+    }
+    _ = await setup.finish()
+  }
 }

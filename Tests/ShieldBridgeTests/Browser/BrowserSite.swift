@@ -63,13 +63,15 @@ enum BrowserSite {
   /// Writes the launcher the host manifest points at: `shieldbridge native-host` with `environment`.
   ///
   /// Browsers start a host with their own environment and arguments; the
-  /// launcher pins the private bus and the sandbox's folders, and keeps the
-  /// host's stderr (the browser's log) in `log`.
-  static func writeLauncher(at path: String, environment: [String: String], log: String) throws {
+  /// launcher pins the private bus and the sandbox's folders, keeps the
+  /// host's stderr (the browser's log) in `log`, and appends each host's pid
+  /// (`exec` keeps it) to `pids`.
+  static func writeLauncher(at path: String, environment: [String: String], log: String, pids: String) throws {
     var script = "#!/bin/sh\n"
     for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
       script += "export \(name)='\(value.replacingOccurrences(of: "'", with: "'\\''"))'\n"
     }
+    script += "echo $$ >> '\(pids)'\n"
     script += "exec '\(ShieldBridgeTool.path)' native-host \"$@\" 2>>'\(log)'\n"
     try writeExecutable(path, script)
   }
@@ -105,6 +107,8 @@ struct SiteService {
   let launcher: String
   /// Where the host's stderr goes.
   let hostLog: String
+  /// Where the launcher writes each host's pid, a line each.
+  let hostPIDs: String
   /// The service's environment, for the browser too.
   let environment: [String: String]
 
@@ -125,7 +129,8 @@ struct SiteService {
     (server, port) = try await BrowserSite.startServer(root: sandbox.root.path)
     hostLog = sandbox.root.file("native-host.log")
     launcher = sandbox.root.file("native-host")
-    try BrowserSite.writeLauncher(at: launcher, environment: environment, log: hostLog)
+    hostPIDs = sandbox.root.file("native-host.pids")
+    try BrowserSite.writeLauncher(at: launcher, environment: environment, log: hostLog, pids: hostPIDs)
   }
 
   /// The host manifest for the browser with `allowed` (`allowed_origins` or `allowed_extensions`) in `folder`.
@@ -143,6 +148,11 @@ struct SiteService {
   func usage() async throws -> JSONValue? {
     let reply = try await watcher.call(ServiceNames.usage)
     return try JSONValue(parsing: try reply.decode(String.self)).usageRule("social")
+  }
+
+  /// The pids of the hosts started so far, in order.
+  var hosts: [Int32] {
+    ((try? String(contentsOfFile: hostPIDs, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
   }
 
   /// Stops the service and the site; the host's log.
