@@ -32,7 +32,7 @@ BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 RELEASE_BIN := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: build release demo test lint bench fuzz screenshots install clean deps-build deps-run deps-test deps-bench \
+.PHONY: build release demo test lint bench fuzz screenshots install install-user clean deps-build deps-run deps-test deps-bench \
 	deps-screenshots webextension-locales
 
 build: deps-build
@@ -44,7 +44,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
@@ -75,6 +75,12 @@ webextension-locales: build
 release: deps-build
 	$(RELEASE_BUILD) --product shieldbridge
 
+# Where `make install` puts the browsers' native-messaging host manifests:
+# system (/usr/lib/mozilla/…, /etc/chromium/…), user (~/.mozilla/…,
+# ~/.config/chromium/…), none, or auto: system when run as root with PREFIX
+# /usr or /usr/local, user otherwise (see scripts/install-native-host).
+NATIVE_HOSTS ?= auto
+
 # The binary (without its symbol table, which nothing at run time reads), the catalogs,
 # and the integration files with their paths filled in.
 install: release
@@ -95,6 +101,11 @@ install: release
 		integrations/webextension/*.html integrations/webextension/*.css integrations/webextension/README.md \
 		$(DESTDIR)$(PREFIX)/share/shieldbridge/webextension/
 	$(RELEASE_BIN)/shieldbridge locales webextension --dir locales $(DESTDIR)$(PREFIX)/share/shieldbridge/webextension
+	scripts/install-native-host $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS)
+
+# The binary and the rest under ~/.local, the browsers' host manifests in this user's home.
+install-user:
+	$(MAKE) install PREFIX=$(HOME)/.local NATIVE_HOSTS=user
 
 clean:
 	rm -rf .build

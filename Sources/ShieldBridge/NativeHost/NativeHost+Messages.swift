@@ -78,7 +78,8 @@ extension NativeHost {
       refuse("puzzle: \"site\" is not a host name such as instagram.com")
       return
     }
-    guard let match = options.rules.match(site: site) else {
+    let rules = options.reloadRules?() ?? options.rules
+    guard let match = rules.match(site: site) else {
       refuse("puzzle: no rule covers \(site); there is nothing to unlock")
       return
     }

@@ -19,7 +19,8 @@ import Spawn
 /// terminal puzzle records it (``LedgerStore/grantSolvedPuzzle(for:)``); the
 /// texts come from the catalogs, in the language the extension's `hello` names.
 ///
-/// Focus messages are coalesced: only a change of site reaches the service,
+/// Focus messages are coalesced: only a change of site reaches the service
+/// (the same site again is answered with the service's last state for it),
 /// at most one call per ``Options/focusInterval``, and a focus message that a
 /// newer one overtook before its answer gets none (the newer one's answer
 /// stands for both). The service keeps one site per host, so no flood can
@@ -33,7 +34,11 @@ public actor NativeHost {
     public var output: FileDescriptor
     /// The browser's process id, passed to `SiteFocus` (the host's parent).
     public var browserPID: Int32
+    /// The rules at the start; ``reloadRules`` may give newer ones.
     public var rules: RuleSet
+    /// Reads config.json again for each task asked (`nil`, or its `nil`: keep ``rules``),
+    /// so that a site added meanwhile has its puzzle without a new host.
+    public var reloadRules: (@Sendable () -> RuleSet?)?
     public var ledger: LedgerStore
     /// The catalogs' folder; located from the environment when `nil`.
     public var catalogDirectory: CatalogDirectory?
@@ -50,7 +55,8 @@ public actor NativeHost {
 
     public init(
       bus: Connection.Bus, input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput,
-      browserPID: Int32, rules: RuleSet, ledger: LedgerStore, catalogDirectory: CatalogDirectory? = nil,
+      browserPID: Int32, rules: RuleSet, reloadRules: (@Sendable () -> RuleSet?)? = nil, ledger: LedgerStore,
+      catalogDirectory: CatalogDirectory? = nil,
       focusInterval: Duration = .milliseconds(100), callTimeout: Duration = .seconds(10), puzzleSeed: UInt64? = nil,
       inputLimit: Int = NativeMessageReader.defaultLimit, log: @escaping @Sendable (String) -> Void
     ) {
@@ -59,6 +65,7 @@ public actor NativeHost {
       self.output = output
       self.browserPID = browserPID
       self.rules = rules
+      self.reloadRules = reloadRules
       self.ledger = ledger
       self.catalogDirectory = catalogDirectory
       self.focusInterval = focusInterval
@@ -111,6 +118,8 @@ public actor NativeHost {
   var wanted: Site??
   /// The site the service was told last, once told.
   var told: Site??
+  /// The service's last answer for ``told``; a focus message for the same site is answered with it.
+  var lastState: JSONValue?
   var lastCall: MonotonicTime?
   var focusTimer: Task<Void, Never>?
   var puzzle: OpenPuzzle?
@@ -234,9 +243,12 @@ public actor NativeHost {
     guard let text = try? reply.decode(String.self), let state = try? JSONValue(parsing: text),
       case .object(let members) = state
     else {
+      lastState = nil
       return Self.error("the ShieldBridge service answered SiteFocus with something other than a state")
     }
-    return .object([("type", .string("state"))] + members)
+    let message = JSONValue.object([("type", .string("state"))] + members)
+    lastState = message
+    return message
   }
 
   private func serviceChanged() async {
@@ -259,6 +271,13 @@ public actor NativeHost {
   /// unless `now` (a signal, a grant), which asks at once.
   func flushFocus(now: Bool = false) async {
     guard let target = wanted else { return }
+    // Only a change reaches the service: it has this site already, and its
+    // signals say when the site's state changes.
+    if !now, let told, told == target, let lastState {
+      wanted = nil
+      send(lastState)
+      return
+    }
     if !now, let lastCall {
       let next = lastCall.adding(options.focusInterval)
       let current = MonotonicTime.now

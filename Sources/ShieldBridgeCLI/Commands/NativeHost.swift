@@ -52,7 +52,7 @@ private func runNativeHost(_ invocation: Invocation<NativeHostOptions>) async th
   let log: @Sendable (String) -> Void = { Output.err("shieldbridge native-host: \($0)") }
   let options = NativeHost.Options(
     bus: bus(invocation), browserPID: CurrentProcess.parentID, rules: try loadConfiguration().rules,
-    ledger: try standardLedgerStore(), log: log)
+    reloadRules: { try? Configuration.load().configuration.rules }, ledger: try standardLedgerStore(), log: log)
   log("started for \(caller) (browser process \(options.browserPID))")
   switch await NativeHost.run(options) {
   case .inputClosed:

@@ -17,6 +17,8 @@ extension Command {
         Open(s link) -> s         resolve a link and dispatch it, return the record as JSON
         Status() -> s             today's rules and grants as JSON
         Usage() -> s              today's use per rule and the source that counts it, as JSON
+        SiteFocus(su) -> s        the site a browser shows ("" for none) and the browser's pid,
+                                  from native-host; answered with the site's state as JSON
         signal Dispatched(s)      one JSON record per dispatched action
         signal LimitReached(ss)   a rule and the app in use reached today's limit
         signal Unlocked(su)       a rule and the minutes a grant (or a new day) unlocked

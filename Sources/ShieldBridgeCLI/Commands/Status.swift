@@ -18,7 +18,8 @@ extension Command {
       The JSON has the form
       {"date":"2026-11-29","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":5,
       "grantMinutes":5,"maxGrantsPerDay":5,"grantsToday":1,"limitTodayMinutes":10}]}
-      where date is today's local date. Without configured rules the built-in
+      where date is today's local date; a rule whose apps name websites adds
+      "sites":["instagram.com"] after "apps". Without configured rules the built-in
       rule "default" (its apps list is empty) covers every app. When the
       service answers, or the ledger holds time used today, each rule the
       meter counts adds "usedSeconds", "limitSeconds", "remainingSeconds",
@@ -81,8 +82,9 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
   }
   for rule in status.rules {
     let apps = rule.rule.apps.isEmpty ? "every app" : rule.rule.apps.map(\.name).joined(separator: ", ")
+    let sites = rule.rule.apps.flatMap(\.sites).map(\.name)
     Output.out("")
-    Output.out("\(rule.rule.name): \(apps)")
+    Output.out("\(rule.rule.name): \(apps)" + (sites.isEmpty ? "" : "; sites: " + sites.joined(separator: ", ")))
     Output.out("  limit today: \(rule.limitTodayMinutes) minutes")
     Output.out(
       "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "

@@ -1,0 +1,141 @@
+import Brake
+import DBus
+import Desktop
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+@testable import ShieldBridge
+
+@Suite("One budget on Xvfb with openbox: a covered app's window and a browser showing a covered site")
+struct MeterSiteX11Tests {
+  /// `social`: the Instagram app and instagram.com; `browsers`: the browser window itself;
+  /// `video`: youtube.com alone, with a limit of a one-second minute.
+  static let rules = [
+    Rule(
+      name: "social",
+      apps: [AppPattern(name: "Instagram", classes: ["Instagram"], sites: [Site("instagram.com")].compactMap { $0 })],
+      dailyLimitMinutes: 600, warnMinutes: 0),
+    Rule(name: "browsers", apps: [AppPattern(name: "Browser", classes: ["Browser"])], dailyLimitMinutes: 600),
+    Rule(
+      name: "video", apps: [AppPattern(name: "YouTube", sites: [Site("youtube.com")].compactMap { $0 })],
+      dailyLimitMinutes: 1, warnMinutes: 0, onLimit: .hide),
+  ]
+
+  /// The rules whose time counts now, from `Usage()`.
+  private func counting(_ harness: MeterHarness) async throws -> Set<String> {
+    let rules = try await harness.usage()["rules"]?.arrayValue ?? []
+    return Set(rules.filter { $0["counting"]?.boolValue == true }.compactMap { $0["name"]?.stringValue })
+  }
+
+  private func waitForCounting(_ harness: MeterHarness, _ wanted: Set<String>) async throws {
+    _ = try await poll("exactly \(wanted.sorted()) counting") {
+      try await counting(harness) == wanted ? true : nil
+    }
+  }
+
+  /// `SiteFocus(site, pid)` from a connection of the test's own, as a host would call it.
+  private func siteFocus(_ connection: Connection, _ site: String, pid: Int32) async throws -> JSONValue {
+    let reply = try await connection.call(
+      ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.siteFocus, site,
+      UInt32(pid), timeout: .seconds(10))
+    return try JSONValue(parsing: try reply.decode(String.self))
+  }
+
+  @Test("Focus moves between the app and the browser: one rule counts at a time, the browser is never hidden")
+  func oneBudget() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let app = try await session.launchXterm(windowClass: "Instagram")
+    let browser = try await session.launchXterm(windowClass: "Browser")
+    let harness = try await MeterHarness(
+      rules: Self.rules, desktop: nil, choice: .x11, environment: session.environment)
+    let host = try Connection(.address(harness.notifications.bus.address))
+    defer { host.close() }
+
+    try await session.xdotool(["windowactivate", "--sync", app.hexWindow])
+    try await waitForCounting(harness, ["social"])
+
+    // The browser reports instagram.com while the app is in front: still the app alone.
+    let state = try await siteFocus(host, "instagram.com", pid: browser.pid)
+    #expect(state["covered"] == true)
+    #expect(state["rule"] == "social")
+    try await waitForCounting(harness, ["social"])
+
+    // The browser in front with the same rule's site: social still, and not the browser's own rule as well.
+    try await session.xdotool(["windowactivate", "--sync", browser.hexWindow])
+    try await waitForCounting(harness, ["social"])
+
+    // An uncovered site: the browser window counts as itself.
+    _ = try await siteFocus(host, "example.org", pid: browser.pid)
+    try await waitForCounting(harness, ["browsers"])
+
+    // Another rule's site: that rule alone, until its limit; the shield is posted, the browser stays Normal.
+    let signals = harness.signals.count
+    _ = try await siteFocus(host, "www.youtube.com", pid: browser.pid)
+    _ = try await harness.signal(after: signals, .limitReached(rule: "video", app: "YouTube"))
+    _ = try await harness.notification(summary: "YouTube is paused")
+    _ = try await harness.logLine(containing: "rule video: hid 0 window(s)")
+    #expect(try await session.windowState(browser.window) == "Normal")
+    let shielded = try await siteFocus(host, "youtube.com", pid: browser.pid)
+    #expect(shielded["shielded"] == true)
+    #expect(try await counting(harness).isDisjoint(with: ["social", "browsers"]))
+
+    // Back to the app: social again, and the site no longer counts.
+    try await session.xdotool(["windowactivate", "--sync", app.hexWindow])
+    try await waitForCounting(harness, ["social"])
+    #expect(try await session.windowState(browser.window) == "Normal")
+
+    // The host leaves the bus: its site is forgotten, the browser in front counts as itself.
+    _ = try await siteFocus(host, "instagram.com", pid: browser.pid)
+    try await session.xdotool(["windowactivate", "--sync", browser.hexWindow])
+    try await waitForCounting(harness, ["social"])
+    host.close()
+    _ = try await harness.logLine(containing: "site reports: a host left the bus")
+    try await waitForCounting(harness, ["browsers"])
+    await harness.stop()
+  }
+
+  @Test("SiteFocus refuses a site that is no host name, too long, or from too many callers")
+  func refusals() async throws {
+    let harness = try await MeterHarness(rules: Self.rules, desktop: nil, choice: .off)
+    let host = try Connection(.address(harness.notifications.bus.address))
+    defer { host.close() }
+    for site in [
+      "https://instagram.com/", "instagram.com:443", String(repeating: "a", count: 254), "bad site", "-a.com",
+    ] {
+      await #expect {
+        _ = try await siteFocus(host, site, pid: 1)
+      } throws: { error in
+        (error as? DBusError)?.name == DBusError.Name.invalidArgs.rawValue
+      }
+    }
+    let state = try await siteFocus(host, "instagram.com", pid: 1)
+    #expect(state["covered"] == true)
+    #expect(
+      try await siteFocus(host, "", pid: 1)
+        == JSONValue.object([
+          ("site", .null), ("covered", false), ("shielded", false),
+        ]))
+    // One connection per host, at most 64: the 65th is refused until one leaves.
+    var others: [Connection] = []
+    for _ in 1..<ShieldService.siteCallersKept {
+      let other = try Connection(.address(harness.notifications.bus.address))
+      _ = try await siteFocus(other, "example.org", pid: 1)
+      others.append(other)
+    }
+    let extra = try Connection(.address(harness.notifications.bus.address))
+    defer { extra.close() }
+    await #expect {
+      _ = try await siteFocus(extra, "example.org", pid: 1)
+    } throws: { error in
+      (error as? DBusError)?.name == DBusError.Name.limitsExceeded.rawValue
+    }
+    others.removeLast().close()
+    _ = try await poll("a place for another host") {
+      (try? await siteFocus(extra, "example.org", pid: 1)) != nil ? true : nil
+    }
+    for other in others { other.close() }
+    await harness.stop()
+  }
+}
