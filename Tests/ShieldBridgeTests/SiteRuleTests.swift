@@ -1,5 +1,6 @@
 import Brake
 import Desktop
+import JSON
 import ShieldBridge
 import Testing
 
@@ -49,6 +50,22 @@ struct SiteRuleTests {
     // "YouTube" has only sites: a window named YouTube is not it.
     #expect(rules.match(AppIdentity(instance: "youtube", windowClass: "YouTube")) == nil)
     #expect(rules.match(AppIdentity(windowClass: "instagram"))?.rule.name == "social")
+  }
+
+  @Test("status lists a rule's sites: after the apps in the text, as \"sites\" in the JSON")
+  func status() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(
+      #"{"rules": [{"name": "social", "apps": ["TikTok", {"name": "Instagram", "sites": ["instagram.com", "ig.me"]}]}, {"name": "chat", "apps": ["Telegram"]}]}"#
+    )
+    let json = try sandbox.run(["status", "--json"])
+    #expect(json.status == 0, "\(json.error)")
+    let rules = try JSONValue(parsing: json.output)["rules"]?.arrayValue ?? []
+    #expect(rules.first?["sites"] == JSONValue.array(["instagram.com", "ig.me"]))
+    #expect(rules.last?["sites"] == nil)
+    let text = try sandbox.run(["status"])
+    #expect(text.output.contains("social: TikTok, Instagram; sites: instagram.com, ig.me\n"), "\(text.output)")
+    #expect(text.output.contains("chat: Telegram\n"), "\(text.output)")
   }
 
   @Test("A site that is no host name, or one listed twice, is an error naming the rule and the app")
