@@ -19,7 +19,7 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # python3's server) and python3 relaying its DevTools pipe.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	i3-wm openbox xterm x11-xserver-utils sway foot chromium firefox-esr openssl python3
-BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst
+BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
 # Cyrillic, Arabic; VL Gothic: Japanese).
