@@ -14,10 +14,12 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev l
 # The demo's desktop: a virtual X display, i3, and an xterm as the covered app.
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
-# (xset for the screen saver), sway and foot (run as a user the tests create).
+# (xset for the screen saver), sway and foot (run as a user the tests create);
+# Chromium and Firefox ESR with the browser extension, a local HTTPS site (openssl's certificate,
+# python3's server) and python3 relaying its DevTools pipe.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
-	i3-wm openbox xterm x11-xserver-utils sway foot
-BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst
+	i3-wm openbox xterm x11-xserver-utils sway foot chromium firefox-esr openssl python3
+BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
 # Cyrillic, Arabic; VL Gothic: Japanese).
@@ -31,7 +33,7 @@ RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 RELEASE_BIN := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
 .PHONY: build release demo test lint bench fuzz screenshots install install-user clean deps-build deps-run deps-test deps-bench \
-	deps-screenshots
+	deps-screenshots webextension-locales
 
 build: deps-build
 	$(SWIFT_BUILD) --product shieldbridge
@@ -42,7 +44,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11)Tests|\.DesktopCommandTests|\.DemoTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
@@ -65,6 +67,10 @@ fuzz:
 # as dunst shows it, into docs/screenshots/ (see scripts/screenshots).
 screenshots: deps-build deps-screenshots build
 	scripts/screenshots $(BIN)/shieldbridge
+
+# The browser extension's _locales/ from the catalogs (committed; a test checks they are current).
+webextension-locales: build
+	$(BIN)/shieldbridge locales webextension --dir locales integrations/webextension
 
 release: deps-build
 	$(RELEASE_BUILD) --product shieldbridge
@@ -90,6 +96,11 @@ install: release
 	install -m 0644 examples/config.json $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/config.json
 	install -d $(DESTDIR)$(PREFIX)/share/shieldbridge/locales
 	install -m 0644 locales/shieldbridge.pot locales/*.po $(DESTDIR)$(PREFIX)/share/shieldbridge/locales/
+	install -d $(DESTDIR)$(PREFIX)/share/shieldbridge/webextension
+	install -m 0644 integrations/webextension/*.json integrations/webextension/*.js \
+		integrations/webextension/*.html integrations/webextension/*.css integrations/webextension/README.md \
+		$(DESTDIR)$(PREFIX)/share/shieldbridge/webextension/
+	$(RELEASE_BIN)/shieldbridge locales webextension --dir locales $(DESTDIR)$(PREFIX)/share/shieldbridge/webextension
 	scripts/install-native-host $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS)
 
 # The binary and the rest under ~/.local, the browsers' host manifests in this user's home.

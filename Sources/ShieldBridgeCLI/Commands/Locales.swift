@@ -10,10 +10,12 @@ extension Command {
       (or check's DIR argument), $SHIELDBRIDGE_LOCALEDIR, ../share/shieldbridge/locales
       beside the executable, a locales/ folder with shieldbridge.pot above the executable
       or the current directory, then /usr/local/share/shieldbridge/locales and
-      /usr/share/shieldbridge/locales. template prints the built-in messages and reads none.
+      /usr/share/shieldbridge/locales. template prints the built-in messages and reads none;
+      webextension writes the browser extension's texts.
       """,
     subcommands: [
       .localesCheck, .localesPreview, .localesPlural, .localesNegotiate, .localesTemplate,
+      .localesWebExtension,
     ]
   )
 }

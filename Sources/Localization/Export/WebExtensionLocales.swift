@@ -1,0 +1,134 @@
+/// The browser extension's static texts, as `_locales/LANG/messages.json` files made from the catalogs.
+///
+/// Browsers read an extension's texts from `_locales/` in their own JSON
+/// format (`chrome.i18n`), and they have no plural rules. So the shield page's
+/// fixed texts ("A short task", "Answer:") come from here, and every text with
+/// a count is rendered by the native host from the same catalogs. Only the
+/// messages without a plural are written, under names made from their keys
+/// (`puzzle.reply-placeholder` → `puzzle_reply_placeholder`, the variant
+/// without an app name with `_no_app`), so nothing is translated twice.
+///
+/// A `{name}` placeholder becomes the browsers' `$NAME$` with `"content":
+/// "$1"`, numbered in the order of the English source, so that
+/// `getMessage("shield_summary", ["Instagram"])` fills it; a literal `$` is
+/// written `$$`. A catalog's missing or fuzzy translation is left out, and the
+/// browser falls back to the English file (`default_locale` is `en`).
+public enum WebExtensionLocales {
+  /// One file to write: its path under the extension's folder, and its text.
+  public struct File: Hashable, Sendable {
+    /// Such as `_locales/pt_BR/messages.json`.
+    public var path: String
+    /// The JSON text, ending with a newline.
+    public var text: String
+  }
+
+  /// The English file and one file for each catalog of `catalogs`, in tag order.
+  public static func files(for catalogs: CatalogSet) -> [File] {
+    var files = [file(for: .source, lookup: { $0.singular })]
+    for tag in catalogs.tags where tag != .source {
+      guard let catalog = catalogs.catalogs[tag] else { continue }
+      files.append(
+        file(for: tag) { source in
+          catalog.translation(context: source.context, id: source.singular, plural: false, n: 1)
+        })
+    }
+    return files
+  }
+
+  /// The messages the extension can use: every source without a plural, with its name.
+  static var messages: [(name: String, source: MessageSource, comment: String)] {
+    var messages: [(name: String, source: MessageSource, comment: String)] = []
+    for key in MessageKey.allCases {
+      let definition = key.definition
+      let base = String(key.rawValue.map { $0 == "." || $0 == "-" ? "_" : $0 })
+      for source in definition.sources where source.plural == nil {
+        let name = source.context == MessageSource.noAppContext ? base + "_no_app" : base
+        messages.append((name, source, definition.comment))
+      }
+    }
+    return messages
+  }
+
+  /// The browser's name for a locale folder: `pt_BR`, `de`.
+  static func folderName(_ tag: LocaleTag) -> String {
+    String(tag.identifier.map { $0 == "-" ? "_" : $0 })
+  }
+
+  private static func file(for tag: LocaleTag, lookup: (MessageSource) -> String?) -> File {
+    var text = "{\n"
+    var first = true
+    for message in messages {
+      guard let translation = lookup(message.source), !translation.isEmpty else { continue }
+      let names = placeholderNames(message.source.singular)
+      if !first { text += ",\n" }
+      first = false
+      text += "  \(quoted(message.name)): {\n"
+      text += "    \"message\": \(quoted(browserText(translation, names: names))),\n"
+      text += "    \"description\": \(quoted(message.comment))"
+      if !names.isEmpty {
+        text += ",\n    \"placeholders\": {\n"
+        text += names.enumerated().map { index, name in
+          "      \(quoted(name)): { \"content\": \"$\(index + 1)\" }"
+        }.joined(separator: ",\n")
+        text += "\n    }"
+      }
+      text += "\n  }"
+    }
+    text += "\n}\n"
+    return File(path: "_locales/\(folderName(tag))/messages.json", text: text)
+  }
+
+  /// The `{name}` placeholders of `text`, each once, in order.
+  static func placeholderNames(_ text: String) -> [String] {
+    var names: [String] = []
+    var current: String?
+    for character in text {
+      if character == "{" {
+        current = ""
+      } else if character == "}", let name = current {
+        if !name.isEmpty, !names.contains(name) { names.append(name) }
+        current = nil
+      } else if current != nil {
+        if character.isLetter || character == "_" {
+          current?.append(character)
+        } else {
+          current = nil
+        }
+      }
+    }
+    return names
+  }
+
+  /// `text` in the browsers' syntax: `{name}` → `$NAME$` for the known names, `$` → `$$`.
+  static func browserText(_ text: String, names: [String]) -> String {
+    var result = text.replacing("$", with: "$$")
+    for name in names {
+      result = result.replacing("{\(name)}", with: "$\(name.uppercased())$")
+    }
+    return result
+  }
+
+  /// `text` as a JSON string literal.
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "\u{2028}": result += "\\u2028"
+      case "\u{2029}": result += "\\u2029"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+}

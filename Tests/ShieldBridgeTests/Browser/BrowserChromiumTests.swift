@@ -1,0 +1,221 @@
+import DBus
+import Foundation
+import JSON
+import Notifications
+import TestSupport
+import Testing
+
+@testable import ShieldBridge
+
+/// Debian's Chromium, headless, with the extension loaded unpacked and the
+/// real `shieldbridge native-host` and `shieldbridge serve` on a private bus.
+///
+/// What headless Chromium cannot show is the desktop's focus: its one window
+/// says `focused: true` (checked below), and the service runs the processes
+/// backend, which sees no focused window, so the site's report alone counts.
+/// On a real desktop the service also wants the browser's window in front.
+@Suite("A covered site in real Chromium is counted, shielded at the limit, and unlocked by the page's task")
+struct BrowserChromiumTests {
+  /// One browser with its service, site and profile.
+  private struct Setup {
+    let service: SiteService
+    let browser: DevToolsPipe
+
+    init(rule: String) async throws {
+      let chromium = try requiredTool("chromium", package: "chromium")
+      service = try await SiteService(rule: rule)
+      let profile = service.sandbox.root.file("chromium")
+      // With --user-data-dir, Chromium reads user-level host manifests from there.
+      try service.installManifest(
+        in: profile + "/NativeMessagingHosts",
+        allowed: ("allowed_origins", "chrome-extension://\(BrowserSite.chromiumID)/"))
+      let folder = BrowserSite.extensionFolder
+      let port = service.port
+      // The covered names go to the local server; every other name fails, so nothing reaches the network.
+      let rules = "MAP instagram.com 127.0.0.1:\(port), MAP www.instagram.com 127.0.0.1:\(port), MAP * ~NOTFOUND"
+      browser = try DevToolsPipe(
+        browser: [
+          chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
+          "--load-extension=\(folder)", "--disable-extensions-except=\(folder)",
+          "--host-resolver-rules=\(rules)", "--ignore-certificate-errors", "--no-first-run",
+          "--no-default-browser-check", "--disable-background-networking", "about:blank",
+        ], environment: service.environment, folder: service.sandbox.root.path)
+    }
+
+    func usage() async throws -> JSONValue? { try await service.usage() }
+
+    /// The target of the extension's service worker, once it runs.
+    func serviceWorker() async throws -> String {
+      let worker = try await poll("the extension's service worker", timeout: .seconds(30)) {
+        try await browser.targets().first {
+          $0["type"]?.stringValue == "service_worker"
+            && $0["url"]?.stringValue == "chrome-extension://\(BrowserSite.chromiumID)/background.js"
+        }
+      }
+      let session = try await browser.attach(worker["targetId"]?.stringValue ?? "")
+      // Attached early, the worker may not have run its script yet.
+      _ = try await poll("the service worker's script to have run") {
+        let kind = try? await browser.evaluate("typeof shieldbridgeRegistrableDomain", session: session)
+        return kind?.stringValue == "function" ? true : nil
+      }
+      return session
+    }
+
+    /// The one tab's target id.
+    func pageTarget() async throws -> String {
+      let page = try await poll("the browser's tab") {
+        try await browser.targets().first { $0["type"]?.stringValue == "page" }
+      }
+      return page["targetId"]?.stringValue ?? ""
+    }
+
+    /// Waits until the tab shows an address starting with `prefix`; its target id.
+    func tab(showing prefix: String, timeout: Duration = .seconds(30)) async throws -> String {
+      let page = try await poll("the tab to show \(prefix)", timeout: timeout) {
+        try await browser.targets().first {
+          $0["type"]?.stringValue == "page" && ($0["url"]?.stringValue ?? "").hasPrefix(prefix)
+        }
+      }
+      return page["targetId"]?.stringValue ?? ""
+    }
+
+    /// Waits until `expression`, evaluated in the page of `session`, gives a non-empty string.
+    func text(_ expression: String, session: String, what: String) async throws -> String {
+      try await poll(what, timeout: .seconds(20)) {
+        let value = try await browser.evaluate(expression, session: session).stringValue ?? ""
+        return value.isEmpty ? nil : value
+      }
+    }
+
+    func finish() async -> String {
+      _ = await browser.close()
+      return await service.finish()
+    }
+  }
+
+  @Test("Open the site, count it, reach the limit, see the shield page, a wrong then a right answer, back")
+  func limitPuzzleAndBack() async throws {
+    let setup = try await Setup(
+      rule: SiteService.rule(limit: 3, grant: 60, grants: 3))
+    let worker = try await setup.serviceWorker()
+    // What headless Chromium says of its window: focused, not minimized (so the extension reports).
+    let window = try await setup.browser.evaluate(
+      "chrome.windows.getLastFocused({windowTypes: ['normal']}).then(w => JSON.stringify(w))", session: worker)
+    let focused = try JSONValue(parsing: window.stringValue ?? "{}")
+    #expect(focused["focused"]?.boolValue == true, "\(window)")
+    #expect(focused["state"]?.stringValue == "normal")
+    #expect(try await setup.usage()?["usedSeconds"]?.integerValue == 0)
+    // The registrable domain, as the service worker computes it: never more than the site.
+    let cases = [
+      "https://www.instagram.com/reels/123?x=y#z": "instagram.com", "http://Shop.Example.CO.UK:8080/a": "example.co.uk",
+      "https://user.github.io/page": "user.github.io", "https://a.b.example.com.": "example.com",
+      "https://127.0.0.1:8000/": "127.0.0.1", "http://localhost/": "localhost", "chrome://settings/": "null",
+      "about:blank": "null", "file:///etc/passwd": "null", "\(BrowserSite.shieldPage)?site=x.com": "null",
+    ]
+    for (address, expected) in cases {
+      let found = try await setup.browser.evaluate(
+        "String(shieldbridgeRegistrableDomain(\(JSONValue.string(address).serialized)))", session: worker)
+      #expect(found.stringValue == expected, "\(address)")
+    }
+
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call(
+      "Page.navigate", .object([("url", "https://www.instagram.com/?from=test")]), session: page)
+    let counted = try await poll("the site's time to be counted", timeout: .seconds(20)) {
+      let rule = try await setup.usage()
+      return (rule?["usedSeconds"]?.integerValue ?? 0) >= 1 ? rule : nil
+    }
+    #expect(counted["counting"]?.boolValue == true)
+
+    let shieldTarget = try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com")
+    #expect(try await setup.usage()?["overLimit"]?.boolValue == true)
+    let shield = try await setup.browser.attach(shieldTarget)
+    // The page shows "This app is paused" until the background has told it the app's name.
+    _ = try await poll("the shield's title with the app's name") {
+      let summary = try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
+      return summary == "Instagram is paused" ? true : nil
+    }
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('site').textContent", session: shield)
+        == "instagram.com")
+    let question = "document.getElementById('task').hidden ? '' : document.getElementById('question').textContent"
+    let first = try await setup.text(question, session: shield, what: "the first task")
+    let answer = try #require(BrowserSite.answer(to: first), "\(first)")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('prompt').textContent", session: shield)
+        .stringValue?.hasPrefix("Solve this task to unlock 60 more minutes for Instagram") == true)
+
+    let submit = { (value: Int) in
+      "(() => { document.getElementById('answer').value = '\(value)';"
+        + " document.getElementById('task').requestSubmit(); return 'sent'; })()"
+    }
+    _ = try await setup.browser.evaluate(submit(answer + 1), session: shield)
+    let status = try await setup.text(
+      "document.getElementById('status').textContent", session: shield, what: "the wrong answer's text")
+    #expect(status == "That is not the answer. Here is a new task.")
+    // The new task has come when the field is empty again and a question is shown.
+    let second = try await setup.text(
+      "document.getElementById('answer').value === '' ? document.getElementById('question').textContent : ''",
+      session: shield, what: "the new task")
+    let secondAnswer = try #require(BrowserSite.answer(to: second), "\(second)")
+    _ = try await setup.browser.evaluate(submit(secondAnswer), session: shield)
+
+    _ = try await setup.tab(showing: "https://www.instagram.com/?from=test")
+    let unlocked = try await poll("the grant in Usage(), and the site counted again", timeout: .seconds(20)) {
+      let rule = try await setup.usage()
+      let granted = rule?["grantsToday"]?.integerValue == 1 && rule?["overLimit"]?.boolValue == false
+      // Back on the site, its time counts again.
+      return granted && rule?["counting"]?.boolValue == true ? rule : nil
+    }
+    #expect((unlocked["remainingSeconds"]?.integerValue ?? 0) > 0)
+    let log = await setup.finish()
+    #expect(!log.contains("fatal"), "\(log)")
+    // Nothing stored: the extension has no storage of its own in the profile.
+    let profile = setup.service.sandbox.root.file("chromium/Default")
+    for folder in ["Local Extension Settings", "Sync Extension Settings", "IndexedDB"] {
+      let stored = (try? FileManager.default.contentsOfDirectory(atPath: profile + "/" + folder)) ?? []
+      #expect(!stored.contains { $0.contains(BrowserSite.chromiumID) }, "\(folder): \(stored)")
+    }
+  }
+
+  @Test("When today's grants are used up the shield page says so and offers no task")
+  func usedUp() async throws {
+    let setup = try await Setup(
+      rule: SiteService.rule(limit: 1, grant: 5, grants: 0))
+    _ = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    let shield = try await setup.browser.attach(
+      try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
+    let status = try await setup.text(
+      "document.getElementById('status').textContent", session: shield, what: "the used-up text")
+    #expect(status == "Today’s extra time for Instagram is used up. The limit resets at midnight.")
+    #expect(try await setup.browser.evaluate("document.getElementById('task').hidden", session: shield) == true)
+    #expect(try await setup.browser.evaluate("document.getElementById('start').hidden", session: shield) == true)
+    _ = await setup.finish()
+  }
+
+  @Test("A host that dies is started again (the extension retries), and the site in front is counted again")
+  func hostGoesAway() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 600, grant: 5, grants: 1))
+    _ = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    _ = try await poll("the site counted", timeout: .seconds(20)) {
+      try await setup.usage()?["counting"]?.boolValue == true ? true : nil
+    }
+    let first = try #require(setup.service.hosts.first)
+    kill(first, SIGKILL)
+    // The service forgets a site when its reporter leaves the bus; the new host reports it again.
+    let second = try await poll("a second host", timeout: .seconds(30)) {
+      setup.service.hosts.count >= 2 ? setup.service.hosts[1] : nil
+    }
+    #expect(second != first)
+    let before = try #require(try await setup.usage()?["usedSeconds"]?.integerValue)
+    _ = try await poll("the site counted through the new host", timeout: .seconds(20)) {
+      let rule = try await setup.usage()
+      return rule?["counting"]?.boolValue == true && (rule?["usedSeconds"]?.integerValue ?? 0) > before ? true : nil
+    }
+    _ = await setup.finish()
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import JSON
+import Notifications
+import Spawn
+import TestSupport
+
+@testable import ShieldBridge
+
+/// What the browser tests share: the extension, its id, a local HTTPS site and a native-host launcher.
+enum BrowserSite {
+  /// The extension's folder in this checkout.
+  static let extensionFolder =
+    URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path + "/integrations/webextension"
+  /// Chromium's id for it, fixed by the `key` in its manifest.
+  static let chromiumID = "hahnefmefkidoenjmmneibdofpfdenhi"
+  /// The shield page's address, without its query.
+  static let shieldPage = "chrome-extension://\(chromiumID)/shield.html"
+  /// The native host's name, as the manifests and the extension spell it.
+  static let hostName = "org.shieldbridge.shieldbridge"
+
+  /// A static HTTPS server on 127.0.0.1 with a self-signed certificate: the covered "site".
+  static let serverScript = #"""
+    import http.server, os, ssl, sys
+    os.chdir(sys.argv[1])
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """#
+
+  /// Starts the HTTPS server for `folder` (with an index page) under `root`; returns it and its port.
+  static func startServer(root: String) async throws -> (server: BackgroundProcess, port: Int) {
+    let python = try requiredTool("python3", package: "python3")
+    let openssl = try requiredTool("openssl", package: "openssl")
+    let pages = root + "/site"
+    try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+    try "<!doctype html><title>feed</title><p>the feed</p>\n".write(
+      toFile: pages + "/index.html", atomically: true, encoding: .utf8)
+    let made = try await onOwnThread {
+      try Subprocess.run(
+        [
+          openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", root + "/site.key", "-out",
+          root + "/site.crt", "-days", "2", "-subj", "/CN=instagram.com",
+        ], timeout: .seconds(60))
+    }
+    guard made.status == 0 else { throw DevToolsError(message: "openssl: \(made.error)") }
+    try writeExecutable(root + "/https-server.py", serverScript)
+    let server = try BackgroundProcess([
+      python, root + "/https-server.py", pages, root + "/site.crt", root + "/site.key",
+    ])
+    let line = try await server.waitForFirstLine()
+    guard let port = Int(line) else { throw DevToolsError(message: "the HTTPS server said '\(line)'") }
+    return (server, port)
+  }
+
+  /// Writes the launcher the host manifest points at: `shieldbridge native-host` with `environment`.
+  ///
+  /// Browsers start a host with their own environment and arguments; the
+  /// launcher pins the private bus and the sandbox's folders, keeps the
+  /// host's stderr (the browser's log) in `log`, and appends each host's pid
+  /// (`exec` keeps it) to `pids`.
+  static func writeLauncher(at path: String, environment: [String: String], log: String, pids: String) throws {
+    var script = "#!/bin/sh\n"
+    for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
+      script += "export \(name)='\(value.replacingOccurrences(of: "'", with: "'\\''"))'\n"
+    }
+    script += "echo $$ >> '\(pids)'\n"
+    script += "exec '\(ShieldBridgeTool.path)' native-host \"$@\" 2>>'\(log)'\n"
+    try writeExecutable(path, script)
+  }
+
+  /// The answer to a task as the page shows it ("What is 47 + 38?"), or nil.
+  static func answer(to text: String) -> Int? {
+    let pattern = try? NSRegularExpression(pattern: #"(\d+)\s*([+\x{2212}\x{00D7}])\s*(\d+)"#)
+    let range = NSRange(text.startIndex..., in: text)
+    guard let match = pattern?.firstMatch(in: text, range: range),
+      let left = Range(match.range(at: 1), in: text).flatMap({ Int(text[$0]) }),
+      let sign = Range(match.range(at: 2), in: text).map({ String(text[$0]) }),
+      let right = Range(match.range(at: 3), in: text).flatMap({ Int(text[$0]) })
+    else { return nil }
+    switch sign {
+    case "+": return left + right
+    case "\u{2212}": return left - right
+    default: return left * right
+    }
+  }
+}
+
+/// The service side of a browser test: a private bus, `shieldbridge serve`
+/// (processes backend, a minute of one second), the HTTPS site, and the
+/// launcher a host manifest points at.
+struct SiteService {
+  let sandbox: Sandbox
+  let desk: EmbeddedNotifications
+  let watcher: ServiceWatcher
+  let serve: ServeProcess
+  let server: BackgroundProcess
+  let port: Int
+  /// The executable the host manifests name.
+  let launcher: String
+  /// Where the host's stderr goes.
+  let hostLog: String
+  /// Where the launcher writes each host's pid, a line each.
+  let hostPIDs: String
+  /// The service's environment, for the browser too.
+  let environment: [String: String]
+
+  /// The rule `social` covering Instagram's app and site, with these limits.
+  static func rule(limit: Int, grant: Int, grants: Int) -> String {
+    #"{"name":"social","apps":[{"name":"Instagram","class":"instagram","sites":["instagram.com"]}],"#
+      + #""dailyLimitMinutes":\#(limit),"grantMinutes":\#(grant),"maxGrantsPerDay":\#(grants),"warnMinutes":0}"#
+  }
+
+  init(rule: String) async throws {
+    sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"desktop":"processes","rules":[\#(rule)]}"#)
+    desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    watcher = try await ServiceWatcher(address: desk.bus.address)
+    environment = sandbox.serviceEnvironment(address: desk.bus.address)
+    serve = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, arguments: ["--minute-length", "1000"])
+    (server, port) = try await BrowserSite.startServer(root: sandbox.root.path)
+    hostLog = sandbox.root.file("native-host.log")
+    launcher = sandbox.root.file("native-host")
+    hostPIDs = sandbox.root.file("native-host.pids")
+    try BrowserSite.writeLauncher(at: launcher, environment: environment, log: hostLog, pids: hostPIDs)
+  }
+
+  /// The host manifest for the browser with `allowed` (`allowed_origins` or `allowed_extensions`) in `folder`.
+  func installManifest(in folder: String, allowed: (key: String, value: String)) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let manifest = JSONValue.object([
+      ("name", .string(BrowserSite.hostName)), ("description", "ShieldBridge"),
+      ("path", .string(launcher)), ("type", "stdio"), (allowed.key, .array([.string(allowed.value)])),
+    ])
+    try manifest.serialized.write(
+      toFile: folder + "/\(BrowserSite.hostName).json", atomically: true, encoding: .utf8)
+  }
+
+  /// `Usage()`'s entry for the rule `social`.
+  func usage() async throws -> JSONValue? {
+    let reply = try await watcher.call(ServiceNames.usage)
+    return try JSONValue(parsing: try reply.decode(String.self)).usageRule("social")
+  }
+
+  /// The pids of the hosts started so far, in order.
+  var hosts: [Int32] {
+    ((try? String(contentsOfFile: hostPIDs, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+  }
+
+  /// Stops the service and the site; the host's log.
+  func finish() async -> String {
+    _ = await serve.terminate()
+    server.process.signal(SIGTERM)
+    _ = await server.finish()
+    return (try? String(contentsOfFile: hostLog, encoding: .utf8)) ?? ""
+  }
+}

@@ -1,0 +1,259 @@
+// ShieldBridge's background: tells the native host which site is in front, and
+// obeys the state it answers.
+//
+// What leaves the extension is the registrable domain of the focused tab of
+// the focused, non-minimized window, or null; never an address or a title.
+// Nothing is stored: the address a shielded tab came from lives in this
+// script's memory only, to go back to it, and is lost when the browser ends.
+"use strict";
+
+// Chromium runs this file as a service worker (one file, so it pulls the
+// table in itself); Firefox runs it as a background script after domain.js.
+if (typeof importScripts === "function") importScripts("domain.js");
+
+const api = globalThis.browser ?? globalThis.chrome;
+const HOST_NAME = "org.shieldbridge.shieldbridge";
+const SHIELD_PAGE = api.runtime.getURL("shield.html");
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 60000;
+
+/** The native port, or null while the host is gone. */
+let host = null;
+/** Whether the host has answered on this connection (then it is working). */
+let hostAnswered = false;
+let retryDelay = FIRST_RETRY_MS;
+let retryTimer = null;
+/** The site last sent on this connection; undefined when none was sent yet. */
+let reported;
+/** What is in front: the tab and its site (null when nothing is). */
+let front = { tabId: null, site: null, url: null };
+/** Shielded tabs: tab id → { site, app, url } (the address to go back to). */
+const shielded = new Map();
+/** The shield pages open: their ports, each with its tab id. */
+const pages = new Set();
+/** The shield page that asked for the current task. */
+let asker = null;
+/** Counts front computations, so that only the latest one reports. */
+let generation = 0;
+
+// MARK: The host
+
+function connect() {
+  if (host) return;
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  let port;
+  try {
+    port = api.runtime.connectNative(HOST_NAME);
+  } catch (error) {
+    console.warn("ShieldBridge: cannot start the native host:", String(error));
+    scheduleReconnect();
+    return;
+  }
+  host = port;
+  hostAnswered = false;
+  reported = undefined;
+  port.onMessage.addListener((message) => {
+    if (host !== port) return;
+    if (!hostAnswered) {
+      hostAnswered = true;
+      retryDelay = FIRST_RETRY_MS;
+      broadcast(pageInfoFor(null));
+    }
+    onHostMessage(message);
+  });
+  port.onDisconnect.addListener(() => {
+    // Reading lastError marks it as seen, so the browser does not log it twice.
+    const error = api.runtime.lastError;
+    if (host !== port) return;
+    host = null;
+    hostAnswered = false;
+    reported = undefined;
+    console.warn("ShieldBridge: the native host went away:", error ? error.message : "closed");
+    broadcast({ type: "hostGone" });
+    scheduleReconnect();
+  });
+  sendToHost({ type: "hello", version: 1, language: api.i18n.getUILanguage() });
+  update();
+}
+
+function scheduleReconnect() {
+  if (retryTimer !== null) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    connect();
+  }, retryDelay);
+  retryDelay = Math.min(retryDelay * 2, LAST_RETRY_MS);
+}
+
+function sendToHost(message) {
+  if (!host) return false;
+  try {
+    host.postMessage(message);
+    return true;
+  } catch (error) {
+    // The port closed under us; onDisconnect reconnects.
+    return false;
+  }
+}
+
+function onHostMessage(message) {
+  if (!message || typeof message !== "object") return;
+  switch (message.type) {
+    case "state":
+      onState(message);
+      break;
+    case "puzzle":
+    case "usedUp":
+      toAsker(message);
+      break;
+    case "answer":
+      toAsker(message);
+      if (message.result === "solved" && asker) goBack(asker.tabId);
+      break;
+    case "error":
+      console.warn("ShieldBridge: the host could not take a message:", String(message.message));
+      break;
+    default:
+      break;
+  }
+}
+
+function onState(state) {
+  if (typeof state.site !== "string") return;
+  if (state.shielded === true) {
+    if (front.tabId !== null && front.site === state.site) shield(front.tabId, state);
+    return;
+  }
+  // Unshielded (a task solved here or elsewhere): every tab paused for this site goes back.
+  for (const [tabId, entry] of shielded) {
+    if (entry.site === state.site) goBack(tabId);
+  }
+}
+
+// MARK: Shielding
+
+function shield(tabId, state) {
+  if (!shielded.has(tabId)) {
+    shielded.set(tabId, { site: state.site, app: stringOrNull(state.app), url: front.url });
+  }
+  const address = SHIELD_PAGE + "?site=" + encodeURIComponent(state.site);
+  api.tabs.update(tabId, { url: address }).catch(() => shielded.delete(tabId));
+}
+
+function goBack(tabId) {
+  const entry = shielded.get(tabId);
+  if (!entry) return;
+  shielded.delete(tabId);
+  const address = entry.url ?? "https://" + entry.site + "/";
+  api.tabs.update(tabId, { url: address }).catch(() => {});
+}
+
+function stringOrNull(value) {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+// MARK: What is in front
+
+/** Recomputes the front and reports its site when it changed. */
+async function update() {
+  const mine = ++generation;
+  let next;
+  try {
+    next = await computeFront();
+  } catch (error) {
+    // A window or tab closed while we looked: nothing is in front.
+    next = { tabId: null, site: null, url: null };
+  }
+  if (mine !== generation) return;
+  front = next;
+  if (host && next.site !== reported) {
+    reported = next.site;
+    sendToHost({ type: "focus", site: next.site });
+  }
+}
+
+async function computeFront() {
+  const none = { tabId: null, site: null, url: null };
+  const window = await api.windows.getLastFocused({ windowTypes: ["normal"] });
+  if (!window || !window.focused || window.state === "minimized") return none;
+  const [tab] = await api.tabs.query({ active: true, windowId: window.id });
+  if (!tab || typeof tab.url !== "string") return none;
+  // Our own shield page is no site: the time in front of it counts for nothing.
+  return { tabId: tab.id, site: shieldbridgeRegistrableDomain(tab.url), url: tab.url };
+}
+
+api.windows.onFocusChanged.addListener(() => update());
+api.tabs.onActivated.addListener(() => update());
+api.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url !== undefined || change.status !== undefined) update();
+});
+api.tabs.onRemoved.addListener((tabId) => {
+  shielded.delete(tabId);
+  update();
+});
+api.tabs.onReplaced?.addListener(() => update());
+// Chromium tells of minimizing and restoring here; Firefox has no such event and
+// reports a minimized window's focus loss through onFocusChanged.
+api.windows.onBoundsChanged?.addListener(() => update());
+
+// MARK: The shield pages
+
+function pageInfoFor(entry) {
+  return { type: "info", connected: host !== null && hostAnswered, site: entry?.site, app: entry?.app };
+}
+
+function broadcast(message) {
+  for (const page of pages) {
+    const entry = shielded.get(page.tabId);
+    page.port.postMessage(message.type === "info" ? pageInfoFor(entry ?? { site: page.site }) : message);
+  }
+}
+
+function toAsker(message) {
+  if (asker && pages.has(asker)) asker.port.postMessage(message);
+}
+
+api.runtime.onConnect.addListener((port) => {
+  if (port.name !== "shield" || !port.sender?.tab || !port.sender.url?.startsWith(SHIELD_PAGE)) {
+    port.disconnect();
+    return;
+  }
+  const page = { port, tabId: port.sender.tab.id, site: null };
+  pages.add(page);
+  port.onDisconnect.addListener(() => {
+    pages.delete(page);
+    if (asker === page) asker = null;
+  });
+  port.onMessage.addListener((message) => onPageMessage(page, message));
+});
+
+function onPageMessage(page, message) {
+  if (!message || typeof message !== "object") return;
+  switch (message.type) {
+    case "hello": {
+      // After a restart of this script the memory is empty: the page's address names the site.
+      const site = shieldbridgeRegistrableDomain("https://" + String(message.site ?? "") + "/");
+      if (site && !shielded.has(page.tabId)) shielded.set(page.tabId, { site, app: null, url: null });
+      page.site = shielded.get(page.tabId)?.site ?? site;
+      page.port.postMessage(pageInfoFor(shielded.get(page.tabId) ?? { site: page.site }));
+      break;
+    }
+    case "puzzle":
+      asker = page;
+      if (!page.site || !sendToHost({ type: "puzzle", site: page.site })) {
+        page.port.postMessage({ type: "hostGone" });
+      }
+      break;
+    case "answer":
+      asker = page;
+      if (!sendToHost({ type: "answer", puzzle: message.puzzle, answer: String(message.answer ?? "") })) {
+        page.port.postMessage({ type: "hostGone" });
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+connect();

@@ -1,0 +1,106 @@
+// The shield page: says which site is paused, offers the host's task, and
+// relays the answer through the background (which holds the native port).
+"use strict";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const text = (key, substitutions) => api.i18n.getMessage(key, substitutions) || "";
+const element = (id) => document.getElementById(id);
+const site = new URLSearchParams(location.search).get("site") ?? "";
+
+/** The task shown now, or null. */
+let puzzleID = null;
+/** The port to the background, or null while it restarts. */
+let background = null;
+/** Whether a task was asked for on this connection of the host. */
+let asked = false;
+/** Whether the page is done: solved (going back) or used up (nothing to offer). */
+let finished = false;
+
+function show(app) {
+  const summary = app ? text("shield_summary", [app]) : text("shield_summary_no_app");
+  document.title = summary;
+  element("summary").textContent = summary;
+  element("site").textContent = site;
+}
+
+function setStatus(message) {
+  element("status").textContent = message ?? "";
+}
+
+function askForTask() {
+  if (!background || finished) return;
+  asked = true;
+  element("start").hidden = true;
+  background.postMessage({ type: "puzzle" });
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "info":
+      show(message.app);
+      if (message.connected && !asked) askForTask();
+      break;
+    case "hostGone":
+      // The background reconnects; offer to ask again once it can.
+      asked = false;
+      puzzleID = null;
+      element("task").hidden = true;
+      element("start").hidden = finished;
+      break;
+    case "puzzle":
+      puzzleID = message.puzzle;
+      element("prompt").textContent = String(message.prompt ?? "");
+      element("question").textContent = String(message.text ?? "");
+      element("task").hidden = false;
+      element("answer").value = "";
+      element("answer").focus();
+      break;
+    case "usedUp":
+      finished = true;
+      puzzleID = null;
+      element("task").hidden = true;
+      element("start").hidden = true;
+      element("prompt").textContent = "";
+      setStatus(String(message.text ?? ""));
+      break;
+    case "answer":
+      setStatus(String(message.text ?? ""));
+      if (message.result === "solved") {
+        finished = true;
+        puzzleID = null;
+        element("task").hidden = true;
+      } else if (message.result === "blank") {
+        element("answer").focus();
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+function connectBackground() {
+  background = api.runtime.connect({ name: "shield" });
+  background.onMessage.addListener(onMessage);
+  background.onDisconnect.addListener(() => {
+    background = null;
+    asked = false;
+    setTimeout(connectBackground, 1000);
+  });
+  background.postMessage({ type: "hello", site });
+}
+
+document.documentElement.lang = text("@@ui_locale").replace("_", "-");
+document.documentElement.dir = text("@@bidi_dir") || "ltr";
+element("title").textContent = text("puzzle_title");
+element("answer-label").textContent = text("puzzle_prompt");
+element("answer").placeholder = text("puzzle_reply_placeholder");
+element("submit").setAttribute("aria-label", text("action_puzzle"));
+element("start").textContent = text("action_puzzle");
+element("start").addEventListener("click", askForTask);
+element("task").addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (!background || puzzleID === null) return;
+  background.postMessage({ type: "answer", puzzle: puzzleID, answer: element("answer").value });
+});
+show(null);
+connectBackground();
