@@ -14,9 +14,10 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev l
 # The demo's desktop: a virtual X display, i3, and an xterm as the covered app.
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
-# (xset for the screen saver), sway and foot (run as a user the tests create).
+# (xset for the screen saver), sway and foot (run as a user the tests create),
+# and KDE's kwin_x11 (its scripts over the session bus).
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
-	i3-wm openbox xterm x11-xserver-utils sway foot
+	i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
@@ -42,7 +43,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes)Tests|\.DesktopCommandTests|\.DemoTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|KWin)Tests|\.DesktopCommandTests|\.DemoTests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
