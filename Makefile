@@ -15,9 +15,10 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev l
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
 # (xset for the screen saver), sway and foot (run as a user the tests create),
-# and KDE's kwin_x11 (its scripts over the session bus).
+# and KDE's KWin, kwin_x11 and kwin_wayland with Xwayland (its scripts over the
+# session bus).
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
-	i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11
+	i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
