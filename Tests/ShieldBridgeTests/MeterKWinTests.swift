@@ -21,6 +21,27 @@ struct MeterKWinTests {
     try await KWinReady.wait(on: bus)
     let instagram = try await session.launchXterm(windowClass: "Instagram")
     let other = try await session.launchXterm(windowClass: "Other")
+    try await session.xdotool(["windowactivate", instagram.hexWindow])
+
+    // `shieldbridge desktop --once` picks KWin by itself and names the app in front (its own
+    // script, beside the service's below, and unloaded when it exits).
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"]}]}"#)
+    let environment = sandbox.environment.merging(
+      session.environment.filter { ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"].contains($0.key) }
+    ) { $1 }
+    let once = try ShieldBridgeTool.run(["desktop", "--once", "--json"], environment: environment)
+    #expect(once.status == 0, "\(once.error)")
+    let lines = try once.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+    #expect(lines.first?["backend"] == "kwin")
+    #expect(lines.first?["choice"] == "auto")
+    #expect(lines.last?["class"]?.stringValue?.lowercased() == "instagram")
+    #expect(lines.last?["pid"]?.integerValue == Int64(instagram.pid))
+    #expect(lines.last?["rule"] == "social")
+    #expect(!once.output.contains("sleep 600"))
+    let text = try ShieldBridgeTool.run(["desktop", "--once"], environment: environment)
+    #expect(text.output.contains("desktop: KWin, chosen automatically"), "\(text.output) \(text.error)")
+
     try await session.xdotool(["windowactivate", other.hexWindow])
     // The service on a bus of its own; the KWin backend on KWin's, from the environment.
     let harness = try await MeterHarness(
