@@ -41,7 +41,10 @@ public final class KWinWaylandSession: Sendable {
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
     try FileManager.default.createDirectory(atPath: home.file("bin"), withIntermediateDirectories: true)
     let copy = home.file("bin/kwin_wayland")
-    try FileManager.default.copyItem(atPath: original, toPath: copy)
+    // Copied by cp, not here: a file this process held open for writing could be inherited by a
+    // child another test spawns meanwhile, and exec of the copy would then fail with ETXTBSY.
+    let copied = try Subprocess.run(["cp", original, copy], timeout: .seconds(30))
+    guard copied.status == 0 else { throw DesktopError("cannot copy \(original): \(copied.error)") }
     let displayFile = home.file("display")
     try writeExecutable(
       home.file("tell-display"),

@@ -77,9 +77,13 @@ public final class XSession: Sendable {
       i3Socket = nil
       guard sessionBus != nil else { throw DesktopError("kwin_x11 needs a session bus") }
       try startKWin()
-      _ = try await poll("kwin_x11 to take \(server.display)", timeout: .seconds(30), every: .milliseconds(100)) {
-        let result = try await self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
-        return result.output.contains("window id #") ? true : nil
+      do {
+        _ = try await poll("kwin_x11 to take \(server.display)", timeout: .seconds(30), every: .milliseconds(100)) {
+          let result = try await self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
+          return result.output.contains("window id #") ? true : nil
+        }
+      } catch {
+        throw DesktopError("kwin_x11 did not take \(server.display) within 30 s: \(managerOutput.suffix(2000))")
       }
     }
     if windowManager != .none && windowManager != .kwin {

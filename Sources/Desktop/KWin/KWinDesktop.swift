@@ -385,6 +385,8 @@ public final class KWinDesktop: DesktopBackend {
     let path = folder + "/\(action.rawValue)-\(request).js"
     try write(KWinScript.command(service: connection.uniqueName.rawValue, request: request, action: action), to: path)
     defer { try? FileSystem.removeFile(path) }
+    let timer = Mutex<Task<Void, Never>?>(nil)
+    defer { timer.withLock { $0?.cancel() } }
     let result: Result<(Int, [Int32]), DesktopError> = await withCheckedContinuation { continuation in
       let once = Mutex(false)
       let resume: @Sendable (Result<(Int, [Int32]), DesktopError>) -> Void = { result in
@@ -403,11 +405,14 @@ public final class KWinDesktop: DesktopBackend {
           resume(.failure(error))
         }
       }
-      Task { [weak self] in
-        try? await Task.sleep(for: Self.requestTimeout)
-        guard let self, state.withLock({ $0.pending.removeValue(forKey: request) }) != nil else { return }
+      // Cancelled once the request ends, so that no sleeping task outlives it.
+      let timeout = Task { [weak self] in
+        guard (try? await Task.sleep(for: Self.requestTimeout)) != nil, let self,
+          state.withLock({ $0.pending.removeValue(forKey: request) }) != nil
+        else { return }
         resume(.failure(DesktopError("KWin's script did not finish the \(action.rawValue) within 5 s")))
       }
+      timer.withLock { $0 = timeout }
     }
     _ = try? await scripting(owner, "unloadScript", plugin)
     let (count, pids) = try result.get()
