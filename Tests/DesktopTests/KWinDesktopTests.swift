@@ -114,6 +114,23 @@ struct KWinDesktopTests {
     #expect(try await desktop.hide(where: Self.isClass("Alpha")) == 1)
     _ = try await poll("Alpha iconified again") { try await session.windowState(alpha.window) == "Iconic" ? true : nil }
 
+    // Someone unloads the focus script: the next hide finds it gone and loads it again.
+    let plugins = try await intruder.call(
+      try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
+      try MemberName("unloadScript"), "shieldbridge-" + desktop.callbackName.filter(\.isNumber) + "-focus-1",
+      timeout: .seconds(5)
+    ).decode(Bool.self)
+    #expect(plugins)
+    let unloaded = log.count
+    #expect(try await desktop.hide(where: Self.isClass("Nobody")) == 0)
+    _ = try await log.first("the notice that the script was loaded again", after: unloaded) {
+      if case .notice(let text) = $0 { text.contains("had been unloaded; it was loaded again") } else { false }
+    }
+    // Alpha (minimized) activated: the reloaded script reports it.
+    try await session.xdotool(["windowactivate", alpha.hexWindow])
+    _ = try await log.first(
+      "focus on Alpha after the reload", after: unloaded, where: Self.isFocus(of: "Alpha", pid: alpha.pid))
+
     // close: Beta is asked to close (xterm exits on WM_DELETE_WINDOW) and its pid is returned.
     let pids = try await desktop.close(where: Self.isClass("Beta"))
     #expect(pids == [beta.pid])

@@ -415,8 +415,24 @@ public final class KWinDesktop: DesktopBackend {
       timer.withLock { $0 = timeout }
     }
     _ = try? await scripting(owner, "unloadScript", plugin)
+    await reloadIfUnloaded(owner)
     let (count, pids) = try result.get()
     return (count, pids)
+  }
+
+  /// Loads the focus script again when someone unloaded it from `owner` (KWin's debug console, a
+  /// stray `unloadScript`): KWin tells no one, so each hide and close asks.
+  private func reloadIfUnloaded(_ owner: BusName) async {
+    guard let plugin = state.withLock({ $0.loaded?.owner == owner ? $0.loaded?.plugin : nil }),
+      let reply = try? await scripting(owner, "isScriptLoaded", plugin),
+      let loaded = try? reply.decode(Bool.self), !loaded
+    else { return }
+    do throws(DesktopError) {
+      try await loadFocusScript(into: owner)
+      yield(.notice("KWin's focus script \(plugin) had been unloaded; it was loaded again"))
+    } catch {
+      yield(.notice("KWin's focus script \(plugin) had been unloaded and could not be loaded again: \(error)"))
+    }
   }
 
   // MARK: Ending
