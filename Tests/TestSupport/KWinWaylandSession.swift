@@ -50,6 +50,9 @@ public final class KWinWaylandSession: Sendable {
       home.file("tell-display"),
       "#!/bin/sh\nprintf '%s\\n' \"$DISPLAY\" > \(displayFile).new && mv \(displayFile).new \(displayFile)\n"
         + "exec sleep 100000\n")
+    // Until Xwayland runs, no Xvfb of this process picks a number (see DesktopSlots.displayNumbers).
+    await DesktopSlots.displayNumbers.take()
+    defer { DesktopSlots.displayNumbers.give() }
     compositor = try BackgroundProcess(
       [
         copy, "--virtual", "--xwayland", "--no-lockscreen", "--socket", waylandDisplay, "--width", "1024",

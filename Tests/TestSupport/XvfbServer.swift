@@ -24,6 +24,8 @@ public final class XvfbServer: Sendable {
     // Given back in deinit, also when starting fails below.
     await DesktopSlots.shared.take()
     slot = DesktopSlot()
+    await DesktopSlots.displayNumbers.take()
+    defer { DesktopSlots.displayNumbers.give() }
     process = try BackgroundProcess([
       "Xvfb", "-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp",
     ])
@@ -53,7 +55,14 @@ public final class XvfbServer: Sendable {
   /// running beside this server could take its number and replace its socket.
   private static func lock(_ number: String, pid: Int32) -> String? {
     let path = "/tmp/.X\(number)-lock"
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+    var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+    if descriptor < 0, let text = try? String(contentsOfFile: path, encoding: .utf8),
+      let owner = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(owner, 0) != 0, errno == ESRCH
+    {
+      // A stale lock (its server was killed): Xvfb took the number anyway, so the lock is made ours.
+      unlink(path)
+      descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+    }
     guard descriptor >= 0 else { return nil }
     let text = String(repeating: " ", count: max(0, 10 - String(pid).count)) + String(pid) + "\n"
     _ = text.withCString { write(descriptor, $0, strlen($0)) }
