@@ -15,10 +15,13 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev l
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
 # (xset for the screen saver), sway and foot (run as a user the tests create);
-# Chromium and Firefox ESR with the browser extension, a local HTTPS site (openssl's certificate,
-# python3's server) and python3 relaying its DevTools pipe.
+# KDE's KWin, kwin_x11 and kwin_wayland with Xwayland (its scripts over the
+# session bus); Chromium and Firefox ESR with the browser extension, a local
+# HTTPS site (openssl's certificate, python3's server) and python3 relaying
+# its DevTools pipe.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
-	i3-wm openbox xterm x11-xserver-utils sway foot chromium firefox-esr openssl python3
+	i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland chromium firefox-esr openssl \
+	python3
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
@@ -44,7 +47,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests

@@ -56,7 +56,7 @@ final class CompositeDesktop: DesktopBackend {
     Task {
       for await event in screenEvents {
         switch event {
-        case .idle, .inhibited, .screen, .lost: forward(event)
+        case .idle, .inhibited, .screen, .notice, .lost: forward(event)
         case .focus, .running: continue
         }
       }

@@ -3,6 +3,8 @@ public enum DesktopKind: String, CaseIterable, Hashable, Sendable, CustomStringC
   case x11
   case i3
   case sway
+  /// KDE's KWin, through a script of ours (``KWinDesktop``).
+  case kwin
   case processes
 
   public var description: String { rawValue }

@@ -7,6 +7,8 @@ public enum DesktopChoice: String, CaseIterable, Hashable, Sendable, CustomStrin
   case x11
   case i3
   case sway
+  /// KDE's KWin, through a script of ours loaded over the session bus.
+  case kwin
   case processes
 
   /// The choice `text` names.

@@ -15,7 +15,8 @@ import Testing
       Issue.record("gnome parsed")
     } catch {
       #expect(
-        error.message == #""desktop" is "gnome", which is none of "auto", "off", "x11", "i3", "sway", "processes""#)
+        error.message
+          == #""desktop" is "gnome", which is none of "auto", "off", "x11", "i3", "sway", "kwin", "processes""#)
     }
   }
 

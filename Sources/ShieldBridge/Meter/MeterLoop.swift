@@ -237,6 +237,8 @@ actor MeterLoop {
       events += meter.inhibited(isInhibited, at: now)
     case .screen(let state):
       events += meter.screenVisible(state == .on, at: now)
+    case .notice(let text):
+      log("meter: \(backend?.kind.rawValue ?? "desktop"): \(text)")
     case .lost(let reason):
       await lose(reason, at: now)
       return

@@ -17,7 +17,7 @@ extension Command {
       "exe"), makes a rule cover it. Window titles are never read.
 
       First it says which backend "desktop" in config.json picks here (x11, i3,
-      sway or the running processes) and that backend's limitations (what it
+      sway, kwin or the running processes) and that backend's limitations (what it
       cannot see or do); then one line per change of the focused window (or
       of the covered apps that run, with the process fallback, which sees only
       apps a rule already names), of input idle, of idle inhibition and of the

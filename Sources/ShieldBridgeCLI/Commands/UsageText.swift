@@ -83,6 +83,7 @@ enum UsageText {
     case (.x11?, .focus?): return "counted: focused windows (X11)"
     case (.i3?, .focus?): return "counted: focused windows (i3)"
     case (.sway?, .focus?): return "counted: focused windows (sway)"
+    case (.kwin?, .focus?): return "counted: focused windows (KWin, through its script)"
     case (_?, .running?):
       return choice == .processes
         ? "counted: running processes (\"desktop\": \"processes\" in config.json)"
