@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
-    .target(name: "Desktop", dependencies: ["CXCB", "JSON", "Posix", "Spawn"]),
+    .target(name: "Desktop", dependencies: ["CXCB", "DBus", "JSON", "Posix", "Spawn"]),
     .target(
       name: "ShieldBridge",
       dependencies: [

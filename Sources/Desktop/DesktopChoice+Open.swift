@@ -8,8 +8,11 @@ extension DesktopChoice {
   /// 1. sway, when `$SWAYSOCK` names a socket that answers;
   /// 2. i3, when `$I3SOCK` names a socket that answers, or the X display's
   ///    root window names one in `I3_SOCKET_PATH`;
-  /// 3. X11, when `$DISPLAY` names a display with an EWMH window manager;
-  /// 4. the running processes.
+  /// 3. GNOME Shell, when `org.gnome.Shell` has an owner on the session bus
+  ///    (`$DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`), whether
+  ///    or not its extension is enabled yet (``DesktopBackend/attention`` says what to run);
+  /// 4. X11, when `$DISPLAY` names a display with an EWMH window manager;
+  /// 5. the running processes.
   ///
   /// Under i3 with an X display, input idle, idle inhibition and the screen
   /// saver come from the X11 backend on the same display, and so do the
@@ -22,7 +25,8 @@ extension DesktopChoice {
   /// not answer (each wait is bounded).
   ///
   /// - Parameters:
-  ///   - environment: The variables to read (`SWAYSOCK`, `I3SOCK`, `DISPLAY`).
+  ///   - environment: The variables to read (`SWAYSOCK`, `I3SOCK`, `DISPLAY`,
+  ///     `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`).
   ///   - covers: Whether an app is covered by a rule: the process fallback
   ///     watches only those.
   /// - Returns: The backend, or `nil` for ``DesktopChoice/off``.
@@ -51,6 +55,12 @@ extension DesktopChoice {
       return try Self.i3(socketPath: path, x11: x11, table: table)
     case .x11:
       return EnrichedDesktop(try X11Desktop.connect(display: display), table: table)
+    case .gnome:
+      guard let address = sessionBusAddress(environment) else {
+        throw DesktopError(
+          "\"desktop\" is \"gnome\" but neither $DBUS_SESSION_BUS_ADDRESS nor $XDG_RUNTIME_DIR names the session bus")
+      }
+      return EnrichedDesktop(try GnomeShellDesktop(address: address), table: table)
     case .auto:
       if let path = nonEmpty(environment["SWAYSOCK"]), let sway = try? I3Desktop(socketPath: path, kind: .sway) {
         return EnrichedDesktop(sway, table: table)
@@ -58,6 +68,11 @@ extension DesktopChoice {
       let x11 = display.flatMap { try? X11Desktop.connect(display: $0) }
       for path in [nonEmpty(environment["I3SOCK"]), x11?.i3SocketPath()].compactMap({ $0 }) {
         if let i3 = try? Self.i3(socketPath: path, x11: x11, table: table) { return i3 }
+      }
+      if let address = sessionBusAddress(environment), GnomeShellDesktop.shellIsOnBus(address: address),
+        let gnome = try? GnomeShellDesktop(address: address)
+      {
+        return EnrichedDesktop(gnome, table: table)
       }
       if let x11 { return EnrichedDesktop(x11, table: table) }
       return ProcessesDesktop(covers: covers, table: table)
@@ -76,6 +91,12 @@ extension DesktopChoice {
     guard let x11 else { return EnrichedDesktop(i3, table: table) }
     return EnrichedDesktop(CompositeDesktop(focus: i3, screen: x11), table: table)
   }
+}
+
+/// The session bus's address: `$DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus` (as libdbus finds it).
+private func sessionBusAddress(_ environment: [String: String]) -> String? {
+  if let address = nonEmpty(environment["DBUS_SESSION_BUS_ADDRESS"]) { return address }
+  return nonEmpty(environment["XDG_RUNTIME_DIR"]).map { "unix:path=\($0)/bus" }
 }
 
 /// `value`, or `nil` when it is unset or empty.

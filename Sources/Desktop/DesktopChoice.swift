@@ -8,6 +8,8 @@ public enum DesktopChoice: String, CaseIterable, Hashable, Sendable, CustomStrin
   case i3
   case sway
   case processes
+  /// GNOME Shell, through ShieldBridge's shell extension.
+  case gnome
 
   /// The choice `text` names.
   ///

@@ -41,6 +41,10 @@ public enum DesktopEvent: Hashable, Sendable {
   /// Something (a video playing) inhibits idle (`true`), or no longer does.
   case inhibited(Bool)
   case screen(ScreenState)
+  /// Something the log and `shieldbridge desktop` should say about how the
+  /// desktop is watched: an extension missing, disabled or back, the desktop
+  /// restarting, a call from another sender ignored. Changes nothing the meter counts.
+  case notice(String)
   /// The backend stopped working (the X server or the window manager went
   /// away); the text says why. No events follow.
   case lost(String)

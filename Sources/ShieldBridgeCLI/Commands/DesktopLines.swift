@@ -44,6 +44,7 @@ enum DesktopLines {
     case .i3: "i3"
     case .sway: "sway"
     case .processes: "running processes"
+    case .gnome: "GNOME Shell"
     }
   }
 
@@ -71,6 +72,8 @@ enum DesktopLines {
       return isInhibited ? "idle inhibited: yes (a video playing, for example)" : "idle inhibited: no"
     case .screen(let state):
       return "screen: \(state.rawValue)"
+    case .notice(let text):
+      return "note: \(text)"
     case .lost(let reason):
       return "lost: \(reason)"
     }
@@ -95,6 +98,8 @@ enum DesktopLines {
       return .object([("event", "inhibited"), ("inhibited", .bool(isInhibited))])
     case .screen(let state):
       return .object([("event", "screen"), ("screen", .string(state.rawValue))])
+    case .notice(let text):
+      return .object([("event", "notice"), ("text", .string(text))])
     case .lost(let reason):
       return .object([("event", "lost"), ("reason", .string(reason))])
     }

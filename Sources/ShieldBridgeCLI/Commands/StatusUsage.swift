@@ -73,7 +73,7 @@ struct StatusUsage {
           ("counting", .string(report.source.counting?.rawValue ?? "none")),
           ("limitations", .array(report.source.limitations.map { .string($0) })),
           ("service", .bool(fromService)),
-        ])
+        ] + (report.source.attention.map { [("attention", .string($0))] } ?? []))
       ))
     return .object(members)
   }

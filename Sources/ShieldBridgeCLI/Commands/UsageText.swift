@@ -78,6 +78,7 @@ enum UsageText {
     case (.x11?, .focus?): return "counted: focused windows (X11)"
     case (.i3?, .focus?): return "counted: focused windows (i3)"
     case (.sway?, .focus?): return "counted: focused windows (sway)"
+    case (.gnome?, .focus?): return "counted: focused windows (GNOME Shell)"
     case (_?, .running?):
       return choice == .processes
         ? "counted: running processes (\"desktop\": \"processes\" in config.json)"
