@@ -1,8 +1,12 @@
 /// How far ShieldBridge's GNOME Shell extension is from serving the backend,
 /// and what the user runs to get it there.
 enum ExtensionState: Hashable, Sendable {
+  /// Not asked yet: the event stream has not started.
+  case starting
   /// GNOME Shell has no owner on the session bus.
   case noShell
+  /// The shell owns its name but has not exported its extension manager yet.
+  case shellStarting
   /// The shell left the bus after it was seen: it restarts, or the session ends.
   case shellRestarting
   /// The shell knows no extension of this UUID.
@@ -25,10 +29,12 @@ enum ExtensionState: Hashable, Sendable {
     let name = "the GNOME Shell extension \(ShellNames.uuid)"
     let enable = "gnome-extensions enable \(ShellNames.uuid)"
     switch self {
-    case .watching:
+    case .watching, .starting:
       return nil
     case .noShell:
       return "GNOME Shell is not on the session bus (yet), so no focus is seen: waiting for it"
+    case .shellStarting:
+      return "GNOME Shell is starting, so no focus is seen yet: waiting for its extensions"
     case .shellRestarting:
       return "GNOME Shell left the session bus (it restarts, or the session ends): waiting for it and its extension"
     case .notInstalled:

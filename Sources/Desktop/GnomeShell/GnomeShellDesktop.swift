@@ -34,7 +34,7 @@ public final class GnomeShellDesktop: DesktopBackend {
 
   /// What the event loop and the actions both read.
   struct Shared {
-    var extensionState = ExtensionState.noShell
+    var extensionState = ExtensionState.starting
     /// The owner of `org.gnome.Shell` whose extension answered `Watch`.
     var watched: BusName?
     var started = false
@@ -49,6 +49,8 @@ public final class GnomeShellDesktop: DesktopBackend {
     case owner(TrackedName, BusName?)
     /// The deadline for the shell's return after its departure number so-and-so.
     case restartTimedOut(Int)
+    /// Time to ask the starting shell again about its extension, in the shell's stay number so-and-so.
+    case askAgain(Int)
     case disconnected(String)
     case stop
   }
@@ -160,7 +162,8 @@ public final class GnomeShellDesktop: DesktopBackend {
   }
 
   /// Calls `Hide` or `Close` with `ids`; the ids of the windows it acted on (a window that has closed is not among them).
-  private func act(_ member: MemberName, on ids: [UInt64], at owner: BusName) async throws(DesktopError) -> Set<UInt64> {
+  private func act(_ member: MemberName, on ids: [UInt64], at owner: BusName) async throws(DesktopError) -> Set<UInt64>
+  {
     guard !ids.isEmpty else { return [] }
     do {
       let reply = try await connection.call(

@@ -25,6 +25,8 @@ actor ShellWatch {
   private var departures = 0
   /// The extension's state as last said; `nil` before the first.
   private var saidState: ExtensionState?
+  /// How often the starting shell was asked again for its extension manager.
+  private var startupTries = 0
   /// The members already said to have come from a wrong sender: each is said once.
   private var ignored: Set<String> = []
   private var owners = GnomeShellDesktop.Owners()
@@ -63,6 +65,11 @@ actor ShellWatch {
         output.yield(.lost("GNOME Shell left the session bus and did not come back within \(seconds) s"))
         end()
         return
+      case .askAgain(let departure):
+        guard departure == departures, let owner = owners.shell,
+          desktop.shared.withLock({ $0.extensionState }) == .shellStarting
+        else { continue }
+        await watchExtension(at: owner)
       case .owner(let name, let owner):
         switch name {
         case .shell:
@@ -147,6 +154,7 @@ actor ShellWatch {
       say("GNOME Shell is back on the session bus (\(owner)): asking its extension again")
     }
     shellSeen = true
+    startupTries = 0
     await watchExtension(at: owner)
   }
 
@@ -165,21 +173,35 @@ actor ShellWatch {
       desktop.shared.withLock { $0.watched = owner }
       set(.watching)
       report(ShellWindow(focus))
-    } catch where error.is(.unknownMethod) || error.is(.unknownObject) || error.is(.unknownInterface) {
-      set(await extensionInfo(at: owner))
+    } catch  where error.is(.unknownMethod) || error.is(.unknownObject) || error.is(.unknownInterface) {
+      if let state = await extensionInfo(at: owner) { return set(state) }
+      // The shell owns its name before it exports its objects. It tells nothing when it has: the
+      // one place that asks again on a timer, four times a second, for at most 30 s of a start.
+      guard startupTries < 120 else {
+        return set(.notAnswering("GNOME Shell's extension manager is not there"))
+      }
+      startupTries += 1
+      set(.shellStarting)
+      let (desktop, departure) = (self.desktop, departures)
+      Task {
+        try? await Task.sleep(for: .milliseconds(250))
+        desktop.deliver(.askAgain(departure))
+      }
     } catch {
       set(.notAnswering(error.message))
     }
   }
 
-  /// What GNOME Shell's extension manager says of ours.
-  private func extensionInfo(at owner: BusName) async -> ExtensionState {
+  /// What GNOME Shell's extension manager says of ours; `nil` while the starting shell has not exported it.
+  private func extensionInfo(at owner: BusName) async -> ExtensionState? {
     do {
       let reply = try await desktop.connection.call(
         owner, ShellNames.shellPath, ShellNames.extensionsInterface, ShellNames.getExtensionInfo, ShellNames.uuid,
         timeout: .seconds(5))
       let info = try reply.decode([String: Variant].self)
       return Self.state(from: info)
+    } catch  where error.is(.unknownMethod) || error.is(.unknownObject) || error.is(.unknownInterface) {
+      return nil
     } catch {
       return .notAnswering("GNOME Shell's extension manager did not answer: \(error.message)")
     }
