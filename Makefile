@@ -5,6 +5,8 @@ DESTDIR ?=
 CONFIGURATION ?= debug
 # How long `make fuzz` runs the deep-link fuzzer.
 FUZZ_SECONDS ?= 60
+# The GNOME Shell major version `make install` installs the extension for; empty: the installed shell's.
+GNOME_SHELL_MAJOR ?=
 
 # Debian packages: to build (libdbus through pkg-config), to run the demo (a bus
 # daemon), and for the tests (gettext's msgfmt for the catalogs; a real
@@ -14,9 +16,11 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev l
 # The demo's desktop: a virtual X display, i3, and an xterm as the covered app.
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
-# (xset for the screen saver), sway and foot (run as a user the tests create).
+# (xset for the screen saver), sway and foot (run as a user the tests create),
+# GNOME Shell (headless, with our extension; gjs and nodejs parse the
+# extension's GNOME 45 variant, which this Debian's shell cannot load).
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
-	i3-wm openbox xterm x11-xserver-utils sway foot
+	i3-wm openbox xterm x11-xserver-utils sway foot gnome-shell gjs nodejs
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
@@ -42,7 +46,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes)Tests|\.DesktopCommandTests|\.DemoTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|Gnome)Tests|\.DesktopCommandTests|\.DemoTests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
@@ -70,7 +74,8 @@ release: deps-build
 	$(RELEASE_BUILD) --product shieldbridge
 
 # The binary (without its symbol table, which nothing at run time reads), the catalogs,
-# and the integration files with their paths filled in.
+# the integration files with their paths filled in, and the GNOME Shell extension
+# in the variant the installed gnome-shell loads (GNOME_SHELL_MAJOR=45 or =both overrides).
 install: release
 	install -D -s -m 0755 $(RELEASE_BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
 	install -d $(DESTDIR)$(PREFIX)/share/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
@@ -84,6 +89,7 @@ install: release
 	install -m 0644 examples/config.json $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/config.json
 	install -d $(DESTDIR)$(PREFIX)/share/shieldbridge/locales
 	install -m 0644 locales/shieldbridge.pot locales/*.po $(DESTDIR)$(PREFIX)/share/shieldbridge/locales/
+	scripts/install-gnome-extension $(DESTDIR)$(PREFIX)/share/gnome-shell/extensions $(GNOME_SHELL_MAJOR)
 
 clean:
 	rm -rf .build

@@ -79,6 +79,8 @@ public final class GnomeShellSession: Sendable {
   }
 
   /// The repository's root, from this file's place in it.
+  public static var repositoryPath: String { repository }
+
   static var repository: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().path
@@ -194,7 +196,10 @@ public final class GnomeShellSession: Sendable {
   ///
   /// Escape is pressed while it does not: the shell starts in the overview,
   /// where a new window does not take the focus.
-  public func launchFoot(appID: String) async throws -> BackgroundProcess {
+  ///
+  /// - Parameter waitForFocus: `false` to wait only for the window to be listed
+  ///   (a covered app over its limit is minimized at once).
+  public func launchFoot(appID: String, waitForFocus: Bool = true) async throws -> BackgroundProcess {
     let before = Set(try await windows(ofClass: appID).map(\.id))
     var environment = environment
     environment["DISPLAY"] = ""
@@ -203,6 +208,7 @@ public final class GnomeShellSession: Sendable {
     let window = try await poll("foot's window \(appID)", timeout: .seconds(30), every: .milliseconds(50)) {
       try await self.windows(ofClass: appID).first { !before.contains($0.id) }
     }
+    guard waitForFocus else { return foot }
     var pressed = ContinuousClock.now
     _ = try await poll("\(appID)'s window to take the focus", timeout: .seconds(30), every: .milliseconds(50)) {
       if try await self.watch()?.id == window.id { return true }
