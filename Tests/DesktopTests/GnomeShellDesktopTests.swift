@@ -141,6 +141,18 @@ import Testing
     #expect(result.output.contains("desktop: GNOME Shell"), "\(result.output)")
     #expect(result.output.contains("gnome-extensions enable \(GnomeShellSession.uuid)"))
 
+    // Input idle from Mutter's idle monitor: idle after a second without input, active at a key press.
+    let idleDesktop = try #require(
+      try DesktopChoice.gnome.open(environment: session.environment, covers: { _ in true }))
+    let idleLog = EventLog<DesktopEvent>()
+    let idleTask = idleLog.collect(idleDesktop.events(idleAfter: .seconds(1)))
+    _ = try await idleLog.first("idle", timeout: .seconds(20)) { $0 == .idle(true) }
+    let idleMark = idleLog.count
+    try await session.press(keysym: 0xffe1)  // Shift_L
+    _ = try await idleLog.first("active again", after: idleMark, timeout: .seconds(20)) { $0 == .idle(false) }
+    idleDesktop.stop()
+    await idleTask.value
+
     // Enabled later: watched from then on.
     let mark = log.count
     try await session.gnomeExtensions(["enable", GnomeShellSession.uuid])
