@@ -85,6 +85,11 @@ import Testing
     let finished = await other.finish(timeout: .seconds(10))
     #expect(finished.termination != nil, "foot did not exit after delete()")
     #expect(try await desktop.close { $0.windowClass == "Victim" } == [])
+    // Ids of windows that are gone, and arguments of the wrong type: nothing happens, the shell stays.
+    #expect(try await session.act("Hide", on: [victim.id, 1, UInt64.max]) == [])
+    #expect(try await session.act("Close", on: [victim.id]) == [])
+    await #expect(throws: DBusError.self) { try await session.callWithWrongArguments("Hide") }
+    #expect(try await !session.windows().isEmpty)
 
     // Disabled: the backend says what to run, and sees no focus; enabled again, it watches again.
     mark = log.count

@@ -185,6 +185,21 @@ public final class GnomeShellSession: Sendable {
     return try reply.decode([[String: Variant]].self).compactMap(Self.window)
   }
 
+  /// The extension's `Hide` or `Close` for `ids`, as a watcher calls it; the ids it acted on.
+  public func act(_ member: String, on ids: [UInt64]) async throws -> [UInt64] {
+    try await watch()
+    let reply = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), ids, timeout: .seconds(5))
+    return try reply.decode([UInt64].self)
+  }
+
+  /// A call of `member` with a string where the extension's signature wants ids.
+  public func callWithWrongArguments(_ member: String) async throws {
+    try await watch()
+    _ = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), "not ids", timeout: .seconds(5))
+  }
+
   /// The windows whose class is `wmClass`.
   public func windows(ofClass wmClass: String) async throws -> [Window] {
     try await windows().filter { $0.wmClass == wmClass }
