@@ -109,12 +109,24 @@ import Testing
     _ = try await log.first("a focus again", after: mark) { if case .focus(_?) = $0 { true } else { false } }
     #expect(desktop.attention == nil)
 
-    // GNOME Shell restarts: said, waited for, and watched again with its extension.
+    // GNOME Shell restarts: said, waited for, and watched again with its extension. A
+    // backend that waits only 1 s for it reports the desktop lost instead.
+    let impatient = try GnomeShellDesktop(address: session.bus.address, restartTimeout: .seconds(1))
+    let impatientLog = EventLog<DesktopEvent>()
+    let impatientTask = impatientLog.collect(impatient.events(idleAfter: .seconds(300)))
+    _ = try await impatientLog.first("the impatient backend's focus") {
+      if case .focus(_?) = $0 { true } else { false }
+    }
     mark = log.count
     await session.stopShell()
     _ = try await log.first(
       "the notice of the shell's departure", after: mark, where: Self.isNotice(containing: "left the session bus"))
     #expect(desktop.attention?.contains("waiting") == true)
+    let lost = try await impatientLog.first("the impatient backend's loss", timeout: .seconds(20)) {
+      if case .lost = $0 { true } else { false }
+    }
+    #expect(lost == .lost("GNOME Shell left the session bus and did not come back within 1 s"))
+    await impatientTask.value
     try await session.startShell()
     _ = try await log.first(
       "the notice of the shell's return", after: mark, timeout: .seconds(60),
