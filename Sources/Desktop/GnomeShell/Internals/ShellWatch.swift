@@ -110,7 +110,7 @@ actor ShellWatch {
       (.shell, shell), (.idleMonitor, idle), (.screenSaver, screen),
     ]
     for (name, tracker) in pairs {
-      tracker.addObserver { owner in desktop.deliver(.owner(name, owner)) }
+      tracker.addObserver { [weak desktop] owner in desktop?.deliver(.owner(name, owner)) }
     }
     owners = GnomeShellDesktop.Owners(shell: shell.owner, idleMonitor: idle.owner, screenSaver: screen.owner)
     // Without a sender in the rules: a signal from anyone arrives, so that one from a wrong sender is seen and said.
@@ -121,14 +121,16 @@ actor ShellWatch {
       MatchRule(interface: ShellNames.screenSaverInterface, member: ShellNames.activeChanged),
     ]
     for rule in rules {
-      let subscription = try await connection.addSignalHandler(matching: rule) { message in
+      let subscription = try await connection.addSignalHandler(matching: rule) { [weak desktop] message in
+        guard let desktop else { return }
         let owners = GnomeShellDesktop.Owners(
           shell: shell.owner, idleMonitor: idle.owner, screenSaver: screen.owner)
         desktop.deliver(.signal(message, owners: owners))
       }
       subscriptions.append(subscription)
     }
-    connection.onDisconnect { error in desktop.deliver(.disconnected(error.message)) }
+    // Weakly: the connection outlives nothing but its backend, whose deinit closes it.
+    connection.onDisconnect { [weak desktop] error in desktop?.deliver(.disconnected(error.message)) }
   }
 
   // MARK: The shell and its extension
@@ -141,9 +143,9 @@ actor ShellWatch {
         set(.shellRestarting)
         let desktop = self.desktop
         let timeout = desktop.restartTimeout
-        Task {
+        Task { [weak desktop] in
           try? await Task.sleep(for: timeout)
-          desktop.deliver(.restartTimedOut(departure))
+          desktop?.deliver(.restartTimedOut(departure))
         }
       } else {
         set(.noShell)
@@ -183,9 +185,9 @@ actor ShellWatch {
       startupTries += 1
       set(.shellStarting)
       let (desktop, departure) = (self.desktop, departures)
-      Task {
+      Task { [weak desktop] in
         try? await Task.sleep(for: .milliseconds(250))
-        desktop.deliver(.askAgain(departure))
+        desktop?.deliver(.askAgain(departure))
       }
     } catch {
       set(.notAnswering(error.message))
