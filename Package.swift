@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
-    .testTarget(name: "DesktopTests", dependencies: ["CXCB", "Desktop", "Posix", "TestSupport"]),
+    .testTarget(name: "DesktopTests", dependencies: ["CXCB", "DBus", "Desktop", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]

@@ -25,6 +25,7 @@ final class CompositeDesktop: DesktopBackend {
     for note in screen.limitations where !notes.contains(note) { notes.append(note) }
     return notes
   }
+  var attention: String? { focus.attention ?? screen.attention }
 
   func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)

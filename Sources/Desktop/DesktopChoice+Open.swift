@@ -11,7 +11,9 @@ extension DesktopChoice {
   /// 2. i3, when `$I3SOCK` names a socket that answers, or the X display's
   ///    root window names one in `I3_SOCKET_PATH`;
   /// 3. KWin, when `org.kde.KWin` has an owner on the session bus
-  ///    (`DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus`);
+  ///    (`$DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`);
+  /// 4. GNOME Shell, when `org.gnome.Shell` has an owner on that bus, whether
+  ///    or not its extension is enabled yet (``DesktopBackend/attention`` says what to run);
   /// 4. X11, when `$DISPLAY` names a display with an EWMH window manager;
   /// 5. the running processes.
   ///
@@ -35,7 +37,8 @@ extension DesktopChoice {
   /// not answer (each wait is bounded).
   ///
   /// - Parameters:
-  ///   - environment: The variables to read (`SWAYSOCK`, `I3SOCK`, `DISPLAY`).
+  ///   - environment: The variables to read (`SWAYSOCK`, `I3SOCK`, `DISPLAY`,
+  ///     `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`).
   ///   - covers: Whether an app is covered by a rule: the process fallback
   ///     watches only those.
   /// - Returns: The backend, or `nil` for ``DesktopChoice/off``.
@@ -66,6 +69,12 @@ extension DesktopChoice {
       return EnrichedDesktop(try X11Desktop.connect(display: display), table: table)
     case .kwin:
       return try Self.kwin(environment: environment, display: display, table: table)
+    case .gnome:
+      guard let address = sessionBusAddress(environment) else {
+        throw DesktopError(
+          "\"desktop\" is \"gnome\" but neither $DBUS_SESSION_BUS_ADDRESS nor $XDG_RUNTIME_DIR names the session bus")
+      }
+      return EnrichedDesktop(try GnomeShellDesktop(address: address), table: table)
     case .auto:
       if let path = nonEmpty(environment["SWAYSOCK"]), let sway = try? I3Desktop(socketPath: path, kind: .sway) {
         return EnrichedDesktop(sway, table: table)
@@ -76,6 +85,11 @@ extension DesktopChoice {
       }
       if let kwin = try? Self.kwin(environment: environment, display: display, table: table, x11: x11) {
         return kwin
+      }
+      if let address = sessionBusAddress(environment), GnomeShellDesktop.shellIsOnBus(address: address),
+        let gnome = try? GnomeShellDesktop(address: address)
+      {
+        return EnrichedDesktop(gnome, table: table)
       }
       if let x11 { return EnrichedDesktop(x11, table: table) }
       return ProcessesDesktop(covers: covers, table: table)
@@ -105,11 +119,7 @@ extension DesktopChoice {
     environment: [String: String], display: String?, table: ProcessTable, x11: X11Desktop? = nil
   ) throws(DesktopError) -> any DesktopBackend {
     let runtime = nonEmpty(environment["XDG_RUNTIME_DIR"])
-    var address = nonEmpty(environment["DBUS_SESSION_BUS_ADDRESS"])
-    if address == nil, let runtime, (try? FileSystem.status(runtime + "/bus"))?.kind == .socket {
-      address = "unix:path=" + runtime + "/bus"
-    }
-    guard let address else {
+    guard let address = sessionBusAddress(environment) else {
       throw DesktopError(
         "\"desktop\" is \"kwin\" but the environment names no session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
     }
@@ -130,6 +140,16 @@ extension DesktopChoice {
     guard let screen else { return EnrichedDesktop(kwin, table: table) }
     return EnrichedDesktop(CompositeDesktop(focus: kwin, screen: screen), table: table)
   }
+}
+
+/// The session bus's address: `$DBUS_SESSION_BUS_ADDRESS`, else the socket
+/// `$XDG_RUNTIME_DIR/bus` when it exists (as libdbus finds it).
+private func sessionBusAddress(_ environment: [String: String]) -> String? {
+  if let address = nonEmpty(environment["DBUS_SESSION_BUS_ADDRESS"]) { return address }
+  guard let runtime = nonEmpty(environment["XDG_RUNTIME_DIR"]),
+    (try? FileSystem.status(runtime + "/bus"))?.kind == .socket
+  else { return nil }
+  return "unix:path=" + runtime + "/bus"
 }
 
 /// `value`, or `nil` when it is unset or empty.

@@ -10,6 +10,8 @@ public enum DesktopChoice: String, CaseIterable, Hashable, Sendable, CustomStrin
   /// KDE's KWin, through a script of ours loaded over the session bus.
   case kwin
   case processes
+  /// GNOME Shell, through ShieldBridge's shell extension.
+  case gnome
 
   /// The choice `text` names.
   ///

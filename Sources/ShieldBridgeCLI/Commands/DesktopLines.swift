@@ -45,6 +45,7 @@ enum DesktopLines {
     case .sway: "sway"
     case .kwin: "KWin"
     case .processes: "running processes"
+    case .gnome: "GNOME Shell"
     }
   }
 

@@ -84,6 +84,7 @@ enum UsageText {
     case (.i3?, .focus?): return "counted: focused windows (i3)"
     case (.sway?, .focus?): return "counted: focused windows (sway)"
     case (.kwin?, .focus?): return "counted: focused windows (KWin, through its script)"
+    case (.gnome?, .focus?): return "counted: focused windows (GNOME Shell)"
     case (_?, .running?):
       return choice == .processes
         ? "counted: running processes (\"desktop\": \"processes\" in config.json)"
