@@ -276,6 +276,13 @@ struct NativeHostTests {
     let id = try #require(task["puzzle"]?.integerValue)
 
     mark = host.received.count
+    try host.send(json(["type": "answer", "puzzle": .int(id), "answer": "  "]))
+    let blank = try await host.message("the blank answer's result", after: mark) { $0["type"] == "answer" }
+    #expect(blank["result"] == "blank")
+    let same = try await host.message("the same task again", after: mark) { $0["type"] == "puzzle" }
+    #expect(same == task)
+
+    mark = host.received.count
     try host.send(json(["type": "answer", "puzzle": .int(id), "answer": "100000"]))
     let wrong = try await host.message("the wrong answer's result", after: mark) { $0["type"] == "answer" }
     #expect(wrong["result"] == "wrong")
