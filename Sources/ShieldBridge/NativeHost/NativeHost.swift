@@ -90,8 +90,10 @@ public actor NativeHost {
     case message([UInt8])
     case inputEnded
     case inputFailed(NativeMessageError)
-    /// `LimitReached`, `Unlocked`, or a new owner of the service's name.
+    /// `LimitReached` or `Unlocked` from the service.
     case serviceChanged
+    /// A new owner of the service's name.
+    case serviceStarted(BusName)
     /// The coalesced focus is due.
     case focusDue
   }
@@ -120,6 +122,8 @@ public actor NativeHost {
   var told: Site??
   /// The service's last answer for ``told``; a focus message for the same site is answered with it.
   var lastState: JSONValue?
+  /// The unique name of the service that gave ``lastState``.
+  var answeredBy: BusName?
   var lastCall: MonotonicTime?
   var focusTimer: Task<Void, Never>?
   var puzzle: OpenPuzzle?
@@ -176,6 +180,9 @@ public actor NativeHost {
         return .badInput(error.description)
       case .serviceChanged:
         await serviceChanged()
+      case .serviceStarted(let owner):
+        // The service this host's own call just started already has the site.
+        if owner != answeredBy { await serviceChanged() }
       case .focusDue:
         focusTimer = nil
         await flushFocus()
@@ -183,120 +190,6 @@ public actor NativeHost {
       if let outputFailure { return .outputClosed(outputFailure) }
     }
     return .inputClosed
-  }
-
-  // MARK: The service
-
-  /// Connects to the bus and follows the service's signals; without a bus the host still answers, with errors.
-  private func connect() async {
-    let connection: Connection
-    do {
-      connection = try Connection(options.bus)
-    } catch {
-      options.log("no message bus to reach the ShieldBridge service on: \(error.message)")
-      return
-    }
-    self.connection = connection
-    do {
-      let tracker = try await NameOwnerTracker.track(ServiceNames.busName, on: connection)
-      self.tracker = tracker
-      let sink = eventSink
-      tracker.addObserver { owner in
-        // A new service knows nothing of this host's site: tell it again.
-        if owner != nil { sink.yield(.serviceChanged) }
-      }
-      for member in [ServiceNames.limitReached, ServiceNames.unlocked] {
-        let rule = MatchRule(
-          sender: ServiceNames.busName, interface: ServiceNames.interface, member: member, path: ServiceNames.path)
-        subscriptions.append(
-          try await connection.addSignalHandler(matching: rule, from: tracker) { _ in sink.yield(.serviceChanged) })
-      }
-    } catch {
-      options.log("cannot follow the ShieldBridge service's signals: \(error.message); states are sent only when asked")
-    }
-  }
-
-  private func stopFollowing() {
-    for subscription in subscriptions { subscription.cancel() }
-    subscriptions = []
-    connection?.close()
-  }
-
-  /// Asks the service where `site` stands, telling it that the browser shows it.
-  ///
-  /// - Returns: The `"state"` message, or an `"error"` message saying why there is none.
-  func askService(_ site: Site?) async -> JSONValue {
-    guard let connection else {
-      return Self.error("no message bus: the ShieldBridge service cannot be reached")
-    }
-    lastCall = .now
-    let reply: Message
-    do {
-      reply = try await connection.call(
-        ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.siteFocus, site?.name ?? "",
-        UInt32(clamping: options.browserPID), timeout: options.callTimeout)
-    } catch {
-      options.log("SiteFocus failed: \(error.name): \(error.message)")
-      return Self.error("the ShieldBridge service did not answer: \(error.message)")
-    }
-    told = .some(site)
-    guard let text = try? reply.decode(String.self), let state = try? JSONValue(parsing: text),
-      case .object(let members) = state
-    else {
-      lastState = nil
-      return Self.error("the ShieldBridge service answered SiteFocus with something other than a state")
-    }
-    let message = JSONValue.object([("type", .string("state"))] + members)
-    lastState = message
-    return message
-  }
-
-  private func serviceChanged() async {
-    // Nothing told yet: the next focus message asks anyway.
-    guard let told else { return }
-    if wanted == nil { wanted = .some(told) }
-    await flushFocus(now: true)
-  }
-
-  // MARK: Focus
-
-  /// The browser's site in front: answered at once when the service is due
-  /// a call or already knows the site, later (coalesced) otherwise.
-  func focus(_ site: Site?) async {
-    wanted = .some(site)
-    await flushFocus()
-  }
-
-  /// Answers the wanted site: from the service, at most once per ``Options/focusInterval``
-  /// unless `now` (a signal, a grant), which asks at once.
-  func flushFocus(now: Bool = false) async {
-    guard let target = wanted else { return }
-    // Only a change reaches the service: it has this site already, and its
-    // signals say when the site's state changes.
-    if !now, let told, told == target, let lastState {
-      wanted = nil
-      send(lastState)
-      return
-    }
-    if !now, let lastCall {
-      let next = lastCall.adding(options.focusInterval)
-      let current = MonotonicTime.now
-      if current < next {
-        if focusTimer == nil {
-          let delay = next.duration(since: current)
-          let sink = eventSink
-          focusTimer = Task {
-            do { try await Task.sleep(for: delay) } catch { return }
-            sink.yield(.focusDue)
-          }
-        }
-        return
-      }
-    }
-    focusTimer?.cancel()
-    focusTimer = nil
-    wanted = nil
-    send(await askService(target))
   }
 
   // MARK: Output
