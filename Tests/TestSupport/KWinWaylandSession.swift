@@ -50,9 +50,15 @@ public final class KWinWaylandSession: Sendable {
       home.file("tell-display"),
       "#!/bin/sh\nprintf '%s\\n' \"$DISPLAY\" > \(displayFile).new && mv \(displayFile).new \(displayFile)\n"
         + "exec sleep 100000\n")
-    // Until Xwayland runs, no Xvfb of this process picks a number (see DesktopSlots.displayNumbers).
+    // Until Xwayland runs, no Xvfb of this process picks a number (see DesktopSlots.displayNumbers),
+    // and the numbers below a free one from 50 up carry locks of this process, so that KWin's
+    // search lands there and never on an Xvfb that another process started without a lock.
     await DesktopSlots.displayNumbers.take()
-    defer { DesktopSlots.displayNumbers.give() }
+    let steering = Self.lockLowDisplays()
+    defer {
+      for path in steering { unlink(path) }
+      DesktopSlots.displayNumbers.give()
+    }
     compositor = try BackgroundProcess(
       [
         copy, "--virtual", "--xwayland", "--no-lockscreen", "--socket", waylandDisplay, "--width", "1024",
@@ -73,6 +79,31 @@ public final class KWinWaylandSession: Sendable {
       throw DesktopError(
         "kwin_wayland did not start Xwayland within 30 s: \(compositor.standardOutput) \(compositor.standardError)")
     }
+  }
+
+  /// Writes a lock file with this process's pid for every display number below the first one from
+  /// 50 up that has neither a lock nor a socket; returns the files it made.
+  ///
+  /// KWin gives Xwayland the lowest number below 100 without a live lock and removes the
+  /// socket it finds there; Xvfb with `-displayfd` writes no lock, so an Xvfb of any other
+  /// process would lose its socket to it. Xvfb counts up from 0, so 50 and above are free here.
+  private static func lockLowDisplays() -> [String] {
+    let free = (50..<100).first { number in
+      !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+        && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+    }
+    guard let free else { return [] }
+    let text = String(repeating: " ", count: max(0, 10 - String(getpid()).count)) + String(getpid()) + "\n"
+    var made: [String] = []
+    for number in 0..<free {
+      let path = "/tmp/.X\(number)-lock"
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+      guard descriptor >= 0 else { continue }
+      _ = text.withCString { write(descriptor, $0, strlen($0)) }
+      close(descriptor)
+      made.append(path)
+    }
+    return made
   }
 
   deinit {

@@ -83,7 +83,11 @@ public final class XSession: Sendable {
           return result.output.contains("window id #") ? true : nil
         }
       } catch {
-        throw DesktopError("kwin_x11 did not take \(server.display) within 30 s: \(managerOutput.suffix(2000))")
+        let probe = try? await run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
+        let alive = server.process.process.exitStatus == nil ? "runs" : "has exited"
+        throw DesktopError(
+          "kwin_x11 did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); Xvfb \(alive); "
+            + "xprop -root: \(probe.map { $0.output + $0.error } ?? "did not run")")
       }
     }
     if windowManager != .none && windowManager != .kwin {
