@@ -238,6 +238,11 @@ public final class GnomeShellSession: Sendable {
 
   /// Presses and releases the key `keysym` (X11 keysym numbers: 0xff1b Escape) on Mutter's virtual keyboard.
   public func press(keysym: UInt32) async throws {
+    try await press(chord: [keysym])
+  }
+
+  /// Presses the keys of `chord` in order and releases them in reverse (`[0xffe9, 0xff09]`: Alt+Tab).
+  public func press(chord: [UInt32]) async throws {
     let destination = try BusName("org.gnome.Mutter.RemoteDesktop")
     let sessionInterface = try InterfaceName("org.gnome.Mutter.RemoteDesktop.Session")
     var current = keyboard.withLock { $0 }
@@ -252,7 +257,8 @@ public final class GnomeShellSession: Sendable {
       keyboard.withLock { $0 = current }
     }
     guard let (connection, session) = current else { return }
-    for down in [true, false] {
+    let strokes = chord.map { ($0, true) } + chord.reversed().map { ($0, false) }
+    for (keysym, down) in strokes {
       _ = try await connection.call(
         destination, session, sessionInterface, MemberName("NotifyKeyboardKeysym"), keysym, down,
         timeout: .seconds(5))
