@@ -180,4 +180,19 @@ import Testing
     desktop.stop()
     await task.value
   }
+
+  @Test func anExtensionThatFailsToLoadIsSaidWithTheShellsError() async throws {
+    let session = try await GnomeShellSession(broken: true)
+    let desktop = try #require(try DesktopChoice.gnome.open(environment: session.environment, covers: { _ in true }))
+    let log = EventLog<DesktopEvent>()
+    let task = log.collect(desktop.events(idleAfter: .seconds(300)))
+    // "… failed in GNOME Shell (unexpected token: identifier), so no focus is seen: see …, reinstall it with 'make install' …"
+    let notice = try await log.first(
+      "the notice", timeout: .seconds(40), where: Self.isNotice(containing: "failed in GNOME Shell ("))
+    #expect(Self.isNotice(containing: "make install")(notice), "\(notice)")
+    _ = try await log.first("no focus", where: Self.noFocus)
+    #expect(desktop.attention?.contains("failed in GNOME Shell") == true)
+    desktop.stop()
+    await task.value
+  }
 }

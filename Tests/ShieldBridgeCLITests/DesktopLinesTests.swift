@@ -32,6 +32,17 @@ struct DesktopLinesTests {
       DesktopLines.text(.focus(nil), rules: Self.rules) == "focus: none (the desktop itself, or an empty workspace)")
   }
 
+  @Test("A backend's notice is a note line, and a notice object in JSON")
+  func notice() {
+    let text = "the GNOME Shell extension x is not installed"
+    #expect(DesktopLines.text(.notice(text), rules: Self.rules) == "notice: \(text)")
+    #expect(DesktopLines.json(.notice(text), rules: Self.rules).serialized == #"{"event":"notice","text":"\#(text)"}"#)
+    #expect(
+      DesktopLines.backendText(kind: .gnome, counting: .focus, choice: .gnome, limitations: []).first
+        == "desktop: GNOME Shell, as config.json says (\"desktop\": \"gnome\"); "
+        + "a covered app counts while its window has the focus")
+  }
+
   @Test("The JSON line has every name, null where the desktop does not tell it")
   func focusJSON() {
     #expect(

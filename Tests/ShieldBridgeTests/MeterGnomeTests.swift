@@ -12,7 +12,8 @@ struct MeterGnomeTests {
   static let rule = Rule(
     name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 5, warnMinutes: 0, onLimit: .hide)
 
-  @Test("Limit → shield and minimized; a new window → minimized again; answer → Unlocked; disabled → status says so")
+  @Test(
+    "Limit → minimized; a new window, or Alt+Tab to it → minimized again; answer → Unlocked; disabled → status says so")
   func hideUnlockAndTheExtensionDisabled() async throws {
     let session = try await GnomeShellSession()
     _ = try await session.launchFoot(appID: "Other")
@@ -36,6 +37,16 @@ struct MeterGnomeTests {
     _ = try await poll("both Instagram windows minimized") {
       let windows = try await session.windows(ofClass: "Instagram")
       return windows.count == 2 && windows.allSatisfy(\.isMinimized) ? true : nil
+    }
+
+    // Activated again by the user's own switcher (Alt+Tab, which brings a minimized window
+    // back): minimized again.
+    _ = try await poll("the focus back on Other") { try await session.watch()?.wmClass == "Other" ? true : nil }
+    mark = harness.log.count
+    try await session.press(chord: [0xffe9, 0xff09])
+    _ = try await harness.logLine(after: mark, containing: "rule social: hid 1 window(s)")
+    _ = try await poll("the Instagram windows minimized once more") {
+      try await session.windows(ofClass: "Instagram").allSatisfy(\.isMinimized) ? true : nil
     }
 
     // The shield's puzzle, answered inline: a grant, Unlocked, and no more minimizing.

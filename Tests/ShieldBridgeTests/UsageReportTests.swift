@@ -24,6 +24,18 @@ struct UsageReportTests {
     #expect(off.json["source"]?["counting"]?.stringValue == "none")
     #expect(off.json["rules"]?.arrayValue?.isEmpty == true)
   }
+
+  @Test("What the backend needs done is in the JSON only while there is something, and reads back")
+  func attention() throws {
+    let source = UsageReport.Source(
+      backend: .gnome, counting: .focus, limitations: [], attention: "run 'gnome-extensions enable x'")
+    let report = UsageReport(date: try #require(LocalDay("2026-12-01")), source: source, rules: [])
+    #expect(report.json["source"]?["attention"]?.stringValue == "run 'gnome-extensions enable x'")
+    #expect(try UsageReport(json: report.json).source == source)
+    let none = UsageReport(date: report.date, source: UsageReport.Source(backend: .gnome, counting: .focus), rules: [])
+    #expect(none.json["source"]?["attention"] == nil)
+    #expect(try UsageReport(json: none.json).source.attention == nil)
+  }
 }
 
 @Suite("Usage() on the bus")

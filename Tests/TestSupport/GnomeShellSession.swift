@@ -36,8 +36,10 @@ public final class GnomeShellSession: Sendable {
 
   /// Starts the shell and waits until the extension answers.
   ///
-  /// - Parameter enabled: Whether the extension is listed as enabled before the shell starts.
-  public init(enabled: Bool = true) async throws {
+  /// - Parameters:
+  ///   - enabled: Whether the extension is listed as enabled before the shell starts.
+  ///   - broken: Whether its `core.js` gets a syntax error after installing, so that the shell fails to load it.
+  public init(enabled: Bool = true, broken: Bool = false) async throws {
     for (tool, package) in [
       ("gnome-shell", "gnome-shell"), ("foot", "foot"), ("unshare", "util-linux"), ("dbus-daemon", "dbus-daemon"),
     ] {
@@ -58,12 +60,17 @@ public final class GnomeShellSession: Sendable {
         Self.repository + "/scripts/install-gnome-extension", home.file("data/gnome-shell/extensions"),
       ])).finish()
     guard installed.status == 0 else { throw PollTimedOut(what: "the extension installed: \(installed.error)") }
+    if broken {
+      let core = home.file("data/gnome-shell/extensions/\(Self.uuid)/core.js")
+      try (try String(contentsOfFile: core, encoding: .utf8) + "\nthis is not ( javascript\n").write(
+        toFile: core, atomically: true, encoding: .utf8)
+    }
     let enabledList = enabled ? "['\(Self.uuid)']" : "@as []"
     try "[org/gnome/shell]\nenabled-extensions=\(enabledList)\n".write(
       toFile: home.file("config/glib-2.0/settings/keyfile"), atomically: true, encoding: .utf8)
     observer = try Connection(.address(bus.address))
     shell = Mutex(nil)
-    try await start(waitForExtension: enabled)
+    try await start(waitForExtension: enabled && !broken)
   }
 
   deinit {
@@ -238,6 +245,11 @@ public final class GnomeShellSession: Sendable {
 
   /// Presses and releases the key `keysym` (X11 keysym numbers: 0xff1b Escape) on Mutter's virtual keyboard.
   public func press(keysym: UInt32) async throws {
+    try await press(chord: [keysym])
+  }
+
+  /// Presses the keys of `chord` in order and releases them in reverse (`[0xffe9, 0xff09]`: Alt+Tab).
+  public func press(chord: [UInt32]) async throws {
     let destination = try BusName("org.gnome.Mutter.RemoteDesktop")
     let sessionInterface = try InterfaceName("org.gnome.Mutter.RemoteDesktop.Session")
     var current = keyboard.withLock { $0 }
@@ -252,7 +264,8 @@ public final class GnomeShellSession: Sendable {
       keyboard.withLock { $0 = current }
     }
     guard let (connection, session) = current else { return }
-    for down in [true, false] {
+    let strokes = chord.map { ($0, true) } + chord.reversed().map { ($0, false) }
+    for (keysym, down) in strokes {
       _ = try await connection.call(
         destination, session, sessionInterface, MemberName("NotifyKeyboardKeysym"), keysym, down,
         timeout: .seconds(5))

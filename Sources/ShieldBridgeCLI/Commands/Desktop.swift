@@ -17,16 +17,17 @@ extension Command {
       "exe"), makes a rule cover it. Window titles are never read.
 
       First it says which backend "desktop" in config.json picks here (x11, i3,
-      sway, KWin, GNOME Shell or the running processes) and that backend's
-      limitations (what it cannot see or do), and what to do first where the
-      backend needs it ("to do": the GNOME Shell extension is not enabled, and
-      the command that enables it); then one line per change of the focused window (or
-      of the covered apps that run, with the process fallback, which sees only
+      sway, KWin, GNOME Shell or the running processes), that backend's limitations
+      (what it cannot see or do), and what to do first where the backend needs
+      it ("to do": the GNOME Shell extension is not enabled, and the command
+      that enables it); then one line per change of the focused window (or of
+      the covered apps that run, with the process fallback, which sees only
       apps a rule already names), of input idle, of idle inhibition and of the
       screen, and a "notice" for what the backend has to say (the extension
       enabled or disabled, GNOME Shell restarting, a signal from a sender that
-      may not send it ignored), until SIGINT or SIGTERM. --once prints the backend and the
-      current state and exits. --json prints one JSON object per line instead.
+      may not send it ignored), until SIGINT or SIGTERM. --once prints the
+      backend and the current state and exits. --json prints one JSON object
+      per line instead.
 
       Exit status: 0 after SIGINT or SIGTERM, with --once, or when "desktop" is
       "off"; 69 when the desktop is lost, the backend config.json forces
