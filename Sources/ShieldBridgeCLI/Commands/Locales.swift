@@ -6,12 +6,12 @@ extension Command {
     name: "locales",
     abstract: "Check, preview and negotiate the translations in locales/.",
     discussion: """
-      check, negotiate, plural and preview find the catalogs in this order: --dir
-      (or check's DIR argument), $SHIELDBRIDGE_LOCALEDIR, ../share/shieldbridge/locales
+      check, negotiate, plural, preview and webextension find the catalogs in
+      this order: --dir (or check's DIR argument), $SHIELDBRIDGE_LOCALEDIR, ../share/shieldbridge/locales
       beside the executable, a locales/ folder with shieldbridge.pot above the executable
       or the current directory, then /usr/local/share/shieldbridge/locales and
       /usr/share/shieldbridge/locales. template prints the built-in messages and reads none;
-      webextension writes the browser extension's texts.
+      webextension writes the browser extension's texts from them.
       """,
     subcommands: [
       .localesCheck, .localesPreview, .localesPlural, .localesNegotiate, .localesTemplate,
