@@ -218,4 +218,30 @@ struct BrowserChromiumTests {
     }
     _ = await setup.finish()
   }
+
+  @Test("Minimized, the window reports no site and nothing counts; restored, the site counts again")
+  func minimized() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 600, grant: 5, grants: 1))
+    let worker = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    _ = try await poll("the site counted", timeout: .seconds(20)) {
+      try await setup.usage()?["counting"]?.boolValue == true ? true : nil
+    }
+    // Headless Chromium calls every normal window focused; minimizing one fires
+    // windows.onFocusChanged with WINDOW_ID_NONE and leaves it unfocused, as on a desktop.
+    let state = { (value: String) in
+      "chrome.windows.getLastFocused().then(w => chrome.windows.update(w.id, {state: '\(value)'}))"
+        + ".then(w => w.state + ' ' + w.focused)"
+    }
+    #expect(try await setup.browser.evaluate(state("minimized"), session: worker) == "minimized false")
+    _ = try await poll("the count to stop", timeout: .seconds(20)) {
+      try await setup.usage()?["counting"]?.boolValue == false ? true : nil
+    }
+    _ = try await setup.browser.evaluate(state("normal"), session: worker)
+    _ = try await poll("the count to start again", timeout: .seconds(20)) {
+      try await setup.usage()?["counting"]?.boolValue == true ? true : nil
+    }
+    _ = await setup.finish()
+  }
 }
