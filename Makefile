@@ -15,10 +15,11 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev l
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
 # (xset for the screen saver), sway and foot (run as a user the tests create);
-# Chromium and Firefox ESR with the browser extension, a local HTTPS site (openssl's certificate,
-# python3's server) and python3 relaying its DevTools pipe.
+# Chromium (with chromium-l10n for a German UI) and Firefox ESR with the browser
+# extension, a local HTTPS site (openssl's certificate, python3's server) and
+# python3 relaying the browsers' remote protocols.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
-	i3-wm openbox xterm x11-xserver-utils sway foot chromium firefox-esr openssl python3
+	i3-wm openbox xterm x11-xserver-utils sway foot chromium chromium-l10n firefox-esr openssl python3
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,

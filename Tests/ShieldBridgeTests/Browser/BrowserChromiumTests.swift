@@ -21,7 +21,8 @@ struct BrowserChromiumTests {
     let service: SiteService
     let browser: DevToolsPipe
 
-    init(rule: String) async throws {
+    /// - Parameter language: The browser's UI language (`--lang` and `LANGUAGE`); English unless told.
+    init(rule: String, language: String = "en-US") async throws {
       let chromium = try requiredTool("chromium", package: "chromium")
       service = try await SiteService(rule: rule)
       let profile = service.sandbox.root.file("chromium")
@@ -38,8 +39,13 @@ struct BrowserChromiumTests {
           chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
           "--load-extension=\(folder)", "--disable-extensions-except=\(folder)",
           "--host-resolver-rules=\(rules)", "--ignore-certificate-errors", "--no-first-run",
-          "--no-default-browser-check", "--disable-background-networking", "about:blank",
-        ], environment: service.environment, folder: service.sandbox.root.path)
+          "--no-default-browser-check", "--disable-background-networking", "--lang=\(language)", "about:blank",
+        ],
+        // Chromium on Linux takes its UI language from the environment (its locale files: chromium-l10n).
+        environment: service.environment.merging(["LANGUAGE": language.replacingOccurrences(of: "-", with: "_")]) {
+          $1
+        },
+        folder: service.sandbox.root.path)
     }
 
     func usage() async throws -> JSONValue? { try await service.usage() }
@@ -254,6 +260,28 @@ struct BrowserChromiumTests {
     _ = try await poll("the count to start again", timeout: .seconds(20)) {
       try await setup.usage()?["counting"]?.boolValue == true ? true : nil
     }
+    _ = await setup.finish()
+  }
+
+  @Test("In a German browser the page's own texts come from _locales/de and the host's from de.po")
+  func german() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 1, grant: 5, grants: 0), language: "de")
+    let worker = try await setup.serviceWorker()
+    #expect(try await setup.browser.evaluate("chrome.i18n.getUILanguage()", session: worker) == "de")
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    let shield = try await setup.browser.attach(
+      try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
+    let status = try await setup.text(
+      "document.getElementById('status').textContent", session: shield, what: "the used-up text")
+    #expect(
+      status
+        == "Die zusätzliche Zeit für Instagram ist für heute aufgebraucht. Das Limit wird um Mitternacht zurückgesetzt."
+    )
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
+        == "Instagram ist pausiert")
+    #expect(try await setup.browser.evaluate("document.documentElement.lang", session: shield) == "de")
     _ = await setup.finish()
   }
 }
