@@ -20,6 +20,7 @@ final class NativeHostProcess: Sendable {
   let brokenOutput = EventLog<String>()
   private let errorText = Shared<[UInt8]>([])
   private let outputEnded = EventLog<Bool>()
+  private let errorEnded = EventLog<Bool>()
 
   /// Starts `native-host ARGUMENTS` with `environment` on top of this process's.
   init(arguments: [String] = [NativeHostProcess.origin], environment: [String: String]) throws {
@@ -47,11 +48,12 @@ final class NativeHostProcess: Sendable {
       }
     }
     if let error = process.standardError {
-      detachThread { [errorText] in
+      detachThread { [errorText, errorEnded] in
         var buffer = [UInt8](repeating: 0, count: 4096)
         while let count = try? error.read(into: &buffer), count > 0 {
           errorText.value.withLock { $0 += buffer[..<count] }
         }
+        errorEnded.append(true)
       }
     }
   }
@@ -130,10 +132,13 @@ final class NativeHostProcess: Sendable {
     }
   }
 
-  /// Waits for the host to end; its exit status, or `nil` when it did not end in time.
+  /// Waits for the host to end and for all it wrote to be read; its exit
+  /// status, or `nil` when it did not end in time.
   func exitStatus(timeout: Duration = .seconds(15)) async -> Int32? {
     let process = self.process
     let termination = (try? await onOwnThread { process.wait(timeout: timeout) }) ?? nil
+    _ = try? await outputEnded.first("the host's stdout to end", timeout: timeout)
+    _ = try? await errorEnded.first("the host's stderr to end", timeout: timeout)
     if case .exited(let status) = termination { return status }
     return nil
   }

@@ -221,6 +221,36 @@ struct NativeHostTests {
     #expect(await host.exitStatus() == 0)
   }
 
+  @Test("A service that dies is started again, and the host tells the new one its site")
+  func serviceRestart() async throws {
+    let harness = try await SiteHarness()
+    let host = try harness.host()
+    try host.focus("instagram.com")
+    _ = try await host.state("instagram.com")
+    #expect(try await harness.usage().usageRule("social")?["counting"] == true)
+
+    let watcher = try Connection(.address(harness.bus.address))
+    defer { watcher.close() }
+    let owner = try #require(try await watcher.nameOwner(ServiceNames.busName))
+    let pidReply = try await watcher.call(
+      .bus, .bus, .bus, try MemberName("GetConnectionUnixProcessID"), owner.rawValue, timeout: .seconds(10))
+    let pid = try pidReply.decode(UInt32.self)
+    kill(pid_t(pid), SIGKILL)
+    _ = try await poll("the service to leave the bus") {
+      try await watcher.nameOwner(ServiceNames.busName) == nil ? true : nil
+    }
+    // Usage() starts a new service; the host sees the new owner and tells it instagram.com again.
+    let mark = host.received.count
+    _ = try await poll("the new service to count the host's site", timeout: .seconds(20)) {
+      try await harness.usage().usageRule("social")?["counting"] == true ? true : nil
+    }
+    let again = try await host.state("instagram.com", after: mark)
+    #expect(again["covered"] == true)
+    #expect(try await watcher.nameOwner(ServiceNames.busName) != owner)
+    try host.closeInput()
+    #expect(await host.exitStatus() == 0)
+  }
+
   @Test("Limit → a pushed shielded state; wrong answer → new task; right one → grant, unshielded; then used up")
   func limitPuzzleAndGrant() async throws {
     // A minute lasts a second; one grant a day.
@@ -244,6 +274,13 @@ struct NativeHostTests {
     #expect(task["text"]?.stringValue == "Wie viel ist \(question)?")
     #expect(task["prompt"]?.stringValue?.contains("Instagram") == true)
     let id = try #require(task["puzzle"]?.integerValue)
+
+    mark = host.received.count
+    try host.send(json(["type": "answer", "puzzle": .int(id), "answer": "  "]))
+    let blank = try await host.message("the blank answer's result", after: mark) { $0["type"] == "answer" }
+    #expect(blank["result"] == "blank")
+    let same = try await host.message("the same task again", after: mark) { $0["type"] == "puzzle" }
+    #expect(same == task)
 
     mark = host.received.count
     try host.send(json(["type": "answer", "puzzle": .int(id), "answer": "100000"]))

@@ -116,6 +116,8 @@ extension NativeHost {
     let app = open.match.app.name
     switch attempt {
     case .blank:
+      // No answer yet: the same task again, with no text to show.
+      send(.object([("type", .string("answer")), ("puzzle", .int(open.id)), ("result", .string("blank"))]))
       send(task(open))
     case .wrong:
       send(

@@ -90,8 +90,10 @@ public actor NativeHost {
     case message([UInt8])
     case inputEnded
     case inputFailed(NativeMessageError)
-    /// `LimitReached`, `Unlocked`, or a new owner of the service's name.
+    /// `LimitReached` or `Unlocked` from the service.
     case serviceChanged
+    /// A new owner of the service's name.
+    case serviceStarted(BusName)
     /// The coalesced focus is due.
     case focusDue
   }
@@ -120,6 +122,8 @@ public actor NativeHost {
   var told: Site??
   /// The service's last answer for ``told``; a focus message for the same site is answered with it.
   var lastState: JSONValue?
+  /// The unique name of the service that gave ``lastState``.
+  var answeredBy: BusName?
   var lastCall: MonotonicTime?
   var focusTimer: Task<Void, Never>?
   var puzzle: OpenPuzzle?
@@ -176,6 +180,9 @@ public actor NativeHost {
         return .badInput(error.description)
       case .serviceChanged:
         await serviceChanged()
+      case .serviceStarted(let owner):
+        // The service this host's own call just started already has the site.
+        if owner != answeredBy { await serviceChanged() }
       case .focusDue:
         focusTimer = nil
         await flushFocus()
@@ -203,7 +210,7 @@ public actor NativeHost {
       let sink = eventSink
       tracker.addObserver { owner in
         // A new service knows nothing of this host's site: tell it again.
-        if owner != nil { sink.yield(.serviceChanged) }
+        if let owner { sink.yield(.serviceStarted(owner)) }
       }
       for member in [ServiceNames.limitReached, ServiceNames.unlocked] {
         let rule = MatchRule(
@@ -240,6 +247,7 @@ public actor NativeHost {
       return Self.error("the ShieldBridge service did not answer: \(error.message)")
     }
     told = .some(site)
+    answeredBy = reply.sender
     guard let text = try? reply.decode(String.self), let state = try? JSONValue(parsing: text),
       case .object(let members) = state
     else {
