@@ -139,7 +139,8 @@ struct BrowserChromiumTests {
     let shield = try await setup.browser.attach(shieldTarget)
     // The page shows "This app is paused" until the background has told it the app's name.
     _ = try await poll("the shield's title with the app's name") {
-      let summary = try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
+      let summary = try? await setup.browser.evaluate(
+        "document.getElementById('summary').textContent", session: shield)
       return summary == "Instagram is paused" ? true : nil
     }
     #expect(
