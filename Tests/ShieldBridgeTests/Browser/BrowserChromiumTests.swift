@@ -176,8 +176,13 @@ struct BrowserChromiumTests {
       return granted && rule?["counting"]?.boolValue == true ? rule : nil
     }
     #expect((unlocked["remainingSeconds"]?.integerValue ?? 0) > 0)
+    let serveLog = setup.service.serve.logLines.joined(separator: "\n")
     let log = await setup.finish()
     #expect(!log.contains("fatal"), "\(log)")
+    // Only the registrable domain left the browser: the address's path and query are nowhere.
+    for text in [log, serveLog] {
+      #expect(!text.contains("from=test") && !text.contains("www.instagram.com"), "\(text)")
+    }
     // Nothing stored: the extension has no storage of its own in the profile.
     let profile = setup.service.sandbox.root.file("chromium/Default")
     for folder in ["Local Extension Settings", "Sync Extension Settings", "IndexedDB"] {
