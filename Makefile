@@ -5,6 +5,8 @@ DESTDIR ?=
 CONFIGURATION ?= debug
 # How long `make fuzz` runs the deep-link fuzzer.
 FUZZ_SECONDS ?= 60
+# The GNOME Shell major version `make install` installs the extension for; empty: the installed shell's.
+GNOME_SHELL_MAJOR ?=
 
 # Debian packages: to build (libdbus through pkg-config), to run the demo (a bus
 # daemon), and for the tests (gettext's msgfmt for the catalogs; a real
@@ -15,11 +17,15 @@ BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev l
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
 # (xset for the screen saver), sway and foot (run as a user the tests create);
-# Chromium (with chromium-l10n for a German UI) and Firefox ESR with the browser
-# extension, a local HTTPS site (openssl's certificate, python3's server) and
-# python3 relaying the browsers' remote protocols.
+# KDE's KWin, kwin_x11 and kwin_wayland with Xwayland (its scripts over the
+# session bus); GNOME Shell (headless, with our extension; gjs and nodejs
+# parse the extension's GNOME 45 variant, which this Debian's shell cannot
+# load); Chromium (with chromium-l10n for a German UI) and Firefox ESR with the
+# browser extension, a local HTTPS site (openssl's certificate, python3's
+# server) and python3 relaying the browsers' remote protocols.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
-	i3-wm openbox xterm x11-xserver-utils sway foot chromium chromium-l10n firefox-esr openssl python3
+	i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs nodejs \
+	chromium chromium-l10n firefox-esr openssl python3
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
@@ -45,7 +51,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
@@ -83,7 +89,8 @@ release: deps-build
 NATIVE_HOSTS ?= auto
 
 # The binary (without its symbol table, which nothing at run time reads), the catalogs,
-# and the integration files with their paths filled in.
+# the integration files with their paths filled in, and the GNOME Shell extension
+# in the variant the installed gnome-shell loads (GNOME_SHELL_MAJOR=45 or =both overrides).
 install: release
 	install -D -s -m 0755 $(RELEASE_BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
 	install -d $(DESTDIR)$(PREFIX)/share/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
@@ -103,6 +110,7 @@ install: release
 		$(DESTDIR)$(PREFIX)/share/shieldbridge/webextension/
 	$(RELEASE_BIN)/shieldbridge locales webextension --dir locales $(DESTDIR)$(PREFIX)/share/shieldbridge/webextension
 	scripts/install-native-host $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS)
+	scripts/install-gnome-extension $(DESTDIR)$(PREFIX)/share/gnome-shell/extensions $(GNOME_SHELL_MAJOR)
 
 # The binary and the rest under ~/.local, the browsers' host manifests in this user's home.
 install-user:

@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
-    .target(name: "Desktop", dependencies: ["CXCB", "JSON", "Posix", "Spawn"]),
+    .target(name: "Desktop", dependencies: ["CXCB", "DBus", "JSON", "Posix", "Spawn"]),
     .target(
       name: "ShieldBridge",
       dependencies: [
@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
-    .testTarget(name: "DesktopTests", dependencies: ["CXCB", "Desktop", "Posix", "TestSupport"]),
+    .testTarget(name: "DesktopTests", dependencies: ["CXCB", "DBus", "Desktop", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]

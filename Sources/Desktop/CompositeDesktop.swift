@@ -25,6 +25,7 @@ final class CompositeDesktop: DesktopBackend {
     for note in screen.limitations where !notes.contains(note) { notes.append(note) }
     return notes
   }
+  var attention: String? { focus.attention ?? screen.attention }
 
   func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
@@ -56,7 +57,7 @@ final class CompositeDesktop: DesktopBackend {
     Task {
       for await event in screenEvents {
         switch event {
-        case .idle, .inhibited, .screen, .lost: forward(event)
+        case .idle, .inhibited, .screen, .notice, .lost: forward(event)
         case .focus, .running: continue
         }
       }

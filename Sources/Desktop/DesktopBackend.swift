@@ -3,7 +3,11 @@ public enum DesktopKind: String, CaseIterable, Hashable, Sendable, CustomStringC
   case x11
   case i3
   case sway
+  /// KDE's KWin, through a script of ours (``KWinDesktop``).
+  case kwin
   case processes
+  /// GNOME Shell, through ShieldBridge's shell extension.
+  case gnome
 
   public var description: String { rawValue }
 }
@@ -27,6 +31,12 @@ public protocol DesktopBackend: AnyObject, Sendable {
   /// What the backend cannot see (for `status` and `shieldbridge desktop`), such as
   /// "input idle is not visible under sway".
   var limitations: [String] { get }
+  /// What the user must do before the backend sees the desktop, such as
+  /// "the GNOME Shell extension is not enabled: run …"; `nil` when nothing.
+  ///
+  /// It changes while the backend runs (an extension enabled or disabled);
+  /// each change is also reported as a ``DesktopEvent/notice(_:)``.
+  var attention: String? { get }
 
   /// The events, starting with the current state. Called once; `idleAfter` is
   /// how long without input counts as idle.
@@ -46,6 +56,11 @@ public protocol DesktopBackend: AnyObject, Sendable {
 
   /// Stops watching; the event stream ends.
   func stop()
+}
+
+extension DesktopBackend {
+  /// Nothing to do: the backends that need no help from the desktop.
+  public var attention: String? { nil }
 }
 
 /// Why the desktop could not be watched or could not do what was asked.

@@ -7,7 +7,11 @@ public enum DesktopChoice: String, CaseIterable, Hashable, Sendable, CustomStrin
   case x11
   case i3
   case sway
+  /// KDE's KWin, through a script of ours loaded over the session bus.
+  case kwin
   case processes
+  /// GNOME Shell, through ShieldBridge's shell extension.
+  case gnome
 
   /// The choice `text` names.
   ///

@@ -41,6 +41,11 @@ public enum DesktopEvent: Hashable, Sendable {
   /// Something (a video playing) inhibits idle (`true`), or no longer does.
   case inhibited(Bool)
   case screen(ScreenState)
+  /// Something the log and `shieldbridge desktop` should say about how the
+  /// desktop is watched: a script loaded again after the compositor
+  /// restarted, an extension missing, disabled or back, a call from a
+  /// connection that may not make it refused. Changes nothing the meter counts.
+  case notice(String)
   /// The backend stopped working (the X server or the window manager went
   /// away); the text says why. No events follow.
   case lost(String)

@@ -16,6 +16,7 @@ final class EnrichedDesktop: DesktopBackend {
   var kind: DesktopKind { inner.kind }
   var countingSource: CountingSource { inner.countingSource }
   var limitations: [String] { inner.limitations }
+  var attention: String? { inner.attention }
 
   /// `identity` with the names of its process filled in.
   func enrich(_ identity: AppIdentity) -> AppIdentity {

@@ -1,21 +1,24 @@
+import DBus
 import Desktop
 import TestSupport
 import Testing
 
 @Suite struct DesktopChoiceTests {
   @Test func everyDocumentedValueParses() throws {
-    for text in ["auto", "off", "x11", "i3", "sway", "processes"] {
+    for text in ["auto", "off", "x11", "i3", "sway", "processes", "gnome"] {
       #expect(try DesktopChoice(parsing: text).rawValue == text)
     }
   }
 
   @Test func anotherValueIsAnErrorThatListsTheValues() {
     do {
-      _ = try DesktopChoice(parsing: "gnome")
-      Issue.record("gnome parsed")
+      // "gnome" was the example until issue 15 made it a value.
+      _ = try DesktopChoice(parsing: "unity")
+      Issue.record("unity parsed")
     } catch {
       #expect(
-        error.message == #""desktop" is "gnome", which is none of "auto", "off", "x11", "i3", "sway", "processes""#)
+        error.message
+          == #""desktop" is "unity", which is none of "auto", "off", "x11", "i3", "sway", "kwin", "processes", "gnome""#)
     }
   }
 
@@ -66,5 +69,30 @@ import Testing
       try DesktopChoice.i3.open(environment: ["I3SOCK": "/nonexistent/i3.sock"], covers: { _ in true })
     }
     #expect(throws: Desktop.DesktopError.self) { try DesktopChoice.x11.open(environment: [:], covers: { _ in true }) }
+  }
+}
+
+/// `"auto"` on a bus where `org.gnome.Shell` has an owner, beside an X display with an EWMH manager.
+@Suite struct DesktopChoiceGnomeTests {
+  @Test func autoPicksGnomeShellBeforeX11WhenItOwnsItsName() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let bus = try BusDaemon()
+    var environment = session.environment
+    environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+    environment["SWAYSOCK"] = ""
+    environment["I3SOCK"] = ""
+    #expect(try DesktopChoice.auto.open(environment: environment, covers: { _ in true })?.kind == .x11)
+
+    let shell = try Connection(.address(bus.address))
+    #expect(try await shell.requestName(BusName("org.gnome.Shell")) == .primaryOwner)
+    let desktop = try #require(try DesktopChoice.auto.open(environment: environment, covers: { _ in true }))
+    #expect(desktop.kind == .gnome)
+    // This owner exports no extension: the backend says it waits, and sees no focus.
+    let log = EventLog<DesktopEvent>()
+    let task = log.collect(desktop.events(idleAfter: .seconds(300)))
+    _ = try await log.first("no focus") { $0 == .focus(nil) }
+    #expect(desktop.attention?.contains("GNOME Shell is starting") == true)
+    desktop.stop()
+    await task.value
   }
 }

@@ -25,6 +25,16 @@ private final class RunningServer: Sendable {
       arguments + ["--address", bus.address], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
   }
 
+  /// Posts with `notify` and `arguments` and returns it once posted: with actions
+  /// it waits for them (as notify-send does), so it runs in the background.
+  func post(_ arguments: [String]) async throws -> BackgroundProcess {
+    let process = try BackgroundProcess(
+      shieldbridge: ["notify"] + arguments + ["--print-id", "--address", bus.address],
+      environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+    _ = try await process.waitForFirstLine()
+    return process
+  }
+
   /// The open notifications, as `list --json` prints them.
   func list() throws -> [JSONValue] {
     let result = try run(["notification-server", "list", "--json"])
@@ -80,7 +90,7 @@ struct NotificationServerCommandTests {
   @Test func listShowsTheOpenNotificationsAsTextAndJSON() async throws {
     let server = try await RunningServer()
     #expect(try server.run(["notification-server", "list"]).output == "no open notifications\n")
-    _ = try server.run(["notify", "First", "--action", "default=Open", "--app-name", "Tests"])
+    let first = try await server.post(["First", "--action", "default=Open", "--app-name", "Tests"])
     _ = try server.run(["notify", "Second"])
     let text = try server.run(["notification-server", "list"])
     #expect(text.status == 0)
@@ -88,14 +98,17 @@ struct NotificationServerCommandTests {
     let json = try server.list()
     #expect(json.map { $0["summary"] } == ["First", "Second"])
     #expect(json.first?["actions"] == [.object([("key", "default"), ("label", "Open")])])
+    #expect(try server.run(["notification-server", "click", "1"]).status == 0)
+    #expect(await first.finish().output == "1\ndefault\n")
   }
 
   @Test func replyNeedsInlineReplyInTheCapabilities() async throws {
     let plain = try await RunningServer()
-    _ = try plain.run(["notify", "x", "--action", "inline-reply=Answer"])
+    let waiting = try await plain.post(["x", "--action", "inline-reply=Answer"])
     let refused = try plain.run(["notification-server", "reply", "1", "91"])
     #expect(refused.status == 69)
     #expect(refused.error.contains("inline-reply"))
+    _ = waiting
 
     let kde = try await RunningServer(["--capabilities", "actions,body,inline-reply"])
     let capabilities = try kde.run(["doctor", "--json"])
@@ -103,20 +116,22 @@ struct NotificationServerCommandTests {
       try JSONValue(parsing: capabilities.output)["capabilities"] == [
         "actions", "body", "inline-reply",
       ])
-    _ = try kde.run(["notify", "x", "--action", "inline-reply=Answer"])
+    let replied = try await kde.post(["x", "--action", "inline-reply=Answer"])
     #expect(try kde.run(["notification-server", "reply", "1", "91"]).status == 0)
+    #expect(await replied.finish().status == 0)
     #expect(try kde.list().isEmpty)
   }
 
   @Test func anUnknownIDOrActionExits65() async throws {
     let server = try await RunningServer()
-    _ = try server.run(["notify", "x", "--action", "default=Open"])
+    let waiting = try await server.post(["x", "--action", "default=Open"])
     let unknownID = try server.run(["notification-server", "click", "99"])
     #expect(unknownID.status == 65)
     #expect(unknownID.error.contains("no open notification with id 99"))
     let unknownAction = try server.run(["notification-server", "click", "1", "missing"])
     #expect(unknownAction.status == 65)
     #expect(unknownAction.error.contains("has no action 'missing'"))
+    _ = waiting
   }
 
   @Test func aSecondServerOnTheSameBusExits69() async throws {

@@ -99,14 +99,19 @@ struct NotifyCommandPostingTests {
     #expect(successor.notifications.first?.replacesID == successor.notifications.first?.id)
   }
 
-  @Test func actionsWithoutWaitWarnThatClicksWillNotBeRouted() async throws {
+  @Test func actionsImplyWaitAsInNotifySend() async throws {
     let fixture = try await EmbeddedServer()
-    let result = try ShieldBridgeTool.run(
-      ["notify", "x", "--action", "default=Open", "--address", fixture.bus.address],
+    let activity = fixture.server.activity()
+    let process = try BackgroundProcess(
+      shieldbridge: ["notify", "x", "--action", "default=Open", "--address", fixture.bus.address],
       environment: environment(try TemporaryDirectory()))
-    #expect(result.status == 0)
-    #expect(result.error.contains("will not be routed"))
-    #expect(fixture.server.notifications.first?.actions.map(\.key) == ["default"])
+    let notification = try await nextNotification(activity)
+    #expect(notification.actions.map(\.key) == ["default"])
+    try fixture.server.click(notification.id)
+    let result = await process.finish()
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output == "default\n")
+    #expect(result.error.isEmpty)
   }
 
   @Test(arguments: [

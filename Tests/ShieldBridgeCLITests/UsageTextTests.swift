@@ -15,6 +15,11 @@ struct UsageTextTests {
     #expect(UsageText.duration(seconds: seconds) == text)
   }
 
+  @Test("Whole minutes: one minute is singular", arguments: [(0, "0 minutes"), (1, "1 minute"), (2, "2 minutes")])
+  func minutes(count: Int, text: String) {
+    #expect(UsageText.minutes(count) == text)
+  }
+
   @Test("The bar has the same width whatever the figures")
   func fixedWidth() {
     for (used, limit) in [(0, 600), (190, 600), (600, 600), (10_000, 600), (5, 0), (0, 0), (-3, 600), (1, 86_400)] {

@@ -36,10 +36,12 @@ final class MeterHarness: Sendable {
     killGrace: .seconds(1))
 
   /// The service with `desktop`, or (`desktop` `nil`) with what `openDesktop` opens for
-  /// `choice` in `environment`, fallbacks included, as `serve` does.
+  /// `choice` in `environment`, fallbacks included, as `serve` does. With
+  /// `watchesConfiguration` the sandbox's config.json is watched and reloaded, as `serve` does.
   init(
     rules: [Rule], desktop: (any DesktopBackend)?, choice: DesktopChoice = .auto, environment: [String: String] = [:],
-    settings: MeterSettings = MeterHarness.quick, sandbox: Sandbox? = nil, clock: WallClock = .system
+    settings: MeterSettings = MeterHarness.quick, sandbox: Sandbox? = nil, clock: WallClock = .system,
+    watchesConfiguration: Bool = false
   ) async throws {
     let sandbox = try sandbox ?? Sandbox()
     self.sandbox = sandbox
@@ -69,6 +71,7 @@ final class MeterHarness: Sendable {
       configuration: Configuration(rules: RuleSet(rules), desktop: choice), ledger: store,
       localizer: .source, launcher: Launcher(environment: sandbox.environment), executable: ShieldBridgeTool.path,
       puzzleSeed: 42, desktop: desktop, meter: settings, log: { log.append($0) })
+    if watchesConfiguration { options.configurationPath = sandbox.configPath }
     if desktop == nil { options.openDesktop(environment: environment) }
     service = try await ShieldService.start(on: serviceConnection, options: options)
   }

@@ -81,6 +81,40 @@ struct MeterX11Tests {
     await harness.stop()
   }
 
+  @Test("A config.json written while an app is in front: it counts at once under the new rule, and stops when dropped")
+  func reloadedRulesReachTheRunningMeter() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let xterm = try await session.launchXterm(windowClass: "Instagram")
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"desktop":"x11","rules":[{"name":"social","apps":["TikTok"],"dailyLimitMinutes":600}]}"#)
+    var rule = Self.rule
+    rule.apps = ["TikTok"]
+    rule.dailyLimitMinutes = 600
+    let harness = try await MeterHarness(
+      rules: [rule], desktop: nil, choice: .x11, environment: session.environment, sandbox: sandbox,
+      watchesConfiguration: true)
+    try await session.xdotool(["windowactivate", "--sync", xterm.hexWindow])
+    _ = try await harness.logLine(containing: "watching the desktop through x11")
+    func counting() async throws -> Bool? { try await harness.usage().usageRule("social")?["counting"]?.boolValue }
+    #expect(try await counting() == false)
+
+    // No focus change after the reload: the app already in front is matched against the new rules.
+    try sandbox.writeConfig(
+      #"{"desktop":"x11","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":1,"warnMinutes":0}]}"#)
+    _ = try await harness.logLine(containing: "meter: rules now social")
+    _ = try await harness.signal(.limitReached(rule: "social", app: "Instagram"))
+    _ = try await poll("the xterm iconified") { try await session.windowState(xterm.window) == "Iconic" ? true : nil }
+
+    let mark = harness.log.count
+    try sandbox.writeConfig(#"{"desktop":"x11","rules":[{"name":"video","apps":["YouTube"]}]}"#)
+    _ = try await harness.logLine(after: mark, containing: "meter: rules now video")
+    let usage = try await harness.usage()
+    #expect(usage.usageRule("social") == nil)
+    #expect(usage.usageRule("video")?["counting"]?.boolValue == false)
+    #expect(try harness.storedSeconds("social") >= 1)
+    await harness.stop()
+  }
+
   @Test("The screen saver stops the count and its end starts it again")
   func screenSaver() async throws {
     let session = try await XSession(windowManager: .openbox)

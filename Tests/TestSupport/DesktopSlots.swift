@@ -12,6 +12,12 @@ public final class DesktopSlots: Sendable {
   /// The one limit of the test process.
   public static let shared = DesktopSlots(count: 3)
 
+  /// One X display number chosen at a time in the test process: an Xvfb
+  /// until it has written its lock file, or a `kwin_wayland` until its
+  /// Xwayland runs. KWin picks Xwayland's number by the lock files alone
+  /// and removes the socket of a display without one.
+  public static let displayNumbers = DesktopSlots(count: 1)
+
   private struct State {
     var free: Int
     var waiting: [CheckedContinuation<Void, Never>] = []

@@ -20,6 +20,8 @@ public final class XSession: Sendable {
     case openbox
     /// i3: EWMH and the i3 IPC on ``XSession/i3Socket``.
     case i3
+    /// KDE's `kwin_x11` (no compositing), on the session bus ``XSession/sessionBus``; owns `org.kde.KWin` there.
+    case kwin
   }
 
   public let server: XvfbServer
@@ -28,6 +30,8 @@ public final class XSession: Sendable {
   public let home: TemporaryDirectory
   /// i3's IPC socket (`ipc-socket` in its configuration); `nil` for other managers.
   public let i3Socket: String?
+  /// The session bus the programs of this display use (KWin's), or `nil` for none.
+  public let sessionBus: String?
   private let manager = Mutex<BackgroundProcess?>(nil)
   private let clients = Mutex<[BackgroundProcess]>([])
 
@@ -37,13 +41,15 @@ public final class XSession: Sendable {
   /// Starts Xvfb and `windowManager`, and returns once the manager has taken the display.
   ///
   /// - Throws: ``DesktopError`` when a tool is missing or the manager does not start within 15 s.
-  public init(windowManager: WindowManager = .none) async throws {
+  /// - Parameter sessionBus: The session bus for the display's programs; KWin needs one.
+  public init(windowManager: WindowManager = .none, sessionBus: String? = nil) async throws {
     for (tool, package) in [
       ("xdotool", "xdotool"), ("xprop", "x11-utils"), ("xwininfo", "x11-utils"), ("xset", "x11-xserver-utils"),
     ] {
       _ = try requiredTool(tool, package: package)
     }
     self.windowManager = windowManager
+    self.sessionBus = sessionBus
     home = try TemporaryDirectory(prefix: "shieldbridge-x")
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
     server = try await XvfbServer()
@@ -67,8 +73,20 @@ public final class XSession: Sendable {
         "ipc-socket \(socket)\nfocus_follows_mouse no\nmouse_warping none\nexec touch \(home.file("manager.ready"))\n"
       try configuration.write(toFile: home.file("i3.conf"), atomically: true, encoding: .utf8)
       try startManager(["i3", "-c", home.file("i3.conf")])
+    case .kwin:
+      i3Socket = nil
+      guard sessionBus != nil else { throw DesktopError("kwin_x11 needs a session bus") }
+      try startKWin()
+      do {
+        _ = try await poll("kwin_x11 to take \(server.display)", timeout: .seconds(30), every: .milliseconds(100)) {
+          let result = try await self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
+          return result.output.contains("window id #") ? true : nil
+        }
+      } catch {
+        throw DesktopError("kwin_x11 did not take \(server.display) within 30 s: \(managerOutput.suffix(2000))")
+      }
     }
-    if windowManager != .none {
+    if windowManager != .none && windowManager != .kwin {
       let ready = home.file("manager.ready")
       do {
         _ = try await poll("\(windowManager) to start on \(server.display)", timeout: .seconds(15)) {
@@ -88,6 +106,18 @@ public final class XSession: Sendable {
     }
   }
 
+  /// Starts `kwin_x11` (again, after ``killWindowManager()``): it takes the display and `org.kde.KWin`.
+  public func startKWin() throws {
+    _ = try requiredTool("kwin_x11", package: "kwin-x11")
+    let process = try BackgroundProcess(["kwin_x11"], environment: environment.merging(["KWIN_COMPOSE": "N"]) { $1 })
+    manager.withLock { $0 = process }
+  }
+
+  /// What the window manager printed so far (for a test's failure message).
+  public var managerOutput: String {
+    manager.withLock { $0.map { "\($0.standardOutput) \($0.standardError)" } } ?? ""
+  }
+
   private func startManager(_ arguments: [String]) throws {
     let process = try BackgroundProcess(arguments, environment: environment)
     manager.withLock { $0 = process }
@@ -105,7 +135,8 @@ public final class XSession: Sendable {
   public var environment: [String: String] {
     [
       "DISPLAY": server.display, "HOME": home.path, "XDG_RUNTIME_DIR": home.path, "XDG_CONFIG_HOME": home.path,
-      "XDG_CACHE_HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "I3SOCK": i3Socket ?? "", "SWAYSOCK": "",
+      "XDG_CACHE_HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": sessionBus ?? "", "I3SOCK": i3Socket ?? "",
+      "SWAYSOCK": "",
       "WAYLAND_DISPLAY": "",
     ]
   }

@@ -13,6 +13,8 @@ public final class XvfbServer: Sendable {
   public let process: BackgroundProcess
   /// This server's place among the desktops running at once (``DesktopSlots``).
   private let slot: DesktopSlot
+  /// The lock file `/tmp/.XN-lock` this value wrote for the server, removed with it.
+  private let lockFile: String?
 
   /// Starts Xvfb and returns when its socket accepts clients.
   ///
@@ -22,6 +24,8 @@ public final class XvfbServer: Sendable {
     // Given back in deinit, also when starting fails below.
     await DesktopSlots.shared.take()
     slot = DesktopSlot()
+    await DesktopSlots.displayNumbers.take()
+    defer { DesktopSlots.displayNumbers.give() }
     process = try BackgroundProcess([
       "Xvfb", "-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp",
     ])
@@ -37,14 +41,38 @@ public final class XvfbServer: Sendable {
       throw DesktopError("Xvfb printed '\(number)' instead of a display number")
     }
     display = ":" + number
+    lockFile = Self.lock(number, pid: process.process.pid)
     let socket = "/tmp/.X11-unix/X" + number
     _ = try await poll("the X socket \(socket)", timeout: .seconds(10)) {
       FileManager.default.fileExists(atPath: socket) ? true : nil
     }
   }
 
+  /// Writes the X lock file of display `number` (the server's pid, as X servers write it), unless one exists.
+  ///
+  /// Xvfb with `-displayfd` writes none here, and KWin picks the display of
+  /// its Xwayland by the lock files alone: without one, a `kwin_wayland` test
+  /// running beside this server could take its number and replace its socket.
+  private static func lock(_ number: String, pid: Int32) -> String? {
+    let path = "/tmp/.X\(number)-lock"
+    var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+    if descriptor < 0, let text = try? String(contentsOfFile: path, encoding: .utf8),
+      let owner = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(owner, 0) != 0, errno == ESRCH
+    {
+      // A stale lock (its server was killed): Xvfb took the number anyway, so the lock is made ours.
+      unlink(path)
+      descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+    }
+    guard descriptor >= 0 else { return nil }
+    let text = String(repeating: " ", count: max(0, 10 - String(pid).count)) + String(pid) + "\n"
+    _ = text.withCString { write(descriptor, $0, strlen($0)) }
+    close(descriptor)
+    return path
+  }
+
   deinit {
     process.process.terminate(grace: .seconds(2))
+    if let lockFile { unlink(lockFile) }
   }
 
   /// Shuts the server down (SIGTERM) and waits until it has gone: every client loses its connection.
@@ -54,5 +82,6 @@ public final class XvfbServer: Sendable {
   public func shutDown() async {
     process.process.signal(SIGTERM)
     _ = await process.finish(timeout: .seconds(5))
+    if let lockFile { unlink(lockFile) }
   }
 }

@@ -151,7 +151,8 @@ actor MeterLoop {
   func report() async -> UsageReport {
     let source =
       backend.map {
-        UsageReport.Source(backend: $0.kind, counting: $0.countingSource, limitations: $0.limitations)
+        UsageReport.Source(
+          backend: $0.kind, counting: $0.countingSource, limitations: $0.limitations, attention: $0.attention)
       } ?? .off
     guard !stopped else { return UsageReport(date: meter.day, source: source, rules: meter.usages) }
     let now = instant()
@@ -237,6 +238,8 @@ actor MeterLoop {
       events += meter.inhibited(isInhibited, at: now)
     case .screen(let state):
       events += meter.screenVisible(state == .on, at: now)
+    case .notice(let text):
+      log("meter: \(backend?.kind.description ?? "desktop"): \(text)")
     case .lost(let reason):
       await lose(reason, at: now)
       return

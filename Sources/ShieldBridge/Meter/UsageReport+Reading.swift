@@ -41,7 +41,7 @@ extension UsageReport {
       date: date,
       source: Source(
         backend: DesktopKind(rawValue: backend), counting: CountingSource(rawValue: counting),
-        limitations: limitations),
+        limitations: limitations, attention: source["attention"]?.stringValue),
       rules: rules)
   }
 }

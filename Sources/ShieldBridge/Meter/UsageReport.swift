@@ -12,10 +12,12 @@ public import JSON
 /// ```
 ///
 /// `source.backend` is the desktop backend in use (`x11`, `i3`, `sway`,
-/// `processes`) or `off` when nothing is watched (`"desktop": "off"`, no
+/// `processes`, `gnome`) or `off` when nothing is watched (`"desktop": "off"`, no
 /// configured rules, or every backend lost); `source.counting` is `focus`
 /// (the focused window counts), `running` (a running app counts, the process
-/// fallback) or `none`. A rule's `counting` says whether its time counts at
+/// fallback) or `none`; `source.attention`, only while there is something
+/// to do, says what the user must do before the backend sees the desktop
+/// (the GNOME Shell extension is not enabled: run …). A rule's `counting` says whether its time counts at
 /// this moment. With only the built-in rule, `rules` is empty: nothing is metered.
 public struct UsageReport: Hashable, Sendable {
   /// Which desktop backend feeds the meter, and what it counts.
@@ -26,11 +28,16 @@ public struct UsageReport: Hashable, Sendable {
     public var counting: CountingSource?
     /// What the backend cannot see, such as "input idle is not visible under sway".
     public var limitations: [String]
+    /// What the user must do before the backend sees the desktop (see ``DesktopBackend/attention``).
+    public var attention: String?
 
-    public init(backend: DesktopKind?, counting: CountingSource?, limitations: [String] = []) {
+    public init(
+      backend: DesktopKind?, counting: CountingSource?, limitations: [String] = [], attention: String? = nil
+    ) {
       self.backend = backend
       self.counting = counting
       self.limitations = limitations
+      self.attention = attention
     }
 
     /// No backend: nothing is watched.
@@ -54,11 +61,12 @@ public struct UsageReport: Hashable, Sendable {
       ("date", .string(date.description)),
       (
         "source",
-        .object([
-          ("backend", .string(source.backend?.rawValue ?? "off")),
-          ("counting", .string(source.counting?.rawValue ?? "none")),
-          ("limitations", .array(source.limitations.map { .string($0) })),
-        ])
+        .object(
+          [
+            ("backend", .string(source.backend?.rawValue ?? "off")),
+            ("counting", .string(source.counting?.rawValue ?? "none")),
+            ("limitations", .array(source.limitations.map { .string($0) })),
+          ] + (source.attention.map { [("attention", .string($0))] } ?? []))
       ),
       (
         "rules",

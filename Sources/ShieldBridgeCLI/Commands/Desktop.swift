@@ -17,11 +17,15 @@ extension Command {
       "exe"), makes a rule cover it. Window titles are never read.
 
       First it says which backend "desktop" in config.json picks here (x11, i3,
-      sway or the running processes) and that backend's limitations (what it
-      cannot see or do); then one line per change of the focused window (or
+      sway, KWin, GNOME Shell or the running processes) and that backend's
+      limitations (what it cannot see or do), and what to do first where the
+      backend needs it ("to do": the GNOME Shell extension is not enabled, and
+      the command that enables it); then one line per change of the focused window (or
       of the covered apps that run, with the process fallback, which sees only
       apps a rule already names), of input idle, of idle inhibition and of the
-      screen, until SIGINT or SIGTERM. --once prints the backend and the
+      screen, and a "notice" for what the backend has to say (the extension
+      enabled or disabled, GNOME Shell restarting, a signal from a sender that
+      may not send it ignored), until SIGINT or SIGTERM. --once prints the backend and the
       current state and exits. --json prints one JSON object per line instead.
 
       Exit status: 0 after SIGINT or SIGTERM, with --once, or when "desktop" is
@@ -83,16 +87,19 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
   }
   defer { backend.stop() }
   if json {
-    Output.out(
-      DesktopLines.backendJSON(
-        kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations
-      ).serialized)
+    var line = DesktopLines.backendJSON(
+      kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations)
+    if let attention = backend.attention, case .object(let members) = line {
+      line = .object(members + [("attention", .string(attention))])
+    }
+    Output.out(line.serialized)
   } else {
     for line in DesktopLines.backendText(
       kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations)
     {
       Output.out(line)
     }
+    if let attention = backend.attention { Output.out("  to do: \(attention)") }
     if rules.isBuiltIn {
       Output.out("  config.json has no rules: nothing is metered until a rule names an app")
     }

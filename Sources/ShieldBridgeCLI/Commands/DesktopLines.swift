@@ -43,7 +43,9 @@ enum DesktopLines {
     case .x11: "X11"
     case .i3: "i3"
     case .sway: "sway"
+    case .kwin: "KWin"
     case .processes: "running processes"
+    case .gnome: "GNOME Shell"
     }
   }
 
@@ -71,6 +73,8 @@ enum DesktopLines {
       return isInhibited ? "idle inhibited: yes (a video playing, for example)" : "idle inhibited: no"
     case .screen(let state):
       return "screen: \(state.rawValue)"
+    case .notice(let text):
+      return "notice: \(text)"
     case .lost(let reason):
       return "lost: \(reason)"
     }
@@ -95,6 +99,8 @@ enum DesktopLines {
       return .object([("event", "inhibited"), ("inhibited", .bool(isInhibited))])
     case .screen(let state):
       return .object([("event", "screen"), ("screen", .string(state.rawValue))])
+    case .notice(let text):
+      return .object([("event", "notice"), ("text", .string(text))])
     case .lost(let reason):
       return .object([("event", "lost"), ("reason", .string(reason))])
     }

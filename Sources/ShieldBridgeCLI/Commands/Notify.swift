@@ -19,8 +19,9 @@ extension Command {
       does; with --json as {"event":"action","id":N,"key":…,
       "activation_token":…} or {"event":"closed","id":N,"reason":…}.
       Stricter than notify-send: a value it cannot read (a hint, the urgency,
-      the time, --replace-id 0, an empty KEY) exits 64 and posts nothing, and
-      actions do not imply --wait (a warning says clicks reach nobody). No
+      the time, --replace-id 0, an empty KEY) exits 64 and posts nothing. As
+      with notify-send, an action implies --wait: nothing else would hear the
+      click. No
       notification server, or actions asked of a server that has none: a
       message naming the cause, exit 69. A server that answers with the id 0
       (notify-osd keeps no ids) has posted it, but --wait has nothing to wait
@@ -72,7 +73,7 @@ private struct NotifyOptions: BusOptions {
     action = options.repeated(
       "--action", short: "A", "[KEY=]LABEL",
       "An action; without KEY it is named by its place, 0, 1, …; 'default' is a click on the "
-        + "notification. Unlike notify-send's, it does not imply --wait.")
+        + "notification. As in notify-send, it implies --wait.")
     id = options.value(
       "--id", "IDENTIFIER", "Replace the notification posted before with this identifier, [A-Za-z0-9._-]{1,64}.")
     markup = options.flag("--markup", "Send the body as markup, unescaped, on purpose.")
@@ -94,7 +95,8 @@ private struct NotifyCommand {
   }
 
   func run() async throws(CommandFailure) -> ExitCode {
-    let wait = invocation[\.wait]
+    // As in notify-send, actions imply waiting: a click reaches only the sender.
+    let wait = invocation[\.wait] || !notification.actions.isEmpty
     let identifiers = notification.identifier.map { _ in OneShotIDStore(command: "notify") }
     let client: NotificationClient
     // Only actions need the presentation here: without them, the post asks
@@ -112,11 +114,6 @@ private struct NotifyCommand {
       throw CommandFailure(
         "\(name) does not support actions (no 'actions' capability), so the actions cannot be offered or clicked",
         exitCode: .unavailable)
-    }
-    if !notification.actions.isEmpty && !wait {
-      Output.err(
-        "shieldbridge notify: warning: clicks on the actions will not be routed: nothing waits for them (use --wait)"
-      )
     }
     let events = wait ? client.events() : nil
     let id: UInt32

@@ -26,7 +26,9 @@ extension Command {
       "counting" (whether its time counts at this moment) and "overLimit", and
       the object ends with "source": {"backend":"i3","counting":"focus",
       "limitations":[…],"service":true}, where backend is x11, i3, sway,
-      processes or off, and counting is focus, running or none.
+      gnome, processes or off, and counting is focus, running or none; while
+      the backend needs something done first (the GNOME Shell extension is
+      not enabled), "attention" says what, and the text says it as "to do".
 
       Exit status: 0, or 78 when the configuration is wrong, 74 when the
       ledger cannot be read.
@@ -73,6 +75,7 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
         rule: rule.rule, usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, counting: rule.counting))
   }
   Output.out(usage.sourceLine)
+  if let attention = usage.report.source.attention { Output.out("  to do: \(attention)") }
   let limitations = usage.report.source.limitations.count
   if limitations > 0 {
     // The list is long and the same every time: `desktop` prints it, `status --json` carries it.
@@ -85,10 +88,10 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     let sites = rule.rule.apps.flatMap(\.sites).map(\.name)
     Output.out("")
     Output.out("\(rule.rule.name): \(apps)" + (sites.isEmpty ? "" : "; sites: " + sites.joined(separator: ", ")))
-    Output.out("  limit today: \(rule.limitTodayMinutes) minutes")
+    Output.out("  limit today: \(UsageText.minutes(rule.limitTodayMinutes))")
     Output.out(
       "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "
-        + "\(rule.rule.grantMinutes) minutes each, on top of \(rule.rule.dailyLimitMinutes) a day")
+        + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(rule.rule.dailyLimitMinutes) a day")
   }
   return .success
 }

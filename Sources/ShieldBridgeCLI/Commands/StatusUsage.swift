@@ -68,12 +68,13 @@ struct StatusUsage {
     members.append(
       (
         "source",
-        .object([
-          ("backend", .string(report.source.backend?.rawValue ?? "off")),
-          ("counting", .string(report.source.counting?.rawValue ?? "none")),
-          ("limitations", .array(report.source.limitations.map { .string($0) })),
-          ("service", .bool(fromService)),
-        ])
+        .object(
+          [
+            ("backend", .string(report.source.backend?.rawValue ?? "off")),
+            ("counting", .string(report.source.counting?.rawValue ?? "none")),
+            ("limitations", .array(report.source.limitations.map { .string($0) })),
+            ("service", .bool(fromService)),
+          ] + (report.source.attention.map { [("attention", .string($0))] } ?? []))
       ))
     return .object(members)
   }

@@ -25,6 +25,11 @@ enum UsageText {
     return parts.joined(separator: " ")
   }
 
+  /// `1 minute`, `5 minutes`: a count of whole minutes in words.
+  static func minutes(_ count: Int) -> String {
+    count == 1 ? "1 minute" : "\(count) minutes"
+  }
+
   /// `[######--------------]`: the used share of the limit, rounded down, in `width` cells.
   ///
   /// Any use at all shows at least one cell, and only a rule at or over its
@@ -78,6 +83,8 @@ enum UsageText {
     case (.x11?, .focus?): return "counted: focused windows (X11)"
     case (.i3?, .focus?): return "counted: focused windows (i3)"
     case (.sway?, .focus?): return "counted: focused windows (sway)"
+    case (.kwin?, .focus?): return "counted: focused windows (KWin, through its script)"
+    case (.gnome?, .focus?): return "counted: focused windows (GNOME Shell)"
     case (_?, .running?):
       return choice == .processes
         ? "counted: running processes (\"desktop\": \"processes\" in config.json)"

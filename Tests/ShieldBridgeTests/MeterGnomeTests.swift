@@ -1,0 +1,81 @@
+import Brake
+import Desktop
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+@testable import ShieldBridge
+
+@Suite("The meter on a headless GNOME Shell: focus counts, the limit minimizes, a solved puzzle lifts it")
+struct MeterGnomeTests {
+  static let rule = Rule(
+    name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 5, warnMinutes: 0, onLimit: .hide)
+
+  @Test("Limit → shield and minimized; a new window → minimized again; answer → Unlocked; disabled → status says so")
+  func hideUnlockAndTheExtensionDisabled() async throws {
+    let session = try await GnomeShellSession()
+    _ = try await session.launchFoot(appID: "Other")
+    let harness = try await MeterHarness(
+      rules: [Self.rule], desktop: nil, choice: .auto, environment: session.environment)
+    _ = try await harness.logLine(containing: "watching the desktop through gnome")
+
+    // Instagram in front: counted, and at the limit shielded and minimized.
+    _ = try await session.launchFoot(appID: "Instagram")
+    _ = try await harness.signal(.limitReached(rule: "social", app: "Instagram"))
+    let shield = try await harness.notification(summary: "Instagram is paused")
+    _ = try await poll("Instagram minimized") {
+      try await session.windows(ofClass: "Instagram").allSatisfy(\.isMinimized) ? true : nil
+    }
+    #expect(try harness.storedSeconds("social") >= 1)
+
+    // Another Instagram window takes the focus while over the limit: minimized again.
+    var mark = harness.log.count
+    _ = try await session.launchFoot(appID: "Instagram", waitForFocus: false)
+    _ = try await harness.logLine(after: mark, containing: "rule social: hid 1 window(s)")
+    _ = try await poll("both Instagram windows minimized") {
+      let windows = try await session.windows(ofClass: "Instagram")
+      return windows.count == 2 && windows.allSatisfy(\.isMinimized) ? true : nil
+    }
+
+    // The shield's puzzle, answered inline: a grant, Unlocked, and no more minimizing.
+    let activity = harness.notifications.activity.count
+    _ = try harness.server.click(shield.id)
+    let puzzle = try await harness.notifications.notification(after: activity, "the inline puzzle") {
+      $0.summary == "A short task"
+    }
+    let signals = harness.signals.count
+    try harness.server.reply(puzzle.id, text: String(try Demo.answer(of: puzzle)))
+    _ = try await harness.signal(after: signals, .unlocked(rule: "social", minutes: 5))
+    mark = harness.log.count
+    _ = try await session.launchFoot(appID: "Instagram")
+    _ = try await poll("the rule to count again") {
+      try await harness.usage().usageRule("social")?["counting"]?.boolValue == true ? true : nil
+    }
+    #expect(try await session.watch()?.wmClass == "Instagram")
+    #expect(!harness.log.events.dropFirst(mark).contains { $0.contains("hid") })
+    var usage = try await harness.usage()
+    #expect(usage["source"]?["backend"]?.stringValue == "gnome")
+    #expect(usage["source"]?["counting"]?.stringValue == "focus")
+    #expect(usage["source"]?["attention"] == nil)
+    #expect(usage.usageRule("social")?["grantsToday"]?.integerValue == 1)
+
+    // The extension disabled: the log, Usage() and `status` say so and what to run; nothing counts.
+    mark = harness.log.count
+    try await session.gnomeExtensions(["disable", GnomeShellSession.uuid])
+    _ = try await harness.logLine(after: mark, containing: "gnome-extensions enable \(GnomeShellSession.uuid)")
+    _ = try await poll("the rule to stop counting") {
+      try await harness.usage().usageRule("social")?["counting"]?.boolValue == false ? true : nil
+    }
+    usage = try await harness.usage()
+    #expect(usage["source"]?["attention"]?.stringValue?.contains("not enabled") == true)
+    var environment = harness.sandbox.environment
+    environment["DBUS_SESSION_BUS_ADDRESS"] = harness.notifications.bus.address
+    let status = try ShieldBridgeTool.run(["status"], environment: environment)
+    #expect(status.output.contains("counted: focused windows (GNOME Shell)"), "\(status.output)")
+    #expect(
+      status.output.contains("to do: the GNOME Shell extension \(GnomeShellSession.uuid) is installed but not enabled"),
+      "\(status.output)")
+    await harness.stop()
+  }
+}

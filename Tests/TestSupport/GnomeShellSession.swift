@@ -1,0 +1,278 @@
+public import DBus
+import Foundation
+import Synchronization
+
+/// A headless GNOME Shell of a test's own on Wayland, with ShieldBridge's
+/// extension installed into a temporary home and enabled before it starts,
+/// and foot windows on it.
+///
+/// The recipe of `DESKTOPS.md`: a private session bus, and a second private
+/// bus as the system bus (the shell's quick settings ask it for UPower), a
+/// runtime folder of mode 700, and `/run/systemd` hidden under a tmpfs in a
+/// mount namespace of the shell's own (`unshare -m`), so that the shell uses
+/// its no-logind path on a machine that has `/run/systemd/seats` but no
+/// logind. The extension comes from `scripts/install-gnome-extension` (the
+/// variant for the installed shell) into `$XDG_DATA_HOME/gnome-shell/extensions/`,
+/// and `org.gnome.shell enabled-extensions` names it in a keyfile settings
+/// backend (`GSETTINGS_BACKEND=keyfile`, under `$XDG_CONFIG_HOME`). Keys are
+/// pressed through Mutter's own `org.gnome.Mutter.RemoteDesktop` (a virtual
+/// keyboard, as a remote-desktop client has): the shell starts in the
+/// overview, which Escape leaves, and only then do new windows take the focus.
+public final class GnomeShellSession: Sendable {
+  public static let uuid = "shieldbridge@shieldbridge.org"
+
+  /// The session bus the shell owns `org.gnome.Shell` on.
+  public let bus: BusDaemon
+  private let systemBus: BusDaemon
+  public let home: TemporaryDirectory
+  public let waylandDisplay = "wayland-0"
+  private let shell: Mutex<BackgroundProcess?>
+  private let clients = Mutex<[BackgroundProcess]>([])
+  /// Calls `Watch` and `ListWindows` to see what the extension sees.
+  private let observer: Connection
+  /// The connection with the remote-desktop session the keys are pressed through, and its session's path.
+  private let keyboard = Mutex<(connection: Connection, session: ObjectPath)?>(nil)
+  private let slot: DesktopSlot
+
+  /// Starts the shell and waits until the extension answers.
+  ///
+  /// - Parameter enabled: Whether the extension is listed as enabled before the shell starts.
+  public init(enabled: Bool = true) async throws {
+    for (tool, package) in [
+      ("gnome-shell", "gnome-shell"), ("foot", "foot"), ("unshare", "util-linux"), ("dbus-daemon", "dbus-daemon"),
+    ] {
+      _ = try requiredTool(tool, package: package)
+    }
+    await DesktopSlots.shared.take()
+    slot = DesktopSlot()
+    bus = try BusDaemon()
+    systemBus = try BusDaemon()
+    home = try TemporaryDirectory(prefix: "shieldbridge-gnome")
+    let manager = FileManager.default
+    for folder in ["run", "data/gnome-shell/extensions", "config/glib-2.0/settings", "home"] {
+      try manager.createDirectory(atPath: home.file(folder), withIntermediateDirectories: true)
+    }
+    try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.file("run"))
+    let installed = await
+      (try BackgroundProcess([
+        Self.repository + "/scripts/install-gnome-extension", home.file("data/gnome-shell/extensions"),
+      ])).finish()
+    guard installed.status == 0 else { throw PollTimedOut(what: "the extension installed: \(installed.error)") }
+    let enabledList = enabled ? "['\(Self.uuid)']" : "@as []"
+    try "[org/gnome/shell]\nenabled-extensions=\(enabledList)\n".write(
+      toFile: home.file("config/glib-2.0/settings/keyfile"), atomically: true, encoding: .utf8)
+    observer = try Connection(.address(bus.address))
+    shell = Mutex(nil)
+    try await start(waitForExtension: enabled)
+  }
+
+  deinit {
+    for client in clients.withLock({ $0 }) { client.process.signalGroup(SIGTERM) }
+    keyboard.withLock { $0?.connection.close() }
+    observer.close()
+    if let shell = shell.withLock({ $0 }) {
+      shell.process.signalGroup(SIGTERM)
+      if shell.process.wait(timeout: .seconds(5)) == nil { shell.process.signalGroup(SIGKILL) }
+    }
+    systemBus.stop()
+    bus.stop()
+  }
+
+  /// The repository's root, from this file's place in it.
+  public static var repositoryPath: String { repository }
+
+  static var repository: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().path
+  }
+
+  /// The environment a backend or a client of this session gets: its bus and runtime folder, no X display.
+  public var environment: [String: String] {
+    [
+      "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": home.file("run"),
+      "WAYLAND_DISPLAY": waylandDisplay, "DISPLAY": "", "SWAYSOCK": "", "I3SOCK": "",
+    ]
+  }
+
+  /// What `gnome-shell` printed so far, for a failure's message.
+  public var shellOutput: String { shell.withLock { $0?.standardError ?? "" } }
+
+  private func start(waitForExtension: Bool) async throws {
+    let home = self.home
+    let script =
+      "if [ -d /run/systemd ]; then mount -t tmpfs none /run/systemd || exit 70; fi; "
+      + "exec gnome-shell --headless --wayland --no-x11 --virtual-monitor 1024x768"
+    let process = try BackgroundProcess([
+      "env", "-i", "PATH=/usr/bin:/bin", "HOME=\(home.file("home"))", "XDG_RUNTIME_DIR=\(home.file("run"))",
+      "XDG_DATA_HOME=\(home.file("data"))", "XDG_CONFIG_HOME=\(home.file("config"))", "GSETTINGS_BACKEND=keyfile",
+      "DBUS_SESSION_BUS_ADDRESS=\(bus.address)", "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)", "LANG=C.UTF-8",
+      "unshare", "-m", "sh", "-c", script,
+    ])
+    shell.withLock { $0 = process }
+    do {
+      _ = try await poll("GNOME Shell on its bus", timeout: .seconds(90), every: .milliseconds(100)) {
+        guard process.process.exitStatus == nil else { throw PollTimedOut(what: "gnome-shell, which exited") }
+        return try? await self.observer.nameOwner(BusName("org.gnome.Shell"), timeout: .seconds(2))
+      }
+      if waitForExtension {
+        let last = Mutex("")
+        do {
+          _ = try await poll("the extension's answer", timeout: .seconds(60), every: .milliseconds(100)) {
+            do {
+              try await self.watch()
+              return true
+            } catch {
+              last.withLock { $0 = "\(error)" }
+              return nil
+            }
+          }
+        } catch {
+          throw PollTimedOut(what: "\(error) (the last call: \(last.withLock { $0 }))")
+        }
+      }
+    } catch {
+      throw PollTimedOut(what: "\(error); gnome-shell said: \(String(process.standardError.suffix(3000)))")
+    }
+  }
+
+  /// Stops the shell (SIGTERM) and waits for it to end; its clients lose their display.
+  public func stopShell() async {
+    guard let process = shell.withLock({ $0 }) else { return }
+    process.process.signalGroup(SIGTERM)
+    _ = await process.finish(timeout: .seconds(10))
+    keyboard.withLock { $0 = nil }
+    shell.withLock { $0 = nil }
+  }
+
+  /// Starts the shell again after ``stopShell()`` and waits for the extension.
+  public func startShell() async throws {
+    try await start(waitForExtension: true)
+  }
+
+  // MARK: What the extension sees
+
+  /// A window as the extension lists it.
+  public struct Window: Hashable, Sendable {
+    public var id: UInt64
+    public var wmClass: String?
+    public var isMinimized: Bool
+  }
+
+  private static func window(_ fields: [String: Variant]) -> Window? {
+    guard case .uint64(let id)? = fields["id"]?.value else { return nil }
+    var wmClass: String?
+    if case .string(let text)? = fields["wmClass"]?.value { wmClass = text }
+    return Window(id: id, wmClass: wmClass, isMinimized: fields["minimized"]?.value == .boolean(true))
+  }
+
+  private static let path = ObjectPath(rawValue: "/org/shieldbridge/ShellExtension")!
+  private static let interface = InterfaceName(rawValue: "org.shieldbridge.ShellExtension1")!
+
+  /// The extension's `Watch`: the window with the focus (`nil`: none).
+  @discardableResult
+  public func watch() async throws -> Window? {
+    let reply = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("Watch"), timeout: .seconds(5))
+    let (_, focus) = try reply.decode(UInt32.self, [String: Variant].self)
+    return Self.window(focus)
+  }
+
+  /// Every window the extension lists.
+  public func windows() async throws -> [Window] {
+    try await watch()
+    let reply = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("ListWindows"), timeout: .seconds(5))
+    return try reply.decode([[String: Variant]].self).compactMap(Self.window)
+  }
+
+  /// The extension's `Hide` or `Close` for `ids`, as a watcher calls it; the ids it acted on.
+  public func act(_ member: String, on ids: [UInt64]) async throws -> [UInt64] {
+    try await watch()
+    let reply = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), ids, timeout: .seconds(5))
+    return try reply.decode([UInt64].self)
+  }
+
+  /// A call of `member` with a string where the extension's signature wants ids.
+  public func callWithWrongArguments(_ member: String) async throws {
+    try await watch()
+    _ = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), "not ids", timeout: .seconds(5))
+  }
+
+  /// The windows whose class is `wmClass`.
+  public func windows(ofClass wmClass: String) async throws -> [Window] {
+    try await windows().filter { $0.wmClass == wmClass }
+  }
+
+  // MARK: Clients and input
+
+  /// Starts `foot -a APPID -e sleep 600` and waits until its window has the focus.
+  ///
+  /// Escape is pressed while it does not: the shell starts in the overview,
+  /// where a new window does not take the focus.
+  ///
+  /// - Parameter waitForFocus: `false` to wait only for the window to be listed
+  ///   (a covered app over its limit is minimized at once).
+  public func launchFoot(appID: String, waitForFocus: Bool = true) async throws -> BackgroundProcess {
+    let before = Set(try await windows(ofClass: appID).map(\.id))
+    var environment = environment
+    environment["DISPLAY"] = ""
+    let foot = try BackgroundProcess(["foot", "-a", appID, "-e", "sleep", "600"], environment: environment)
+    clients.withLock { $0.append(foot) }
+    let window = try await poll("foot's window \(appID)", timeout: .seconds(30), every: .milliseconds(50)) {
+      try await self.windows(ofClass: appID).first { !before.contains($0.id) }
+    }
+    guard waitForFocus else { return foot }
+    var pressed = ContinuousClock.now
+    _ = try await poll("\(appID)'s window to take the focus", timeout: .seconds(30), every: .milliseconds(50)) {
+      if try await self.watch()?.id == window.id { return true }
+      if ContinuousClock.now - pressed > .seconds(2) {
+        try await self.press(keysym: 0xff1b)
+        pressed = ContinuousClock.now
+      }
+      return nil
+    }
+    return foot
+  }
+
+  /// Presses and releases the key `keysym` (X11 keysym numbers: 0xff1b Escape) on Mutter's virtual keyboard.
+  public func press(keysym: UInt32) async throws {
+    let destination = try BusName("org.gnome.Mutter.RemoteDesktop")
+    let sessionInterface = try InterfaceName("org.gnome.Mutter.RemoteDesktop.Session")
+    var current = keyboard.withLock { $0 }
+    if current == nil {
+      let connection = try Connection(.address(bus.address))
+      let reply = try await connection.call(
+        destination, ObjectPath("/org/gnome/Mutter/RemoteDesktop"), InterfaceName("org.gnome.Mutter.RemoteDesktop"),
+        MemberName("CreateSession"), timeout: .seconds(5))
+      let session = try reply.decode(ObjectPath.self)
+      _ = try await connection.call(destination, session, sessionInterface, MemberName("Start"), timeout: .seconds(5))
+      current = (connection, session)
+      keyboard.withLock { $0 = current }
+    }
+    guard let (connection, session) = current else { return }
+    for down in [true, false] {
+      _ = try await connection.call(
+        destination, session, sessionInterface, MemberName("NotifyKeyboardKeysym"), keysym, down,
+        timeout: .seconds(5))
+    }
+  }
+
+  /// Runs `gnome-extensions ARGUMENTS` against this shell.
+  ///
+  /// It writes `enabled-extensions` itself, so it gets the shell's settings
+  /// backend (the keyfile, which the shell watches) as a session's tools share dconf.
+  public func gnomeExtensions(_ arguments: [String]) async throws {
+    _ = try requiredTool("gnome-extensions", package: "gnome-shell")
+    let result = await
+      (try BackgroundProcess(
+        ["gnome-extensions"] + arguments,
+        environment: environment.merging([
+          "GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": home.file("config"), "HOME": home.file("home"),
+        ]) { _, new in new })).finish()
+    guard result.status == 0 else {
+      throw PollTimedOut(what: "gnome-extensions \(arguments) to succeed: \(result.output) \(result.error)")
+    }
+  }
+}

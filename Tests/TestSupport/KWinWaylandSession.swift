@@ -1,0 +1,132 @@
+import Foundation
+import Spawn
+import Synchronization
+
+/// KWin as a Wayland compositor of a test's own: `kwin_wayland --virtual` with Xwayland, on a given session bus.
+///
+/// Debian installs `kwin_wayland` with a file capability (`cap_sys_resource`)
+/// that a container refuses to exec ("Operation not permitted"); a copy
+/// of the binary carries no capability and starts. The copy keeps the name
+/// `kwin_wayland`: KWin's own Qt platform plugin refuses to load into a
+/// program whose path does not end with that name. Clients are X11 ones
+/// through Xwayland (foot dies with SIGFPE on the virtual output here);
+/// KWin starts Xwayland on a display it picks itself and tells it to the
+/// program given on its command line, which writes it to a file.
+public final class KWinWaylandSession: Sendable {
+  /// `HOME` and `XDG_RUNTIME_DIR` (mode 700), with the copy of `kwin_wayland`.
+  public let home: TemporaryDirectory
+  /// The session bus KWin owns `org.kde.KWin` on.
+  public let sessionBus: String
+  /// The Wayland socket's name, in ``home``.
+  public let waylandDisplay = "wayland-sb"
+  /// Xwayland's display, such as `:3`.
+  public let display: String
+  private let compositor: BackgroundProcess
+  private let clients = Mutex<[BackgroundProcess]>([])
+  private let slot: DesktopSlot
+
+  /// Starts KWin and returns once Xwayland accepts clients.
+  ///
+  /// - Throws: ``DesktopError`` when a tool is missing or KWin does not start within 30 s.
+  public init(sessionBus: String) async throws {
+    let original = try requiredTool("kwin_wayland", package: "kwin-wayland")
+    _ = try requiredTool("Xwayland", package: "xwayland")
+    for (tool, package) in [("xdotool", "xdotool"), ("xprop", "x11-utils"), ("xterm", "xterm")] {
+      _ = try requiredTool(tool, package: package)
+    }
+    await DesktopSlots.shared.take()
+    slot = DesktopSlot()
+    self.sessionBus = sessionBus
+    home = try TemporaryDirectory(prefix: "shieldbridge-kwl")
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
+    try FileManager.default.createDirectory(atPath: home.file("bin"), withIntermediateDirectories: true)
+    let copy = home.file("bin/kwin_wayland")
+    // Copied by cp, not here: a file this process held open for writing could be inherited by a
+    // child another test spawns meanwhile, and exec of the copy would then fail with ETXTBSY.
+    let copied = try Subprocess.run(["cp", original, copy], timeout: .seconds(30))
+    guard copied.status == 0 else { throw DesktopError("cannot copy \(original): \(copied.error)") }
+    let displayFile = home.file("display")
+    try writeExecutable(
+      home.file("tell-display"),
+      "#!/bin/sh\nprintf '%s\\n' \"$DISPLAY\" > \(displayFile).new && mv \(displayFile).new \(displayFile)\n"
+        + "exec sleep 100000\n")
+    // Until Xwayland runs, no Xvfb of this process picks a number (see DesktopSlots.displayNumbers).
+    await DesktopSlots.displayNumbers.take()
+    defer { DesktopSlots.displayNumbers.give() }
+    compositor = try BackgroundProcess(
+      [
+        copy, "--virtual", "--xwayland", "--no-lockscreen", "--socket", waylandDisplay, "--width", "1024",
+        "--height", "768", home.file("tell-display"),
+      ],
+      environment: [
+        "HOME": home.path, "XDG_RUNTIME_DIR": home.path, "XDG_CONFIG_HOME": home.path, "XDG_CACHE_HOME": home.path,
+        "DBUS_SESSION_BUS_ADDRESS": sessionBus, "DISPLAY": "", "WAYLAND_DISPLAY": "",
+      ])
+    let compositor = self.compositor
+    do {
+      display = try await poll("kwin_wayland to start Xwayland", timeout: .seconds(30), every: .milliseconds(50)) {
+        guard let text = try? String(contentsOfFile: displayFile, encoding: .utf8) else { return nil }
+        let display = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return display.hasPrefix(":") ? display : nil
+      }
+    } catch {
+      throw DesktopError(
+        "kwin_wayland did not start Xwayland within 30 s: \(compositor.standardOutput) \(compositor.standardError)")
+    }
+  }
+
+  deinit {
+    clients.withLock { $0.removeAll() }
+    compositor.process.terminate(grace: .seconds(2))
+  }
+
+  /// The environment of this session's programs: Wayland, Xwayland, the bus, private folders.
+  public var environment: [String: String] {
+    [
+      "DISPLAY": display, "WAYLAND_DISPLAY": waylandDisplay, "XDG_SESSION_TYPE": "wayland", "HOME": home.path,
+      "XDG_RUNTIME_DIR": home.path, "XDG_CONFIG_HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": sessionBus,
+      "I3SOCK": "", "SWAYSOCK": "",
+    ]
+  }
+
+  /// Runs `arguments` in this session and returns its trimmed output.
+  ///
+  /// - Throws: ``DesktopError`` when it does not exit with 0.
+  @discardableResult
+  public func checked(_ arguments: [String]) async throws -> String {
+    let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
+    let result = try await onOwnThread {
+      try Subprocess.run(arguments, environment: environment, timeout: .seconds(10))
+    }
+    guard result.status == 0 else {
+      throw DesktopError("\(arguments.joined(separator: " ")) failed: \(result.error)")
+    }
+    return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Starts `xterm -class NAME` on Xwayland and waits until KWin manages it (`WM_STATE` Normal).
+  public func launchXterm(windowClass: String) async throws -> XClient {
+    let process = try BackgroundProcess(
+      ["xterm", "-class", windowClass, "-e", "sleep", "600"], environment: environment)
+    clients.withLock { $0.append(process) }
+    let pid = process.process.pid
+    let window = try await poll(
+      "an Xwayland window of class \(windowClass)", timeout: .seconds(20), every: .milliseconds(50)
+    ) { () async throws -> UInt64? in
+      let found = (try? await self.checked(["xdotool", "search", "--pid", String(pid), "--class", "^\(windowClass)$"]))
+      for line in (found ?? "").split(separator: "\n") {
+        guard let window = UInt64(line.trimmingCharacters(in: .whitespaces)) else { continue }
+        if try await self.windowState(window) == "Normal" { return window }
+      }
+      return nil
+    }
+    return XClient(window: window, process: process)
+  }
+
+  /// `WM_STATE` of `window`: `Normal`, `Iconic`, `Withdrawn`, or `nil`.
+  public func windowState(_ window: UInt64) async throws -> String? {
+    let output = (try? await checked(["xprop", "-id", XClient.hex(window), "WM_STATE"])) ?? ""
+    for state in ["Normal", "Iconic", "Withdrawn"] where output.contains("window state: \(state)") { return state }
+    return nil
+  }
+}
