@@ -24,6 +24,8 @@ extension ShieldService {
       log: options.log, fallback: { lost in await fallback?(lost) })
     meterLoop = loop
     await loop.start(desktop)
+    // The name is owned before the meter starts: a host may have reported its site already.
+    await giveSitesToMeter()
   }
 
   /// Today's use per rule and the source that counts it: what `Usage()` answers.

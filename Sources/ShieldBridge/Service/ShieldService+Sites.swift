@@ -100,6 +100,12 @@ extension ShieldService {
     _ = await sitesChanged()
   }
 
+  /// Gives a meter that just started the sites reported before it did.
+  func giveSitesToMeter() async {
+    guard !siteCallers.isEmpty else { return }
+    _ = await sitesChanged()
+  }
+
   /// Gives the meter every caller's site; today's use after it.
   private func sitesChanged() async -> UsageReport {
     let reports = siteCallers.values.compactMap { caller in

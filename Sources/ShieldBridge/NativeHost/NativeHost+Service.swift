@@ -1,0 +1,78 @@
+import Brake
+import DBus
+import JSON
+
+/// The host's side of the service: the bus, the service's signals, `SiteFocus`.
+extension NativeHost {
+  /// Connects to the bus and follows the service's signals; without a bus the host still answers, with errors.
+  func connect() async {
+    let connection: Connection
+    do {
+      connection = try Connection(options.bus)
+    } catch {
+      options.log("no message bus to reach the ShieldBridge service on: \(error.message)")
+      return
+    }
+    self.connection = connection
+    do {
+      let tracker = try await NameOwnerTracker.track(ServiceNames.busName, on: connection)
+      self.tracker = tracker
+      let sink = eventSink
+      tracker.addObserver { owner in
+        // A new service knows nothing of this host's site: tell it again.
+        if let owner { sink.yield(.serviceStarted(owner)) }
+      }
+      for member in [ServiceNames.limitReached, ServiceNames.unlocked] {
+        let rule = MatchRule(
+          sender: ServiceNames.busName, interface: ServiceNames.interface, member: member, path: ServiceNames.path)
+        subscriptions.append(
+          try await connection.addSignalHandler(matching: rule, from: tracker) { _ in sink.yield(.serviceChanged) })
+      }
+    } catch {
+      options.log("cannot follow the ShieldBridge service's signals: \(error.message); states are sent only when asked")
+    }
+  }
+
+  func stopFollowing() {
+    for subscription in subscriptions { subscription.cancel() }
+    subscriptions = []
+    connection?.close()
+  }
+
+  /// Asks the service where `site` stands, telling it that the browser shows it.
+  ///
+  /// - Returns: The `"state"` message, or an `"error"` message saying why there is none.
+  func askService(_ site: Site?) async -> JSONValue {
+    guard let connection else {
+      return Self.error("no message bus: the ShieldBridge service cannot be reached")
+    }
+    lastCall = .now
+    let reply: Message
+    do {
+      reply = try await connection.call(
+        ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.siteFocus, site?.name ?? "",
+        UInt32(clamping: options.browserPID), timeout: options.callTimeout)
+    } catch {
+      options.log("SiteFocus failed: \(error.name): \(error.message)")
+      return Self.error("the ShieldBridge service did not answer: \(error.message)")
+    }
+    told = .some(site)
+    answeredBy = reply.sender
+    guard let text = try? reply.decode(String.self), let state = try? JSONValue(parsing: text),
+      case .object(let members) = state
+    else {
+      lastState = nil
+      return Self.error("the ShieldBridge service answered SiteFocus with something other than a state")
+    }
+    let message = JSONValue.object([("type", .string("state"))] + members)
+    lastState = message
+    return message
+  }
+
+  func serviceChanged() async {
+    // Nothing told yet: the next focus message asks anyway.
+    guard let told else { return }
+    if wanted == nil { wanted = .some(told) }
+    await flushFocus(now: true)
+  }
+}
