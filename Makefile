@@ -20,12 +20,12 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # KDE's KWin, kwin_x11 and kwin_wayland with Xwayland (its scripts over the
 # session bus); GNOME Shell (headless, with our extension; gjs and nodejs
 # parse the extension's GNOME 45 variant, which this Debian's shell cannot
-# load); Chromium and Firefox ESR with the browser extension, a local HTTPS
-# site (openssl's certificate, python3's server) and python3 relaying its
-# DevTools pipe.
+# load); Chromium (with chromium-l10n for a German UI) and Firefox ESR with the
+# browser extension, a local HTTPS site (openssl's certificate, python3's
+# server) and python3 relaying the browsers' remote protocols.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs nodejs \
-	chromium firefox-esr openssl python3
+	chromium chromium-l10n firefox-esr openssl python3
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,

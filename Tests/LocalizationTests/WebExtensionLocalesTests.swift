@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Localization
@@ -63,5 +64,24 @@ struct WebExtensionLocalesTests {
     #expect(WebExtensionLocales.browserText("5 $ für {app}", names: ["app"]) == "5 $$ für $APP$")
     #expect(WebExtensionLocales.placeholderNames("{a} {b} {a} {not a name} {}") == ["a", "b"])
     #expect(WebExtensionLocales.quoted("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u0001""#)
+  }
+
+  @Test("shieldbridge locales webextension DIR writes every file, byte for byte the committed ones")
+  func command() throws {
+    let folder = try TemporaryDirectory()
+    let result = try ShieldBridgeTool.run(
+      ["locales", "webextension", "--dir", Repository.locales, folder.path],
+      environment: ["LANGUAGE": "", "LC_ALL": "", "LANG": "C.UTF-8"])
+    #expect(result.status == 0, "\(result.error)")
+    let generated = Self.generated
+    #expect(result.output.split(separator: "\n").map(String.init) == generated.map { folder.path + "/" + $0.path })
+    for file in generated {
+      let written = try String(contentsOfFile: folder.path + "/" + file.path, encoding: .utf8)
+      let committed = try String(contentsOfFile: Self.extensionFolder + "/" + file.path, encoding: .utf8)
+      #expect(written == committed, "\(file.path)")
+    }
+    let missing = try ShieldBridgeTool.run(["locales", "webextension", folder.path + "/absent"])
+    #expect(missing.status == 66)
+    #expect(missing.error.contains("no folder at"))
   }
 }

@@ -16,6 +16,10 @@ const HOST_NAME = "org.shieldbridge.shieldbridge";
 const SHIELD_PAGE = api.runtime.getURL("shield.html");
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 60000;
+// While a site is reported, the front is looked at again this often: a window
+// minimized without a focus event (headless Chromium does that, and so may a
+// window manager) must not keep a site counting.
+const RECHECK_MS = 5000;
 
 /** The native port, or null while the host is gone. */
 let host = null;
@@ -35,6 +39,8 @@ const pages = new Set();
 let asker = null;
 /** Counts front computations, so that only the latest one reports. */
 let generation = 0;
+/** The next look at the front while a site is reported, or null. */
+let recheckTimer = null;
 
 // MARK: The host
 
@@ -171,6 +177,8 @@ async function update() {
     reported = next.site;
     sendToHost({ type: "focus", site: next.site });
   }
+  clearTimeout(recheckTimer);
+  recheckTimer = next.site !== null ? setTimeout(update, RECHECK_MS) : null;
 }
 
 async function computeFront() {

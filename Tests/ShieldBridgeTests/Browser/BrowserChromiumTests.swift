@@ -21,7 +21,8 @@ struct BrowserChromiumTests {
     let service: SiteService
     let browser: DevToolsPipe
 
-    init(rule: String) async throws {
+    /// - Parameter language: The browser's UI language (`--lang` and `LANGUAGE`); English unless told.
+    init(rule: String, language: String = "en-US") async throws {
       let chromium = try requiredTool("chromium", package: "chromium")
       service = try await SiteService(rule: rule)
       let profile = service.sandbox.root.file("chromium")
@@ -38,8 +39,13 @@ struct BrowserChromiumTests {
           chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
           "--load-extension=\(folder)", "--disable-extensions-except=\(folder)",
           "--host-resolver-rules=\(rules)", "--ignore-certificate-errors", "--no-first-run",
-          "--no-default-browser-check", "--disable-background-networking", "about:blank",
-        ], environment: service.environment, folder: service.sandbox.root.path)
+          "--no-default-browser-check", "--disable-background-networking", "--lang=\(language)", "about:blank",
+        ],
+        // Chromium on Linux takes its UI language from the environment (its locale files: chromium-l10n).
+        environment: service.environment.merging(["LANGUAGE": language.replacingOccurrences(of: "-", with: "_")]) {
+          $1
+        },
+        folder: service.sandbox.root.path)
     }
 
     func usage() async throws -> JSONValue? { try await service.usage() }
@@ -82,7 +88,8 @@ struct BrowserChromiumTests {
     /// Waits until `expression`, evaluated in the page of `session`, gives a non-empty string.
     func text(_ expression: String, session: String, what: String) async throws -> String {
       try await poll(what, timeout: .seconds(20)) {
-        let value = try await browser.evaluate(expression, session: session).stringValue ?? ""
+        // Attached early, the page may not have its document yet: that is "not yet", not a failure.
+        let value = (try? await browser.evaluate(expression, session: session))?.stringValue ?? ""
         return value.isEmpty ? nil : value
       }
     }
@@ -132,7 +139,8 @@ struct BrowserChromiumTests {
     let shield = try await setup.browser.attach(shieldTarget)
     // The page shows "This app is paused" until the background has told it the app's name.
     _ = try await poll("the shield's title with the app's name") {
-      let summary = try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
+      let summary = try? await setup.browser.evaluate(
+        "document.getElementById('summary').textContent", session: shield)
       return summary == "Instagram is paused" ? true : nil
     }
     #expect(
@@ -168,8 +176,13 @@ struct BrowserChromiumTests {
       return granted && rule?["counting"]?.boolValue == true ? rule : nil
     }
     #expect((unlocked["remainingSeconds"]?.integerValue ?? 0) > 0)
+    let serveLog = setup.service.serve.logLines.joined(separator: "\n")
     let log = await setup.finish()
     #expect(!log.contains("fatal"), "\(log)")
+    // Only the registrable domain left the browser: the address's path and query are nowhere.
+    for text in [log, serveLog] {
+      #expect(!text.contains("from=test") && !text.contains("www.instagram.com"), "\(text)")
+    }
     // Nothing stored: the extension has no storage of its own in the profile.
     let profile = setup.service.sandbox.root.file("chromium/Default")
     for folder in ["Local Extension Settings", "Sync Extension Settings", "IndexedDB"] {
@@ -216,6 +229,65 @@ struct BrowserChromiumTests {
       let rule = try await setup.usage()
       return rule?["counting"]?.boolValue == true && (rule?["usedSeconds"]?.integerValue ?? 0) > before ? true : nil
     }
+    _ = await setup.finish()
+  }
+
+  @Test("Minimized, the window reports no site and nothing counts; restored, the site counts again")
+  func minimized() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 600, grant: 5, grants: 1))
+    let worker = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    _ = try await poll("the site counted", timeout: .seconds(20)) {
+      try await setup.usage()?["counting"]?.boolValue == true ? true : nil
+    }
+    // Headless Chromium calls every normal window focused. Minimizing one leaves
+    // it unfocused; the focus event for it comes only sometimes, and then the
+    // extension's look at the front every 5 seconds while a site is reported sees it.
+    let state = { (value: String) in
+      "chrome.windows.getLastFocused().then(w => chrome.windows.update(w.id, {state: '\(value)'}))"
+        + ".then(w => w.state + ' ' + w.focused)"
+    }
+    #expect(try await setup.browser.evaluate(state("minimized"), session: worker) == "minimized false")
+    do {
+      _ = try await poll("the count to stop", timeout: .seconds(20)) {
+        try await setup.usage()?["counting"]?.boolValue == false ? true : nil
+      }
+    } catch {
+      let seen = try? await setup.browser.evaluate(
+        "chrome.windows.getAll().then(ws => JSON.stringify([ws.map(w => [w.id, w.focused, w.state]), reported, front, host !== null, generation]))",
+        session: worker)
+      Issue.record(
+        "\(error); windows: \(String(describing: seen)); usage: \(String(describing: try? await setup.usage())); host: \(await setup.finish())"
+      )
+      return
+    }
+    _ = try await setup.browser.evaluate(state("normal"), session: worker)
+    _ = try await poll("the count to start again", timeout: .seconds(20)) {
+      try await setup.usage()?["counting"]?.boolValue == true ? true : nil
+    }
+    _ = await setup.finish()
+  }
+
+  @Test("In a German browser the page's own texts come from _locales/de and the host's from de.po")
+  func german() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 1, grant: 5, grants: 0), language: "de")
+    let worker = try await setup.serviceWorker()
+    #expect(try await setup.browser.evaluate("chrome.i18n.getUILanguage()", session: worker) == "de")
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    let shield = try await setup.browser.attach(
+      try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
+    let status = try await setup.text(
+      "document.getElementById('status').textContent", session: shield, what: "the used-up text")
+    #expect(
+      status
+        == "Die zusätzliche Zeit für Instagram ist für heute aufgebraucht. Das Limit wird um Mitternacht zurückgesetzt."
+    )
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
+        == "Instagram ist pausiert")
+    #expect(try await setup.browser.evaluate("document.documentElement.lang", session: shield) == "de")
     _ = await setup.finish()
   }
 }

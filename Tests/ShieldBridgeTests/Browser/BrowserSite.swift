@@ -111,6 +111,8 @@ struct SiteService {
   let hostPIDs: String
   /// The service's environment, for the browser too.
   let environment: [String: String]
+  /// The browser is a big desktop: one of the test process's few slots, held for the test.
+  let slot: DesktopSlot
 
   /// The rule `social` covering Instagram's app and site, with these limits.
   static func rule(limit: Int, grant: Int, grants: Int) -> String {
@@ -119,6 +121,9 @@ struct SiteService {
   }
 
   init(rule: String) async throws {
+    // Given back when this value goes, also when starting fails below.
+    await DesktopSlots.shared.take()
+    slot = DesktopSlot()
     sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"desktop":"processes","rules":[\#(rule)]}"#)
     desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
