@@ -18,7 +18,8 @@ import Testing
     } catch {
       #expect(
         error.message
-          == #""desktop" is "unity", which is none of "auto", "off", "x11", "i3", "sway", "kwin", "processes", "gnome""#)
+          == #""desktop" is "unity", which is none of "auto", "off", "x11", "i3", "sway", "kwin", "processes", "gnome""#
+      )
     }
   }
 
