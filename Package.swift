@@ -33,7 +33,7 @@ let package = Package(
     .target(name: "NotificationMarkup"),
     .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix"]),
     .target(name: "DeepLink"),
-    .target(name: "Localization", dependencies: ["NotificationMarkup", "Posix"]),
+    .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
     .target(name: "Desktop", dependencies: ["CXCB", "DBus", "JSON", "Posix", "Spawn"]),
     .target(

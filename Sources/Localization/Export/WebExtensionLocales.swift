@@ -1,3 +1,5 @@
+import JSON
+
 /// The browser extension's static texts, as `_locales/LANG/messages.json` files made from the catalogs.
 ///
 /// Browsers read an extension's texts from `_locales/` in their own JSON
@@ -108,27 +110,10 @@ public enum WebExtensionLocales {
     return result
   }
 
-  /// `text` as a JSON string literal.
+  /// `text` as a JSON string literal, escaped as every JSON ShieldBridge writes.
   static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\u{2028}": result += "\\u2028"
-      case "\u{2029}": result += "\\u2029"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
+    var writer = JSONWriter(capacity: text.utf8.count + 2)
+    writer.string(text)
+    return writer.text
   }
 }
