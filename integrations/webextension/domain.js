@@ -32,12 +32,16 @@ const SHIELDBRIDGE_MULTI_LABEL_SUFFIXES = new Set([
   "blogspot.com", "wordpress.com", "tumblr.com", "neocities.org",
 ]);
 
+/** A host name as the native host's Site takes it: labels of 1 to 63 letters, digits and inner hyphens. */
+const SHIELDBRIDGE_HOST_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
 /**
  * The registrable domain of `address`, or null when it is no http(s) site.
  *
  * Lowercase, without port or trailing dot; an IP address or a single label
- * such as "localhost" is returned as it is. Internationalised names stay in
- * the punycode form the browser gives.
+ * such as "localhost" is returned as it is, an IPv6 literal or any other host
+ * that is no host name gives null. Internationalised names stay in the
+ * punycode form the browser gives.
  */
 function shieldbridgeRegistrableDomain(address) {
   let url;
@@ -50,12 +54,19 @@ function shieldbridgeRegistrableDomain(address) {
   let host = url.hostname.toLowerCase();
   if (host.endsWith(".")) host = host.slice(0, -1);
   if (host === "") return null;
-  // IPv6 literals come bracketed; IPv4 literals are all digits and dots.
-  if (host.startsWith("[") || /^[0-9.]+$/.test(host)) return host;
+  // IPv4 literals are all digits and dots, and a host name as they are.
+  if (/^[0-9.]+$/.test(host)) return SHIELDBRIDGE_HOST_NAME.test(host) ? host : null;
   const labels = host.split(".");
   if (labels.some((label) => label === "")) return null;
-  if (labels.length <= 2) return host;
-  const lastTwo = labels.slice(-2).join(".");
-  const keep = SHIELDBRIDGE_MULTI_LABEL_SUFFIXES.has(lastTwo) ? 3 : 2;
-  return labels.slice(-keep).join(".");
+  let domain = host;
+  if (labels.length > 2) {
+    const lastTwo = labels.slice(-2).join(".");
+    const keep = SHIELDBRIDGE_MULTI_LABEL_SUFFIXES.has(lastTwo) ? 3 : 2;
+    domain = labels.slice(-keep).join(".");
+  }
+  // What the host takes as a site (letters, digits, inner hyphens; 253 bytes
+  // at most): anything else, such as a bracketed IPv6 literal or a label with
+  // "_", no rule can name, and the host would refuse it while the site reported
+  // before went on counting.
+  return domain.length <= 253 && SHIELDBRIDGE_HOST_NAME.test(domain) ? domain : null;
 }

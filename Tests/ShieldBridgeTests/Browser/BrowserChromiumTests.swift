@@ -118,6 +118,8 @@ struct BrowserChromiumTests {
       "https://user.github.io/page": "user.github.io", "https://a.b.example.com.": "example.com",
       "https://127.0.0.1:8000/": "127.0.0.1", "http://localhost/": "localhost", "chrome://settings/": "null",
       "about:blank": "null", "file:///etc/passwd": "null", "\(BrowserSite.shieldPage)?site=x.com": "null",
+      // No host name the host takes: reported as no site, so the one before stops counting.
+      "http://[::1]:8000/": "null", "https://a_b.example/": "null",
     ]
     for (address, expected) in cases {
       let found = try await setup.browser.evaluate(
