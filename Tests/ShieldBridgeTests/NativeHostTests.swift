@@ -125,6 +125,28 @@ struct NativeHostTests {
     #expect(await host.exitStatus() == 0)
   }
 
+  @Test("A focus on something that is no host name stops the site reported before from counting")
+  func badSiteStopsTheSiteBefore() async throws {
+    let harness = try await SiteHarness()
+    let host = try harness.host()
+    try host.focus("instagram.com")
+    _ = try await host.state("instagram.com")
+    #expect(try await harness.usage().usageRule("social")?["counting"] == true)
+
+    let mark = host.received.count
+    try host.focus("[::1]")
+    let reply = try await host.message("the error for a site that is no host name", after: mark)
+    #expect(reply["type"] == "error", "\(reply)")
+    #expect(reply["message"]?.stringValue?.contains("is not a host name") == true, "\(reply)")
+    let none = try await host.state(nil, after: mark)
+    #expect(none["covered"] == false)
+    _ = try await poll("social to stop counting") {
+      try await harness.usage().usageRule("social")?["counting"] == false ? true : nil
+    }
+    try host.closeInput()
+    #expect(await host.exitStatus() == 0)
+  }
+
   @Test("A length over the limit ends the host with a message: the stream cannot be resynchronised")
   func overLimitEnds() async throws {
     let harness = try await SiteHarness()

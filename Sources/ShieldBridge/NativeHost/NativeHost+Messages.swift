@@ -66,7 +66,10 @@ extension NativeHost {
       return
     }
     guard let text = value.stringValue, let site = Site(text) else {
-      refuse("focus: \"site\" is not a host name such as instagram.com; it was ignored")
+      refuse("focus: \"site\" is not a host name such as instagram.com; it counts as no site")
+      // The browser shows something no rule can name: a site reported
+      // before (or waiting to be) must not go on counting for it.
+      if case .some(.some) = wanted ?? told { await focus(nil) }
       return
     }
     await focus(site)
