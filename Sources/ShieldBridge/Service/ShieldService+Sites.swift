@@ -29,8 +29,8 @@ extension ShieldService {
   ///
   /// - Returns: ``SiteState`` as JSON.
   /// - Throws: `InvalidArgs` for a site over 253 bytes or not a host name,
-  ///   `LimitsExceeded` for a caller beyond ``siteCallersKept``, `Stopping`
-  ///   once ``stop()`` began.
+  ///   `LimitsExceeded` for a caller beyond ``siteCallersKept``, `Failed` for
+  ///   a caller the bus would not watch leave, `Stopping` once ``stop()`` began.
   func siteFocus(_ text: String, browserPID: UInt32, caller: BusName?) async throws(DBusError) -> String {
     if gate.isClosed { throw ServiceError(.stopping, "the ShieldBridge service is stopping").dbusError }
     let site: Site?
@@ -60,7 +60,9 @@ extension ShieldService {
       }
       // In place before the wait below, so that a second call meanwhile finds it.
       siteCallers[caller] = SiteCaller(site: site, browserPID: pid)
-      await follow(caller)
+      guard await follow(caller) else {
+        throw DBusError(.failed, "the service cannot watch this connection leave the bus; try again")
+      }
     }
     if siteCallers[caller] != nil {
       siteCallers[caller]?.site = site
@@ -71,18 +73,28 @@ extension ShieldService {
   }
 
   /// Watches `caller` leave the bus; forgets it at once when it already left.
-  private func follow(_ caller: BusName) async {
+  ///
+  /// - Returns: `false` when the bus would not watch it: the caller is then
+  ///   not kept, since nothing would ever free its place.
+  private func follow(_ caller: BusName) async -> Bool {
     // The new owner "" is the connection gone; a unique name never gets another owner.
     let rule = MatchRule(
       sender: .bus, interface: .bus, member: Self.nameOwnerChanged, path: .bus,
       arguments: [0: caller.rawValue, 2: ""])
-    let subscription = try? await connection.addSignalHandler(matching: rule) { [weak self] _ in
-      guard let self else { return }
-      Task { await self.left(caller) }
+    let subscription: SignalSubscription
+    do {
+      subscription = try await connection.addSignalHandler(matching: rule) { [weak self] _ in
+        guard let self else { return }
+        Task { await self.left(caller) }
+      }
+    } catch {
+      options.log("site reports: cannot watch a host leave the bus (\(error.message)); its site is not kept")
+      siteCallers[caller] = nil
+      return false
     }
     guard siteCallers[caller] != nil else {
-      subscription?.cancel()
-      return
+      subscription.cancel()
+      return true
     }
     siteCallers[caller]?.subscription = subscription
     // It may have gone before the bus knew of the rule.
@@ -90,6 +102,7 @@ extension ShieldService {
       siteCallers[caller]?.subscription?.cancel()
       siteCallers[caller] = nil
     }
+    return true
   }
 
   /// A host left the bus (its browser closed it): its site no longer counts.
