@@ -1,4 +1,4 @@
-public import Brake
+import Brake
 
 /// What one browser says is in front: the site of its focused tab, and its own process.
 ///
@@ -6,13 +6,8 @@ public import Brake
 /// gives them all to the meter, which counts a site only when the desktop
 /// agrees that the browser is in front: the focused window belongs to
 /// ``browserPID``, or the backend sees no focus at all (the process fallback).
-public struct SiteReport: Hashable, Sendable {
-  public var site: Site
+struct SiteReport: Hashable, Sendable {
+  var site: Site
   /// The browser's process: the parent of the host that reported the site.
-  public var browserPID: Int32
-
-  public init(site: Site, browserPID: Int32) {
-    self.site = site
-    self.browserPID = browserPID
-  }
+  var browserPID: Int32
 }

@@ -1,5 +1,5 @@
-public import Brake
-public import JSON
+import Brake
+import JSON
 
 /// Where a site stands: whether a rule covers it, and that rule's time today.
 ///
@@ -10,32 +10,32 @@ public import JSON
 /// is `{"site":"example.org","covered":false,"shielded":false}`, no site
 /// `{"site":null,"covered":false,"shielded":false}`. `shielded` is whether the
 /// rule is at today's limit: the browser then shows its shield page.
-public struct SiteState: Hashable, Sendable {
-  public var site: Site?
+struct SiteState: Hashable, Sendable {
+  var site: Site?
   /// The rule that covers the site and the rule's app that names it; `nil` when none does.
-  public var match: AppMatch?
+  var match: AppMatch?
   /// The rule's time today; `nil` when the site is not covered.
-  public var usage: RuleUsage?
+  var usage: RuleUsage?
 
-  public init(site: Site?, match: AppMatch?, usage: RuleUsage?) {
+  init(site: Site?, match: AppMatch?, usage: RuleUsage?) {
     self.site = site
     self.match = match
     self.usage = usage
   }
 
   /// The state of `site` under `rules`, with today's figures from `report`.
-  public init(site: Site?, rules: RuleSet, report: UsageReport) {
+  init(site: Site?, rules: RuleSet, report: UsageReport) {
     let match = site.flatMap { rules.match(site: $0) }
     self.init(
       site: site, match: match, usage: match.flatMap { match in report.rules.first { $0.rule == match.rule.name } })
   }
 
-  public var isCovered: Bool { match != nil }
+  var isCovered: Bool { match != nil }
   /// Whether the covering rule is at today's limit.
-  public var isShielded: Bool { usage?.overLimit ?? false }
+  var isShielded: Bool { usage?.overLimit ?? false }
 
   /// The members in the order of the contract; `"type":"state"` is the host's to add.
-  public var members: [(String, JSONValue)] {
+  var members: [(String, JSONValue)] {
     var members: [(String, JSONValue)] = [
       ("site", site.map { .string($0.name) } ?? .null), ("covered", .bool(isCovered)),
     ]
@@ -49,5 +49,5 @@ public struct SiteState: Hashable, Sendable {
     return members
   }
 
-  public var json: JSONValue { .object(members) }
+  var json: JSONValue { .object(members) }
 }
