@@ -104,6 +104,33 @@ public final class FileDescriptor: Sendable {
     return try result.get()
   }
 
+  /// Reads until `buffer` is full or the input ends, retrying short reads and
+  /// `EINTR`: the reading side of ``writeAll(_:)-([UInt8])``, for a protocol
+  /// whose frames say their length (`native-host`).
+  ///
+  /// - Returns: The number of bytes read: `buffer.count`, or fewer when the input ended first.
+  /// - Throws: ``Errno`` of the first `read` that failed.
+  public func readAll(into buffer: inout [UInt8]) throws(Errno) -> Int {
+    var filled = 0
+    var failure: Errno?
+    buffer.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      while filled < raw.count {
+        let count: Int
+        do throws(Errno) {
+          count = try valueOrErrno { systemRead(rawValue, base + filled, raw.count - filled) }
+        } catch {
+          failure = error
+          return
+        }
+        if count == 0 { return }
+        filled += count
+      }
+    }
+    if let failure { throw failure }
+    return filled
+  }
+
   /// Writes what one `write` call takes of `bytes` (a non-blocking descriptor may take less).
   ///
   /// - Returns: The number of bytes written.

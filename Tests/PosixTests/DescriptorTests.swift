@@ -33,6 +33,21 @@ struct DescriptorTests {
     #expect(Errno(rawValue: ENOENT) == .noSuchFileOrDirectory)
   }
 
+  @Test func readAllReadsUntilTheBufferIsFullOrTheInputEnds() throws {
+    let (reading, writing) = try FileDescriptor.pipe()
+    try writing.writeAll([1, 2, 3])
+    var first = [UInt8](repeating: 0, count: 2)
+    #expect(try reading.readAll(into: &first) == 2)
+    #expect(first == [1, 2])
+    try writing.writeAll([4])
+    try writing.close()
+    var rest = [UInt8](repeating: 0, count: 4)
+    #expect(try reading.readAll(into: &rest) == 2)
+    #expect(rest == [3, 4, 0, 0])
+    var none = [UInt8](repeating: 0, count: 1)
+    #expect(try reading.readAll(into: &none) == 0)
+  }
+
   @Test func writeAllWritesMoreThanAPipeHoldsAtOnce() throws {
     let (readRaw, writeRaw) = makePipe()
     let readEnd = FileDescriptor(owning: readRaw)

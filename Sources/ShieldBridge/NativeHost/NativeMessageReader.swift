@@ -43,22 +43,10 @@ public struct NativeMessageReader: Sendable {
 
   /// Reads until `buffer` is full or the input ends; returns how much was read.
   private func fill(_ buffer: inout [UInt8]) throws(NativeMessageError) -> Int {
-    var filled = 0
-    while filled < buffer.count {
-      var result: Result<Int, Errno> = .success(0)
-      buffer.withUnsafeMutableBytes { raw in
-        result = Result { () throws(Errno) in
-          try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
-        }
-      }
-      let count: Int
-      switch result {
-      case .success(let value): count = value
-      case .failure(let error): throw .read(error)
-      }
-      if count == 0 { break }
-      filled += count
+    do throws(Errno) {
+      return try descriptor.readAll(into: &buffer)
+    } catch {
+      throw .read(error)
     }
-    return filled
   }
 }
