@@ -62,7 +62,12 @@ struct WebExtensionLocalesTests {
     #expect(WebExtensionLocales.browserText("{app} ist pausiert", names: ["app"]) == "$APP$ ist pausiert")
     #expect(WebExtensionLocales.browserText("Pause: {app}", names: ["app"]) == "Pause: $APP$")
     #expect(WebExtensionLocales.browserText("5 $ für {app}", names: ["app"]) == "5 $$ für $APP$")
-    #expect(WebExtensionLocales.placeholderNames("{a} {b} {a} {not a name} {}") == ["a", "b"])
+    #expect(WebExtensionLocales.placeholderNames("{a} {b} {a}") == ["a", "b"])
+    // The localizer's grammar: no template, no placeholders, and such a translation is left out.
+    #expect(WebExtensionLocales.placeholderNames("{a} {b} {a} {not a name} {}") == [])
+    #expect(WebExtensionLocales.browserText("{app ist pausiert", names: ["app"]) == nil)
+    #expect(WebExtensionLocales.browserText("{other} ist pausiert", names: ["app"]) == nil)
+    #expect(WebExtensionLocales.browserText("{{app}} und {app}", names: ["app"]) == "{app} und $APP$")
     #expect(WebExtensionLocales.quoted("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u0001""#)
   }
 

@@ -13,8 +13,10 @@ import JSON
 /// A `{name}` placeholder becomes the browsers' `$NAME$` with `"content":
 /// "$1"`, numbered in the order of the English source, so that
 /// `getMessage("shield_summary", ["Instagram"])` fills it; a literal `$` is
-/// written `$$`. A catalog's missing or fuzzy translation is left out, and the
-/// browser falls back to the English file (`default_locale` is `en`).
+/// written `$$`. Placeholders are read with ``MessageTemplate``, as the
+/// localizer reads them. A catalog's missing or fuzzy translation, or one
+/// that is no template, is left out, and the browser falls back to the
+/// English file (`default_locale` is `en`).
 public enum WebExtensionLocales {
   /// One file to write: its path under the extension's folder, and its text.
   public struct File: Hashable, Sendable {
@@ -60,12 +62,14 @@ public enum WebExtensionLocales {
     var text = "{\n"
     var first = true
     for message in messages {
-      guard let translation = lookup(message.source), !translation.isEmpty else { continue }
       let names = placeholderNames(message.source.singular)
+      guard let translation = lookup(message.source), !translation.isEmpty,
+        let rendered = browserText(translation, names: names)
+      else { continue }
       if !first { text += ",\n" }
       first = false
       text += "  \(quoted(message.name)): {\n"
-      text += "    \"message\": \(quoted(browserText(translation, names: names))),\n"
+      text += "    \"message\": \(quoted(rendered)),\n"
       text += "    \"description\": \(quoted(message.comment))"
       if !names.isEmpty {
         text += ",\n    \"placeholders\": {\n"
@@ -80,32 +84,31 @@ public enum WebExtensionLocales {
     return File(path: "_locales/\(folderName(tag))/messages.json", text: text)
   }
 
-  /// The `{name}` placeholders of `text`, each once, in order.
+  /// The `{name}` placeholders of `text`, each once, in order; none when
+  /// `text` is no template (``MessageTemplate``, the grammar the localizer reads).
   static func placeholderNames(_ text: String) -> [String] {
+    guard let template = try? MessageTemplate(parsing: text) else { return [] }
     var names: [String] = []
-    var current: String?
-    for character in text {
-      if character == "{" {
-        current = ""
-      } else if character == "}", let name = current {
-        if !name.isEmpty, !names.contains(name) { names.append(name) }
-        current = nil
-      } else if current != nil {
-        if character.isLetter || character == "_" {
-          current?.append(character)
-        } else {
-          current = nil
-        }
-      }
-    }
+    for name in template.placeholders where !names.contains(name) { names.append(name) }
     return names
   }
 
-  /// `text` in the browsers' syntax: `{name}` → `$NAME$` for the known names, `$` → `$$`.
-  static func browserText(_ text: String, names: [String]) -> String {
-    var result = text.replacing("$", with: "$$")
-    for name in names {
-      result = result.replacing("{\(name)}", with: "$\(name.uppercased())$")
+  /// `text` in the browsers' syntax: `{name}` → `$NAME$`, `$` → `$$`, `{{` → `{`.
+  ///
+  /// - Returns: `nil` when `text` is no template or names a placeholder not in
+  ///   `names`: the localizer would not show such a translation either, and
+  ///   the browser then falls back to English.
+  static func browserText(_ text: String, names: [String]) -> String? {
+    guard let template = try? MessageTemplate(parsing: text) else { return nil }
+    var result = ""
+    for segment in template.segments {
+      switch segment {
+      case .text(let literal):
+        result += literal.replacing("$", with: "$$")
+      case .placeholder(let name):
+        guard names.contains(name) else { return nil }
+        result += "$\(name.uppercased())$"
+      }
     }
     return result
   }
