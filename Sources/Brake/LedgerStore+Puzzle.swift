@@ -15,9 +15,10 @@ public enum PuzzleGrantOutcome: Hashable, Sendable {
 }
 
 extension LedgerStore {
-  /// The step before a puzzle, shared by every place that asks one (the
-  /// terminal `shieldbridge puzzle`, the browser's shield page through
-  /// `native-host`): today's grants, then whether the grant could be written.
+  /// The step before a puzzle, shared by the terminal `shieldbridge puzzle`
+  /// and the browser's shield page (through `native-host`): today's grants,
+  /// then whether the grant could be written. (The service's notification
+  /// puzzle decides from its dispatch plan and records with ``recordGrant(for:)``.)
   ///
   /// The write check comes before the task, not after the right answer: a
   /// state folder the grant cannot be written to fails now, with the error
