@@ -86,8 +86,8 @@ extension DesktopChoice {
       if let kwin = try? Self.kwin(environment: environment, display: display, table: table, x11: x11) {
         return kwin
       }
-      if let address = sessionBusAddress(environment), GnomeShellDesktop.shellIsOnBus(address: address),
-        let gnome = try? GnomeShellDesktop(address: address)
+      if let address = sessionBusAddress(environment),
+        let gnome = try? GnomeShellDesktop(address: address, requiringShell: true)
       {
         return EnrichedDesktop(gnome, table: table)
       }

@@ -86,7 +86,7 @@ public final class KWinDesktop: DesktopBackend {
     } catch {
       throw DesktopError("cannot connect to the session bus \(busAddress): \(error)")
     }
-    guard Self.owner(of: kwin, on: connection) != nil else {
+    guard (try? connection.nameOwnerBlocking(kwin, timeout: .seconds(2))) != nil else {
       connection.close()
       throw DesktopError("\(Self.busName) has no owner on the session bus (is KWin running?)")
     }
@@ -114,18 +114,6 @@ public final class KWinDesktop: DesktopBackend {
 
   deinit {
     stop()
-  }
-
-  /// The unique owner of `name`, asked with a blocking `GetNameOwner`; `nil` when it has none.
-  static func owner(of name: BusName, on connection: Connection) -> BusName? {
-    guard
-      let message = try? Message.methodCall(
-        destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetNameOwner")),
-      (try? message.append(name.rawValue)) != nil,
-      let reply = try? connection.callBlocking(message, timeout: .seconds(2)),
-      let owner = try? reply.decode(String.self)
-    else { return nil }
-    return BusName(rawValue: owner)
   }
 
   // MARK: Events
@@ -222,7 +210,8 @@ public final class KWinDesktop: DesktopBackend {
         try await load(path, as: plugin, into: owner)
         break
       } catch {
-        guard ContinuousClock.now < deadline, Self.owner(of: kwin, on: connection) == owner else { throw error }
+        // The tracker follows the owner as the bus tells it; a blocking GetNameOwner here would hold a thread.
+        guard ContinuousClock.now < deadline, state.withLock({ $0.tracker?.owner }) == owner else { throw error }
         // The one timer here: a new KWin owns its name a moment before it exports /Scripting.
         try? await Task.sleep(for: .milliseconds(100))
       }
