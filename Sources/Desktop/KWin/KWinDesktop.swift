@@ -55,7 +55,7 @@ public final class KWinDesktop: DesktopBackend {
     var pending: [String: Pending] = [:]
     var nextRequest = 1
     /// Senders already reported for calls they may not make.
-    var refused: Set<BusName> = []
+    var refused = RefusedSenders()
     /// `nil`: nothing reported yet; `.some(nil)`: no window had the focus.
     var lastFocus: FocusedWindow??
     var awayTimer: Task<Void, Never>?
@@ -299,18 +299,13 @@ public final class KWinDesktop: DesktopBackend {
 
   /// Throws `AccessDenied` unless `call` comes from the current owner of `org.kde.KWin`; reports a new sender once.
   private func check(_ call: MethodCall) throws(DBusError) {
-    let (allowed, firstRefusal) = state.withLock { state -> (Bool, Bool) in
-      guard let sender = call.sender else { return (false, false) }
-      if let owner = state.tracker?.owner, owner == sender { return (true, false) }
-      // Bounded: a flood of new connections is reported at most 64 times.
-      guard state.refused.count < 64 else { return (false, false) }
-      return (false, state.refused.insert(sender).inserted)
+    let notice = state.withLock { state -> String?? in
+      if let sender = call.sender, let owner = state.tracker?.owner, owner == sender { return .none }
+      let member = call.message.member?.rawValue ?? "a call"
+      return .some(state.refused.notice(ignoring: member, from: call.sender, owner: Self.busName))
     }
-    if allowed { return }
-    let sender = call.sender?.rawValue ?? "a connection without a name"
-    if firstRefusal {
-      yield(.notice("ignored a call from \(sender), which does not own \(Self.busName); its calls are refused"))
-    }
+    guard case .some(let text) = notice else { return }
+    if let text { yield(.notice(text)) }
     throw DBusError(.accessDenied, "only the owner of \(Self.busName) may call this")
   }
 

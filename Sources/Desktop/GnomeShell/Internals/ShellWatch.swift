@@ -27,8 +27,8 @@ actor ShellWatch {
   private var saidState: ExtensionState?
   /// How often the starting shell was asked again for its extension manager.
   private var startupTries = 0
-  /// The members already said to have come from a wrong sender: each is said once.
-  private var ignored: Set<String> = []
+  /// The senders already said to have sent what they may not: each is said once.
+  private var ignored = RefusedSenders()
   private var owners = GnomeShellDesktop.Owners()
   private var trackers: [NameOwnerTracker] = []
   private var subscriptions: [SignalSubscription] = []
@@ -282,15 +282,9 @@ actor ShellWatch {
     }
   }
 
-  /// Says once per member that a signal was ignored: from a sender that does not own `owner`, or malformed.
+  /// Says once per sender that a signal was ignored: from a sender that does not own `owner`, or malformed.
   private func refuse(_ member: MemberName, from sender: BusName?, owner: BusName?) {
-    guard ignored.insert(member.rawValue).inserted else { return }
-    let who = sender.map { "\($0)" } ?? "no sender"
-    if let owner {
-      say("ignored \(member) from \(who), which is not the owner of \(owner) (later ones are ignored silently)")
-    } else {
-      say("ignored a malformed \(member) from \(who) (later ones are ignored silently)")
-    }
+    if let text = ignored.notice(ignoring: member.rawValue, from: sender, owner: owner?.rawValue) { say(text) }
   }
 
   // MARK: Idle and screen
