@@ -171,7 +171,9 @@ public final class KWinDesktop: DesktopBackend {
       report(nil)
       let away = Task { [weak self] in
         guard (try? await Task.sleep(for: Self.restartTimeout)) != nil else { return }
-        self?.lose("KWin left the session bus (\(Self.busName) has no owner) and did not come back within 10 s")
+        self?.lose(
+          "KWin left the session bus (\(Self.busName) has no owner) and did not come back within "
+            + "\(Self.restartTimeout.components.seconds) s")
       }
       state.withLock { state in
         if state.stopped { away.cancel() } else { state.awayTimer = away }
@@ -394,7 +396,8 @@ public final class KWinDesktop: DesktopBackend {
         guard (try? await Task.sleep(for: Self.requestTimeout)) != nil, let self,
           state.withLock({ $0.pending.removeValue(forKey: request) }) != nil
         else { return }
-        resume(.failure(DesktopError("KWin's script did not finish the \(action.rawValue) within 5 s")))
+        let seconds = Self.requestTimeout.components.seconds
+        resume(.failure(DesktopError("KWin's script did not finish the \(action.rawValue) within \(seconds) s")))
       }
       timer.withLock { $0 = timeout }
     }
