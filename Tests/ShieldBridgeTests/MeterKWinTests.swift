@@ -110,17 +110,3 @@ struct MeterKWinTests {
     await harness.stop()
   }
 }
-
-/// Waits until `org.kde.KWin` answers on `/Scripting` of `bus`.
-enum KWinReady {
-  static func wait(on bus: BusDaemon, timeout: Duration = .seconds(30)) async throws {
-    let connection = try Connection(.address(bus.address))
-    defer { connection.close() }
-    _ = try await poll("org.kde.KWin to answer on \(bus.address)", timeout: timeout, every: .milliseconds(100)) {
-      let reply = try? await connection.call(
-        try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
-        try MemberName("isScriptLoaded"), "shieldbridge-none", timeout: .seconds(2))
-      return reply == nil ? nil : true
-    }
-  }
-}
