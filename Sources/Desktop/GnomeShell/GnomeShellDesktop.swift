@@ -37,6 +37,8 @@ public final class GnomeShellDesktop: DesktopBackend {
     var extensionState = ExtensionState.starting
     /// The owner of `org.gnome.Shell` whose extension answered `Watch`.
     var watched: BusName?
+    /// The senders already said to have sent what they may not (the signal handlers judge them too).
+    var refused = RefusedSenders()
     var started = false
     var stopped = false
   }
@@ -45,6 +47,8 @@ public final class GnomeShellDesktop: DesktopBackend {
   enum Input: Sendable {
     /// A signal, with the owners of the names it may come from when it arrived.
     case signal(Message, owners: Owners)
+    /// A signal ignored where it was dispatched, said in order with the rest.
+    case notice(String)
     /// A tracked name has a new owner, or none.
     case owner(TrackedName, BusName?)
     /// The deadline for the shell's return after its departure number so-and-so.
