@@ -16,9 +16,10 @@ import Synchronization
 /// whose ids the reply names, and says how many (`Done`); it is unloaded
 /// then. Calls are accepted only from the current owner of `org.kde.KWin`:
 /// any other sender gets `AccessDenied` and is reported once as a
-/// ``DesktopEvent/notice(_:)``. When `org.kde.KWin` changes owner (KWin
-/// restarted) the focus script is loaded into the new one and a notice
-/// says so; when it has no owner for ``restartTimeout`` the backend is lost.
+/// ``DesktopEvent/notice(_:)`` (each sender once, the first 32 senders).
+/// When `org.kde.KWin` changes owner (KWin restarted) the focus script is
+/// loaded into the new one and a notice says so; when it has no owner for
+/// ``restartTimeout`` (10 s) the backend is lost.
 /// ``stop()`` unloads the script.
 public final class KWinDesktop: DesktopBackend {
   public let kind = DesktopKind.kwin
@@ -26,9 +27,9 @@ public final class KWinDesktop: DesktopBackend {
   public let limitations: [String]
 
   /// KWin's name on the session bus.
-  public static let busName = "org.kde.KWin"
+  static let busName = "org.kde.KWin"
   /// How long KWin may be away from the bus (a restart) before the backend is lost.
-  public static let restartTimeout = Duration.seconds(10)
+  static let restartTimeout = Duration.seconds(10)
   /// How long a `hide` or `close` waits for its one-shot script.
   static let requestTimeout = Duration.seconds(5)
   /// How long each call to KWin's scripting interface may take.
