@@ -168,6 +168,11 @@ public final class KWinDesktop: DesktopBackend {
     timer?.cancel()
     for resume in failed { resume(.failure(DesktopError("KWin left the session bus during the request"))) }
     guard let owner else {
+      // Said as GNOME Shell's backend says it, so that the log shows why nothing counts meanwhile.
+      yield(
+        .notice(
+          "KWin left the session bus (\(Self.busName) has no owner): waiting up to "
+            + "\(Self.restartTimeout.components.seconds) s for it to come back"))
       // Nothing is seen in front while KWin is away; the meter stops counting the last window.
       report(nil)
       let away = Task { [weak self] in
