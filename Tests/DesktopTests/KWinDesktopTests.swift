@@ -170,12 +170,17 @@ struct KWinDesktopTests {
 
     await session.killWindowManager()
     _ = try await log.first("no focus while KWin is away") { if case .focus(nil) = $0 { true } else { false } }
+    _ = try await log.first("the notice that KWin left") {
+      if case .notice(let text) = $0 { text.contains("waiting up to") } else { false }
+    }
+    #expect(desktop.attention?.contains("KWin left the session bus") == true)
     let mark = log.count
     try session.startKWin()
     _ = try await log.first("the notice that the script was loaded again", after: mark, timeout: .seconds(30)) {
       if case .notice(let text) = $0 { text.contains("loaded again") } else { false }
     }
     try await KWinReady.wait(on: bus)
+    #expect(desktop.attention == nil)
     try await session.waitUntilManaged(beta.window, timeout: .seconds(30))
     try await session.xdotool(["windowactivate", beta.hexWindow])
     _ = try await log.first(

@@ -47,6 +47,16 @@ public final class KWinDesktop: DesktopBackend {
   private let pluginPrefix: String
   private let state = Mutex(State())
 
+  /// While KWin is away from the bus (a restart): that nothing is seen until it is back.
+  public var attention: String? {
+    state.withLock { $0.awayTimer == nil || $0.stopped ? nil : Self.awayText }
+  }
+
+  private static var awayText: String {
+    "KWin left the session bus (\(busName) has no owner), so no focus is seen: waiting up to "
+      + "\(restartTimeout.components.seconds) s for it to come back"
+  }
+
   private struct State {
     var continuation: AsyncStream<DesktopEvent>.Continuation?
     var tracker: NameOwnerTracker?
@@ -168,13 +178,6 @@ public final class KWinDesktop: DesktopBackend {
     timer?.cancel()
     for resume in failed { resume(.failure(DesktopError("KWin left the session bus during the request"))) }
     guard let owner else {
-      // Said as GNOME Shell's backend says it, so that the log shows why nothing counts meanwhile.
-      yield(
-        .notice(
-          "KWin left the session bus (\(Self.busName) has no owner): waiting up to "
-            + "\(Self.restartTimeout.components.seconds) s for it to come back"))
-      // Nothing is seen in front while KWin is away; the meter stops counting the last window.
-      report(nil)
       let away = Task { [weak self] in
         guard (try? await Task.sleep(for: Self.restartTimeout)) != nil else { return }
         self?.lose(
@@ -184,6 +187,10 @@ public final class KWinDesktop: DesktopBackend {
       state.withLock { state in
         if state.stopped { away.cancel() } else { state.awayTimer = away }
       }
+      // Said (and shown as ``attention``) as GNOME Shell's backend does, so that the log shows why nothing counts.
+      yield(.notice(Self.awayText))
+      // Nothing is seen in front while KWin is away; the meter stops counting the last window.
+      report(nil)
       return
     }
     Task { [weak self] in
