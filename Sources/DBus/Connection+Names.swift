@@ -66,4 +66,19 @@ extension Connection {
       return nil
     }
   }
+
+  /// ``nameOwner(_:timeout:)`` with a blocking call, for set-up code that is not async
+  /// (choosing a desktop backend, for one).
+  ///
+  /// - Throws: the bus's error other than `NameHasNoOwner`.
+  public func nameOwnerBlocking(_ name: BusName, timeout: Duration = .seconds(25)) throws(DBusError) -> BusName? {
+    let message = try Message.methodCall(
+      destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetNameOwner"))
+    try message.append(name.rawValue)
+    do {
+      return try BusName(try callBlocking(message, timeout: timeout).decode(String.self))
+    } catch  where error.is(.nameHasNoOwner) {
+      return nil
+    }
+  }
 }

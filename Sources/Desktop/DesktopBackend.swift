@@ -31,11 +31,15 @@ public protocol DesktopBackend: AnyObject, Sendable {
   /// What the backend cannot see (for `status` and `shieldbridge desktop`), such as
   /// "input idle is not visible under sway".
   var limitations: [String] { get }
-  /// What the user must do before the backend sees the desktop, such as
-  /// "the GNOME Shell extension is not enabled: run …"; `nil` when nothing.
+  /// Why the backend does not see the desktop now, and what the user must
+  /// do about it if anything: "the GNOME Shell extension is not enabled:
+  /// run …", or "KWin left the session bus: waiting …" while a compositor
+  /// restarts; `nil` while it sees the desktop.
   ///
-  /// It changes while the backend runs (an extension enabled or disabled);
-  /// each change is also reported as a ``DesktopEvent/notice(_:)``.
+  /// It changes while the backend runs (an extension enabled or disabled, a
+  /// compositor gone and back); each change is also reported as a
+  /// ``DesktopEvent/notice(_:)``. `status` and `shieldbridge desktop` show it
+  /// as "to do".
   var attention: String? { get }
 
   /// The events, starting with the current state. Called once; `idleAfter` is

@@ -14,8 +14,8 @@ extension DesktopChoice {
   ///    (`$DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`);
   /// 4. GNOME Shell, when `org.gnome.Shell` has an owner on that bus, whether
   ///    or not its extension is enabled yet (``DesktopBackend/attention`` says what to run);
-  /// 4. X11, when `$DISPLAY` names a display with an EWMH window manager;
-  /// 5. the running processes.
+  /// 5. X11, when `$DISPLAY` names a display with an EWMH window manager;
+  /// 6. the running processes.
   ///
   /// KWin comes after sway and i3 (whose sockets name their session
   /// exactly) and before X11, since KWin is also an EWMH window manager and
@@ -86,8 +86,8 @@ extension DesktopChoice {
       if let kwin = try? Self.kwin(environment: environment, display: display, table: table, x11: x11) {
         return kwin
       }
-      if let address = sessionBusAddress(environment), GnomeShellDesktop.shellIsOnBus(address: address),
-        let gnome = try? GnomeShellDesktop(address: address)
+      if let address = sessionBusAddress(environment),
+        let gnome = try? GnomeShellDesktop(address: address, requiringShell: true)
       {
         return EnrichedDesktop(gnome, table: table)
       }
@@ -121,7 +121,8 @@ extension DesktopChoice {
     let runtime = nonEmpty(environment["XDG_RUNTIME_DIR"])
     guard let address = sessionBusAddress(environment) else {
       throw DesktopError(
-        "\"desktop\" is \"kwin\" but the environment names no session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
+        "\"desktop\" is \"kwin\" but the environment names no session bus (neither $DBUS_SESSION_BUS_ADDRESS "
+          + "nor a socket $XDG_RUNTIME_DIR/bus)")
     }
     let wayland = nonEmpty(environment["WAYLAND_DISPLAY"]) != nil || environment["XDG_SESSION_TYPE"] == "wayland"
     let screen = wayland ? nil : x11 ?? display.flatMap { try? X11Desktop.connect(display: $0) }

@@ -15,20 +15,8 @@ struct KWinDesktopTests {
   static func start() async throws -> (BusDaemon, XSession) {
     let bus = try BusDaemon()
     let session = try await XSession(windowManager: .kwin, sessionBus: bus.address)
-    try await waitForKWin(on: bus)
+    try await KWinReady.wait(on: bus)
     return (bus, session)
-  }
-
-  /// Waits (bounded) until `org.kde.KWin` has an owner that answers on `/Scripting`.
-  static func waitForKWin(on bus: BusDaemon, timeout: Duration = .seconds(30)) async throws {
-    let connection = try Connection(.address(bus.address))
-    defer { connection.close() }
-    _ = try await poll("org.kde.KWin to answer on \(bus.address)", timeout: timeout, every: .milliseconds(100)) {
-      let reply = try? await connection.call(
-        try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
-        try MemberName("isScriptLoaded"), "shieldbridge-none", timeout: .seconds(2))
-      return reply == nil ? nil : true
-    }
   }
 
   static func isFocus(of windowClass: String, pid: Int32) -> @Sendable (DesktopEvent) -> Bool {
@@ -182,12 +170,17 @@ struct KWinDesktopTests {
 
     await session.killWindowManager()
     _ = try await log.first("no focus while KWin is away") { if case .focus(nil) = $0 { true } else { false } }
+    _ = try await log.first("the notice that KWin left") {
+      if case .notice(let text) = $0 { text.contains("waiting up to") } else { false }
+    }
+    #expect(desktop.attention?.contains("KWin left the session bus") == true)
     let mark = log.count
     try session.startKWin()
     _ = try await log.first("the notice that the script was loaded again", after: mark, timeout: .seconds(30)) {
       if case .notice(let text) = $0 { text.contains("loaded again") } else { false }
     }
-    try await Self.waitForKWin(on: bus)
+    try await KWinReady.wait(on: bus)
+    #expect(desktop.attention == nil)
     try await session.waitUntilManaged(beta.window, timeout: .seconds(30))
     try await session.xdotool(["windowactivate", beta.hexWindow])
     _ = try await log.first(

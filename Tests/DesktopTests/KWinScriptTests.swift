@@ -40,4 +40,14 @@ struct KWinScriptTests {
     #expect(KWinWindow.windowID(of: "{a}") == KWinWindow.windowID(of: "{a}"))
     #expect(KWinWindow.windowID(of: "{a}") != KWinWindow.windowID(of: "{b}"))
   }
+
+  @Test("A name longer than GNOME Shell's extension would send is dropped; a pid past Int32 is none")
+  func longNames() throws {
+    let long = String(repeating: "x", count: AppIdentity.longestReportedName + 1)
+    let fitting = String(repeating: "y", count: AppIdentity.longestReportedName)
+    let window = KWinWindow(
+      id: "{c}", resourceClass: long, resourceName: fitting, desktopFileName: "", pid: Int64(Int32.max) + 1,
+      minimized: false)
+    #expect(window.app == AppIdentity(instance: fitting))
+  }
 }

@@ -11,7 +11,7 @@ struct KWinWaylandTests {
   func focusAndHide() async throws {
     let bus = try BusDaemon()
     let session = try await KWinWaylandSession(sessionBus: bus.address)
-    try await KWinDesktopTests.waitForKWin(on: bus)
+    try await KWinReady.wait(on: bus)
     let alpha = try await session.launchXterm(windowClass: "Alpha")
     let beta = try await session.launchXterm(windowClass: "Beta")
     let desktop = try #require(try DesktopChoice.auto.open(environment: session.environment) { _ in true })

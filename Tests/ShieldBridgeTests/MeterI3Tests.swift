@@ -59,14 +59,7 @@ struct MeterI3Tests {
     }
 
     // The shield's puzzle, answered inline: a grant, Unlocked, and no more hiding.
-    let activity = harness.notifications.activity.count
-    _ = try harness.server.click(shield.id)
-    let puzzle = try await harness.notifications.notification(after: activity, "the inline puzzle") {
-      $0.summary == "A short task"
-    }
-    let signals = harness.signals.count
-    try harness.server.reply(puzzle.id, text: String(try Demo.answer(of: puzzle)))
-    _ = try await harness.signal(after: signals, .unlocked(rule: "social", minutes: 5))
+    try await harness.solveInlinePuzzle(of: shield, rule: "social")
     mark = harness.log.count
     try await session.i3msg(["[class=\"Instagram\"] scratchpad show"])
     // Once Usage() says the rule counts, the focus event was handled, and with it any hiding.

@@ -71,14 +71,7 @@ struct MeterKWinTests {
       try await session.windowState(instagram.window) == "Iconic" ? true : nil
     }
 
-    let activity = harness.notifications.activity.count
-    _ = try harness.server.click(shield.id)
-    let puzzle = try await harness.notifications.notification(after: activity, "the inline puzzle") {
-      $0.summary == "A short task"
-    }
-    let signals = harness.signals.count
-    try harness.server.reply(puzzle.id, text: String(try Demo.answer(of: puzzle)))
-    _ = try await harness.signal(after: signals, .unlocked(rule: "social", minutes: 5))
+    try await harness.solveInlinePuzzle(of: shield, rule: "social")
     mark = harness.log.count
     try await session.xdotool(["windowactivate", instagram.hexWindow])
     _ = try await poll("the rule to count again") {
@@ -108,19 +101,5 @@ struct MeterKWinTests {
     #expect(try await harness.usage().usageRule("social")?["counting"]?.boolValue == true)
     #expect(try harness.storedSeconds("social") >= 1)
     await harness.stop()
-  }
-}
-
-/// Waits until `org.kde.KWin` answers on `/Scripting` of `bus`.
-enum KWinReady {
-  static func wait(on bus: BusDaemon, timeout: Duration = .seconds(30)) async throws {
-    let connection = try Connection(.address(bus.address))
-    defer { connection.close() }
-    _ = try await poll("org.kde.KWin to answer on \(bus.address)", timeout: timeout, every: .milliseconds(100)) {
-      let reply = try? await connection.call(
-        try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
-        try MemberName("isScriptLoaded"), "shieldbridge-none", timeout: .seconds(2))
-      return reply == nil ? nil : true
-    }
   }
 }

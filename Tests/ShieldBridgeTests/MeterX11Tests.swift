@@ -36,14 +36,7 @@ struct MeterX11Tests {
       try await session.windowState(xterm.window) == "Iconic" ? true : nil
     }
 
-    let activity = harness.notifications.activity.count
-    _ = try harness.server.click(shield.id)
-    let puzzle = try await harness.notifications.notification(after: activity, "the inline puzzle") {
-      $0.summary == "A short task"
-    }
-    let signals = harness.signals.count
-    try harness.server.reply(puzzle.id, text: String(try Demo.answer(of: puzzle)))
-    _ = try await harness.signal(after: signals, .unlocked(rule: "social", minutes: 5))
+    try await harness.solveInlinePuzzle(of: shield, rule: "social")
     mark = harness.log.count
     try await session.xdotool(["windowactivate", xterm.hexWindow])
     _ = try await poll("the rule to count again") {

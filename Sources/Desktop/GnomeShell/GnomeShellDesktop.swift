@@ -37,6 +37,8 @@ public final class GnomeShellDesktop: DesktopBackend {
     var extensionState = ExtensionState.starting
     /// The owner of `org.gnome.Shell` whose extension answered `Watch`.
     var watched: BusName?
+    /// The senders already said to have sent what they may not (the signal handlers judge them too).
+    var refused = RefusedSenders()
     var started = false
     var stopped = false
   }
@@ -45,6 +47,8 @@ public final class GnomeShellDesktop: DesktopBackend {
   enum Input: Sendable {
     /// A signal, with the owners of the names it may come from when it arrived.
     case signal(Message, owners: Owners)
+    /// A signal ignored where it was dispatched, said in order with the rest.
+    case notice(String)
     /// A tracked name has a new owner, or none.
     case owner(TrackedName, BusName?)
     /// The deadline for the shell's return after its departure number so-and-so.
@@ -71,13 +75,24 @@ public final class GnomeShellDesktop: DesktopBackend {
 
   /// Connects to the session bus at `address` (its own connection).
   ///
-  /// - Parameter restartTimeout: How long GNOME Shell may be away before the desktop is lost.
-  /// - Throws: ``DesktopError`` when the bus cannot be reached.
-  public init(address: String, restartTimeout: Duration = .seconds(60)) throws(DesktopError) {
+  /// - Parameters:
+  ///   - restartTimeout: How long GNOME Shell may be away before the desktop is lost.
+  ///   - requiringShell: Whether to fail when `org.gnome.Shell` has no owner now (for
+  ///     `"desktop": "auto"`); otherwise the backend waits for the shell.
+  /// - Throws: ``DesktopError`` when the bus cannot be reached, or GNOME Shell is required and not on it.
+  public init(address: String, restartTimeout: Duration = .seconds(60), requiringShell: Bool = false)
+    throws(DesktopError)
+  {
     do {
       connection = try Connection(.address(address), timeout: .seconds(5))
     } catch {
       throw DesktopError("cannot connect to the session bus at \(address): \(error.message)")
+    }
+    if requiringShell {
+      guard (try? connection.nameOwnerBlocking(ShellNames.shell, timeout: .seconds(2))) != nil else {
+        connection.close()
+        throw DesktopError("\(ShellNames.shell) has no owner on the session bus (is GNOME Shell running?)")
+      }
     }
     self.restartTimeout = restartTimeout
     (inputs, input) = AsyncStream.makeStream(of: Input.self)
@@ -86,23 +101,6 @@ public final class GnomeShellDesktop: DesktopBackend {
   deinit {
     stop()
     connection.close()
-  }
-
-  /// Whether `org.gnome.Shell` has an owner on the session bus at `address` (for `"desktop": "auto"`).
-  ///
-  /// Blocks for at most `timeout`; any failure counts as no.
-  public static func shellIsOnBus(address: String, timeout: Duration = .seconds(2)) -> Bool {
-    guard let connection = try? Connection(.address(address), timeout: timeout, dispatching: .callingThread)
-    else { return false }
-    defer { connection.close() }
-    guard
-      let call = try? Message.methodCall(
-        destination: .bus, path: .bus, interface: .bus, member: MemberName(rawValue: "NameHasOwner")!),
-      (try? call.append(ShellNames.shell.rawValue)) != nil,
-      let reply = try? connection.callBlocking(call, timeout: timeout),
-      let hasOwner = try? reply.decode(Bool.self)
-    else { return false }
-    return hasOwner
   }
 
   // MARK: Events

@@ -16,9 +16,10 @@ import Synchronization
 /// whose ids the reply names, and says how many (`Done`); it is unloaded
 /// then. Calls are accepted only from the current owner of `org.kde.KWin`:
 /// any other sender gets `AccessDenied` and is reported once as a
-/// ``DesktopEvent/notice(_:)``. When `org.kde.KWin` changes owner (KWin
-/// restarted) the focus script is loaded into the new one and a notice
-/// says so; when it has no owner for ``restartTimeout`` the backend is lost.
+/// ``DesktopEvent/notice(_:)`` (each sender once, the first 32 senders).
+/// When `org.kde.KWin` changes owner (KWin restarted) the focus script is
+/// loaded into the new one and a notice says so; when it has no owner for
+/// ``restartTimeout`` (10 s) the backend is lost.
 /// ``stop()`` unloads the script.
 public final class KWinDesktop: DesktopBackend {
   public let kind = DesktopKind.kwin
@@ -26,9 +27,9 @@ public final class KWinDesktop: DesktopBackend {
   public let limitations: [String]
 
   /// KWin's name on the session bus.
-  public static let busName = "org.kde.KWin"
+  static let busName = "org.kde.KWin"
   /// How long KWin may be away from the bus (a restart) before the backend is lost.
-  public static let restartTimeout = Duration.seconds(10)
+  static let restartTimeout = Duration.seconds(10)
   /// How long a `hide` or `close` waits for its one-shot script.
   static let requestTimeout = Duration.seconds(5)
   /// How long each call to KWin's scripting interface may take.
@@ -46,6 +47,16 @@ public final class KWinDesktop: DesktopBackend {
   private let pluginPrefix: String
   private let state = Mutex(State())
 
+  /// While KWin is away from the bus (a restart): that nothing is seen until it is back.
+  public var attention: String? {
+    state.withLock { $0.awayTimer == nil || $0.stopped ? nil : Self.awayText }
+  }
+
+  private static var awayText: String {
+    "KWin left the session bus (\(busName) has no owner), so no focus is seen: waiting up to "
+      + "\(restartTimeout.components.seconds) s for it to come back"
+  }
+
   private struct State {
     var continuation: AsyncStream<DesktopEvent>.Continuation?
     var tracker: NameOwnerTracker?
@@ -55,7 +66,7 @@ public final class KWinDesktop: DesktopBackend {
     var pending: [String: Pending] = [:]
     var nextRequest = 1
     /// Senders already reported for calls they may not make.
-    var refused: Set<BusName> = []
+    var refused = RefusedSenders()
     /// `nil`: nothing reported yet; `.some(nil)`: no window had the focus.
     var lastFocus: FocusedWindow??
     var awayTimer: Task<Void, Never>?
@@ -86,7 +97,7 @@ public final class KWinDesktop: DesktopBackend {
     } catch {
       throw DesktopError("cannot connect to the session bus \(busAddress): \(error)")
     }
-    guard Self.owner(of: kwin, on: connection) != nil else {
+    guard (try? connection.nameOwnerBlocking(kwin, timeout: .seconds(2))) != nil else {
       connection.close()
       throw DesktopError("\(Self.busName) has no owner on the session bus (is KWin running?)")
     }
@@ -114,18 +125,6 @@ public final class KWinDesktop: DesktopBackend {
 
   deinit {
     stop()
-  }
-
-  /// The unique owner of `name`, asked with a blocking `GetNameOwner`; `nil` when it has none.
-  static func owner(of name: BusName, on connection: Connection) -> BusName? {
-    guard
-      let message = try? Message.methodCall(
-        destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetNameOwner")),
-      (try? message.append(name.rawValue)) != nil,
-      let reply = try? connection.callBlocking(message, timeout: .seconds(2)),
-      let owner = try? reply.decode(String.self)
-    else { return nil }
-    return BusName(rawValue: owner)
   }
 
   // MARK: Events
@@ -179,15 +178,19 @@ public final class KWinDesktop: DesktopBackend {
     timer?.cancel()
     for resume in failed { resume(.failure(DesktopError("KWin left the session bus during the request"))) }
     guard let owner else {
-      // Nothing is seen in front while KWin is away; the meter stops counting the last window.
-      report(nil)
       let away = Task { [weak self] in
         guard (try? await Task.sleep(for: Self.restartTimeout)) != nil else { return }
-        self?.lose("KWin left the session bus (\(Self.busName) has no owner) and did not come back within 10 s")
+        self?.lose(
+          "KWin left the session bus (\(Self.busName) has no owner) and did not come back within "
+            + "\(Self.restartTimeout.components.seconds) s")
       }
       state.withLock { state in
         if state.stopped { away.cancel() } else { state.awayTimer = away }
       }
+      // Said (and shown as ``attention``) as GNOME Shell's backend does, so that the log shows why nothing counts.
+      yield(.notice(Self.awayText))
+      // Nothing is seen in front while KWin is away; the meter stops counting the last window.
+      report(nil)
       return
     }
     Task { [weak self] in
@@ -222,7 +225,8 @@ public final class KWinDesktop: DesktopBackend {
         try await load(path, as: plugin, into: owner)
         break
       } catch {
-        guard ContinuousClock.now < deadline, Self.owner(of: kwin, on: connection) == owner else { throw error }
+        // The tracker follows the owner as the bus tells it; a blocking GetNameOwner here would hold a thread.
+        guard ContinuousClock.now < deadline, state.withLock({ $0.tracker?.owner }) == owner else { throw error }
         // The one timer here: a new KWin owns its name a moment before it exports /Scripting.
         try? await Task.sleep(for: .milliseconds(100))
       }
@@ -310,18 +314,13 @@ public final class KWinDesktop: DesktopBackend {
 
   /// Throws `AccessDenied` unless `call` comes from the current owner of `org.kde.KWin`; reports a new sender once.
   private func check(_ call: MethodCall) throws(DBusError) {
-    let (allowed, firstRefusal) = state.withLock { state -> (Bool, Bool) in
-      guard let sender = call.sender else { return (false, false) }
-      if let owner = state.tracker?.owner, owner == sender { return (true, false) }
-      // Bounded: a flood of new connections is reported at most 64 times.
-      guard state.refused.count < 64 else { return (false, false) }
-      return (false, state.refused.insert(sender).inserted)
+    let notice = state.withLock { state -> String?? in
+      if let sender = call.sender, let owner = state.tracker?.owner, owner == sender { return .none }
+      let member = call.message.member?.rawValue ?? "a call"
+      return .some(state.refused.notice(ignoring: member, from: call.sender, owner: Self.busName))
     }
-    if allowed { return }
-    let sender = call.sender?.rawValue ?? "a connection without a name"
-    if firstRefusal {
-      yield(.notice("ignored a call from \(sender), which does not own \(Self.busName); its calls are refused"))
-    }
+    guard case .some(let text) = notice else { return }
+    if let text { yield(.notice(text)) }
     throw DBusError(.accessDenied, "only the owner of \(Self.busName) may call this")
   }
 
@@ -410,7 +409,8 @@ public final class KWinDesktop: DesktopBackend {
         guard (try? await Task.sleep(for: Self.requestTimeout)) != nil, let self,
           state.withLock({ $0.pending.removeValue(forKey: request) }) != nil
         else { return }
-        resume(.failure(DesktopError("KWin's script did not finish the \(action.rawValue) within 5 s")))
+        let seconds = Self.requestTimeout.components.seconds
+        resume(.failure(DesktopError("KWin's script did not finish the \(action.rawValue) within \(seconds) s")))
       }
       timer.withLock { $0 = timeout }
     }

@@ -12,7 +12,7 @@ public import JSON
 /// ```
 ///
 /// `source.backend` is the desktop backend in use (`x11`, `i3`, `sway`,
-/// `processes`, `gnome`) or `off` when nothing is watched (`"desktop": "off"`, no
+/// `kwin`, `gnome`, `processes`) or `off` when nothing is watched (`"desktop": "off"`, no
 /// configured rules, or every backend lost); `source.counting` is `focus`
 /// (the focused window counts), `running` (a running app counts, the process
 /// fallback) or `none`; `source.attention`, only while there is something

@@ -88,19 +88,18 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
   }
   defer { backend.stop() }
   if json {
-    var line = DesktopLines.backendJSON(
-      kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations)
-    if let attention = backend.attention, case .object(let members) = line {
-      line = .object(members + [("attention", .string(attention))])
-    }
-    Output.out(line.serialized)
+    Output.out(
+      DesktopLines.backendJSON(
+        kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations,
+        attention: backend.attention
+      ).serialized)
   } else {
     for line in DesktopLines.backendText(
-      kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations)
+      kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations,
+      attention: backend.attention)
     {
       Output.out(line)
     }
-    if let attention = backend.attention { Output.out("  to do: \(attention)") }
     if rules.isBuiltIn {
       Output.out("  config.json has no rules: nothing is metered until a rule names an app")
     }

@@ -11,9 +11,11 @@ import ShieldBridge
 /// (``AppIdentity/description``: class, instance, app id, executable, `comm`,
 /// `argv[0]`, scope, pid), never by a window's title, which is never read.
 enum DesktopLines {
-  /// `desktop: i3, chosen automatically; the focused window counts`, and a line per limitation.
+  /// `desktop: i3, chosen automatically; the focused window counts`, a line per limitation,
+  /// and a `to do:` line when the backend needs something done first (``DesktopBackend/attention``).
   static func backendText(
-    kind: DesktopKind, counting: CountingSource, choice: DesktopChoice, limitations: [String]
+    kind: DesktopKind, counting: CountingSource, choice: DesktopChoice, limitations: [String],
+    attention: String? = nil
   ) -> [String] {
     let how =
       choice != .auto
@@ -24,17 +26,21 @@ enum DesktopLines {
       lines.append("  only the apps a rule of config.json names are watched, and only by their processes")
     }
     lines += limitations.map { "  limitation: \($0)" }
+    if let attention { lines.append("  to do: \(attention)") }
     return lines
   }
 
-  /// `{"event":"desktop","backend":"i3","choice":"auto","counting":"focus","limitations":[…]}`.
+  /// `{"event":"desktop","backend":"i3","choice":"auto","counting":"focus","limitations":[…]}`,
+  /// and `"attention"` last when the backend needs something done first.
   static func backendJSON(
-    kind: DesktopKind, counting: CountingSource, choice: DesktopChoice, limitations: [String]
+    kind: DesktopKind, counting: CountingSource, choice: DesktopChoice, limitations: [String],
+    attention: String? = nil
   ) -> JSONValue {
-    .object([
-      ("event", "desktop"), ("backend", .string(kind.rawValue)), ("choice", .string(choice.rawValue)),
-      ("counting", .string(counting.rawValue)), ("limitations", .array(limitations.map { .string($0) })),
-    ])
+    .object(
+      [
+        ("event", "desktop"), ("backend", .string(kind.rawValue)), ("choice", .string(choice.rawValue)),
+        ("counting", .string(counting.rawValue)), ("limitations", .array(limitations.map { .string($0) })),
+      ] + (attention.map { [("attention", .string($0))] } ?? []))
   }
 
   /// The backend as people name it: `X11`, `i3`, `sway`, `running processes`.

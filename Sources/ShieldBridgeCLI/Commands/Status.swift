@@ -26,7 +26,7 @@ extension Command {
       "counting" (whether its time counts at this moment) and "overLimit", and
       the object ends with "source": {"backend":"i3","counting":"focus",
       "limitations":[…],"service":true}, where backend is x11, i3, sway,
-      gnome, processes or off, and counting is focus, running or none; while
+      kwin, gnome, processes or off, and counting is focus, running or none; while
       the backend needs something done first (the GNOME Shell extension is
       not enabled), "attention" says what, and the text says it as "to do".
 

@@ -27,8 +27,6 @@ actor ShellWatch {
   private var saidState: ExtensionState?
   /// How often the starting shell was asked again for its extension manager.
   private var startupTries = 0
-  /// The members already said to have come from a wrong sender: each is said once.
-  private var ignored: Set<String> = []
   private var owners = GnomeShellDesktop.Owners()
   private var trackers: [NameOwnerTracker] = []
   private var subscriptions: [SignalSubscription] = []
@@ -84,6 +82,8 @@ actor ShellWatch {
         }
       case .signal(let message, let owners):
         await signal(message, owners: owners)
+      case .notice(let text):
+        say(text)
       }
     }
     end()
@@ -114,15 +114,25 @@ actor ShellWatch {
     }
     owners = GnomeShellDesktop.Owners(shell: shell.owner, idleMonitor: idle.owner, screenSaver: screen.owner)
     // Without a sender in the rules: a signal from anyone arrives, so that one from a wrong sender is seen and said.
-    let rules = [
-      MatchRule(interface: ShellNames.extensionInterface, member: ShellNames.focusChanged),
-      MatchRule(interface: ShellNames.extensionsInterface, member: ShellNames.extensionStateChanged),
-      MatchRule(interface: ShellNames.idleMonitorInterface, member: ShellNames.watchFired),
-      MatchRule(interface: ShellNames.screenSaverInterface, member: ShellNames.activeChanged),
+    let rules: [(MatchRule, from: NameOwnerTracker)] = [
+      (MatchRule(interface: ShellNames.extensionInterface, member: ShellNames.focusChanged), shell),
+      (MatchRule(interface: ShellNames.extensionsInterface, member: ShellNames.extensionStateChanged), shell),
+      (MatchRule(interface: ShellNames.idleMonitorInterface, member: ShellNames.watchFired), idle),
+      (MatchRule(interface: ShellNames.screenSaverInterface, member: ShellNames.activeChanged), screen),
     ]
-    for rule in rules {
+    for (rule, required) in rules {
       let subscription = try await connection.addSignalHandler(matching: rule) { [weak desktop] message in
         guard let desktop else { return }
+        // Judged here, as the connection dispatches: a flood from another connection is dropped at once
+        // instead of queueing without bound behind a slow call to the shell (only its notice goes on).
+        guard let sender = message.sender, sender == required.owner else {
+          let text = desktop.shared.withLock {
+            $0.refused.notice(
+              ignoring: message.member?.rawValue ?? "a signal", from: message.sender, owner: required.name.rawValue)
+          }
+          if let text { desktop.deliver(.notice(text)) }
+          return
+        }
         let owners = GnomeShellDesktop.Owners(
           shell: shell.owner, idleMonitor: idle.owner, screenSaver: screen.owner)
         desktop.deliver(.signal(message, owners: owners))
@@ -282,15 +292,12 @@ actor ShellWatch {
     }
   }
 
-  /// Says once per member that a signal was ignored: from a sender that does not own `owner`, or malformed.
+  /// Says once per sender that a signal was ignored: from a sender that does not own `owner`, or malformed.
   private func refuse(_ member: MemberName, from sender: BusName?, owner: BusName?) {
-    guard ignored.insert(member.rawValue).inserted else { return }
-    let who = sender.map { "\($0)" } ?? "no sender"
-    if let owner {
-      say("ignored \(member) from \(who), which is not the owner of \(owner) (later ones are ignored silently)")
-    } else {
-      say("ignored a malformed \(member) from \(who) (later ones are ignored silently)")
+    let text = desktop.shared.withLock {
+      $0.refused.notice(ignoring: member.rawValue, from: sender, owner: owner?.rawValue)
     }
+    if let text { say(text) }
   }
 
   // MARK: Idle and screen

@@ -21,14 +21,13 @@ struct ShellWindow: Hashable, Sendable {
     }
     let wmClass = text("wmClass")
     let isWayland = fields["wayland"]?.value == .boolean(true)
-    var app = AppIdentity()
-    app.windowClass = wmClass
-    app.instance = text("wmClassInstance")
-    // On Wayland the shell's WM_CLASS is the client's app_id, the name sway reports as the app id.
-    app.appID = text("sandboxedAppId") ?? text("gtkApplicationId") ?? (isWayland ? wmClass : nil)
-    if case .int32(let pid)? = fields["pid"]?.value, pid > 0 { app.pid = pid }
+    var pid: Int64?
+    if case .int32(let value)? = fields["pid"]?.value { pid = Int64(value) }
     self.id = WindowID(id)
-    self.app = app
+    // On Wayland the shell's WM_CLASS is the client's app_id, the name sway reports as the app id.
+    app = AppIdentity(
+      reportedInstance: text("wmClassInstance"), windowClass: wmClass,
+      appID: text("sandboxedAppId") ?? text("gtkApplicationId") ?? (isWayland ? wmClass : nil), pid: pid)
     isMinimized = fields["minimized"]?.value == .boolean(true)
   }
 

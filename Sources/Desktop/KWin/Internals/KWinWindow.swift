@@ -11,8 +11,7 @@ struct KWinWindow: Hashable, Sendable {
   init(id: String, resourceClass: String, resourceName: String, desktopFileName: String, pid: Int64, minimized: Bool) {
     self.id = id
     app = AppIdentity(
-      instance: resourceName.nonEmpty, windowClass: resourceClass.nonEmpty, appID: desktopFileName.nonEmpty,
-      pid: pid > 0 && pid <= Int64(Int32.max) ? Int32(pid) : nil)
+      reportedInstance: resourceName, windowClass: resourceClass, appID: desktopFileName, pid: pid)
     self.minimized = minimized
   }
 
@@ -49,9 +48,4 @@ struct KWinWindow: Hashable, Sendable {
         pid: entry["pid"]?.integerValue ?? 0, minimized: entry["minimized"]?.boolValue ?? false)
     }
   }
-}
-
-extension String {
-  /// The text, or `nil` when it is empty.
-  fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }
