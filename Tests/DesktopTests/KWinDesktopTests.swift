@@ -1,8 +1,9 @@
 import DBus
-import Desktop
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Desktop
 
 /// The KWin backend with a real `kwin_x11` on Xvfb, on a private session bus, with real xterms.
 ///
@@ -105,7 +106,7 @@ struct KWinDesktopTests {
     // Someone unloads the focus script: the next hide finds it gone and loads it again.
     let plugins = try await intruder.call(
       try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
-      try MemberName("unloadScript"), "shieldbridge-" + desktop.callbackName.filter(\.isNumber) + "-focus-1",
+      try MemberName("unloadScript"), KWinDesktop.pluginPrefix(for: desktop.callbackName) + "-focus-1",
       timeout: .seconds(5)
     ).decode(Bool.self)
     #expect(plugins)

@@ -12,6 +12,12 @@ struct KWinScriptTests {
     #expect(KWinScript.literal("x\ny\u{2028}é") == #""x\u000ay\u2028\u00e9""#)
   }
 
+  @Test("Plugin names keep the whole unique name, so two connections never share one")
+  func pluginPrefix() {
+    #expect(KWinDesktop.pluginPrefix(for: ":1.234") == "shieldbridge-1_234")
+    #expect(KWinDesktop.pluginPrefix(for: ":12.34") == "shieldbridge-12_34")
+  }
+
   @Test("The focus script checks for both APIs, calls back only the given name, and never reads a caption")
   func focusScript() {
     let script = KWinScript.focus(service: ":1.7")

@@ -101,12 +101,7 @@ public final class KWinDesktop: DesktopBackend {
       connection.close()
       throw DesktopError("\(Self.busName) has no owner on the session bus (is KWin running?)")
     }
-    pluginPrefix =
-      "shieldbridge-"
-      + String(
-        connection.uniqueName.rawValue.unicodeScalars.filter {
-          ("0"..."9").contains($0)
-        }.map(Character.init))
+    pluginPrefix = Self.pluginPrefix(for: connection.uniqueName.rawValue)
     do {
       folder = try FileSystem.makeTemporaryDirectory(prefix: runtimeFolder + "/shieldbridge-kwin-")
     } catch {
@@ -474,5 +469,19 @@ public final class KWinDesktop: DesktopBackend {
     continuation?.finish()
     connection.close()
     FileSystem.removeTree(folder)
+  }
+}
+
+extension KWinDesktop {
+  /// `shieldbridge-1_234` for the connection `:1.234`: the unique name in
+  /// letters KWin takes in a plugin name, kept whole so that `:1.234` and
+  /// `:12.34` never share one.
+  static func pluginPrefix(for uniqueName: String) -> String {
+    "shieldbridge-"
+      + String(
+        uniqueName.unicodeScalars.compactMap { scalar -> Character? in
+          if ("0"..."9").contains(scalar) { return Character(scalar) }
+          return scalar == "." ? "_" : nil
+        })
   }
 }
