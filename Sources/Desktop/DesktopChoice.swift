@@ -24,5 +24,8 @@ public enum DesktopChoice: String, CaseIterable, Hashable, Sendable, CustomStrin
     self = choice
   }
 
+  /// The backend this choice forces, of the same name; `nil` for ``auto`` and ``off``.
+  public var kind: DesktopKind? { DesktopKind(rawValue: rawValue) }
+
   public var description: String { rawValue }
 }

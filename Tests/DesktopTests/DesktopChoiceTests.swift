@@ -4,6 +4,11 @@ import TestSupport
 import Testing
 
 @Suite struct DesktopChoiceTests {
+  @Test func everyBackendIsAChoiceOfItsName() {
+    #expect(DesktopChoice.allCases.compactMap(\.kind) == DesktopKind.allCases)
+    #expect(DesktopChoice.auto.kind == nil && DesktopChoice.off.kind == nil)
+  }
+
   @Test func everyDocumentedValueParses() throws {
     for text in ["auto", "off", "x11", "i3", "sway", "processes", "gnome"] {
       #expect(try DesktopChoice(parsing: text).rawValue == text)

@@ -19,7 +19,7 @@ extension ShieldService.Options {
       desktop = try choice.open(environment: environment, covers: covers)
     } catch {
       log("meter: the \(choice) desktop cannot be watched: \(error)")
-      let lost: Set<DesktopKind> = DesktopKind(rawValue: choice.rawValue).map { [$0] } ?? []
+      let lost: Set<DesktopKind> = choice.kind.map { [$0] } ?? []
       desktop = DesktopChoice.fallback(after: lost, environment: environment, covers: covers, log: log)
     }
     fallbackDesktop = { lost in
@@ -38,7 +38,7 @@ extension DesktopChoice {
     log: @Sendable (String) -> Void
   ) -> (any DesktopBackend)? {
     for choice in fallbackOrder {
-      guard let kind = DesktopKind(rawValue: choice.rawValue), !lost.contains(kind) else { continue }
+      guard let kind = choice.kind, !lost.contains(kind) else { continue }
       do {
         if let backend = try choice.open(environment: environment, covers: covers) { return backend }
       } catch {
