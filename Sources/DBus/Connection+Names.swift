@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Connection {
   /// How to ask for a well-known name (`DBUS_NAME_FLAG_…`).
   public struct NameFlags: OptionSet, Sendable, Hashable {
@@ -80,5 +82,44 @@ extension Connection {
     } catch  where error.is(.nameHasNoOwner) {
       return nil
     }
+  }
+
+  /// Calls `departed` once, when the connection with the unique name `peer` leaves the bus.
+  ///
+  /// A unique name is never owned again, so its `NameOwnerChanged` with an
+  /// empty new owner is its end. A peer that left before the bus knew of the
+  /// rule is asked after (`GetNameOwner`): then `departed` is called at once.
+  ///
+  /// - Returns: the subscription; cancel it to stop watching.
+  /// - Throws: `InvalidArgs` for a well-known name (use ``NameOwnerTracker``),
+  ///   the bus's error when the rule cannot be added.
+  public func watchDeparture(
+    of peer: BusName, timeout: Duration = .seconds(5), _ departed: @escaping @Sendable () -> Void
+  ) async throws(DBusError) -> SignalSubscription {
+    guard peer.isUnique else {
+      throw DBusError(.invalidArgs, "'\(peer)' is a well-known name; only a unique name leaves the bus for good")
+    }
+    let rule = MatchRule(
+      sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), path: .bus,
+      arguments: [0: peer.rawValue, 2: ""])
+    let once = Once(departed)
+    let subscription = try await addSignalHandler(matching: rule) { _ in once.call() }
+    if (try? await nameOwner(peer, timeout: timeout)) == nil { once.call() }
+    return subscription
+  }
+}
+
+/// A closure called at most once, from whichever thread comes first.
+private final class Once: Sendable {
+  private let called = Atomic(false)
+  private let body: @Sendable () -> Void
+
+  init(_ body: @escaping @Sendable () -> Void) {
+    self.body = body
+  }
+
+  func call() {
+    guard !called.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    body()
   }
 }

@@ -17,9 +17,6 @@ extension ShieldService {
   /// and it bounds what a process on the bus can make the service hold.
   static let siteCallersKept = 64
 
-  /// A fixed member name; the force unwrap cannot fail for this literal.
-  private static let nameOwnerChanged = MemberName(rawValue: "NameOwnerChanged")!
-
   /// `SiteFocus(s site, u browserPid) → s`: the site in front in the caller's
   /// browser (`""` for none), and where it stands.
   ///
@@ -77,13 +74,9 @@ extension ShieldService {
   /// - Returns: `false` when the bus would not watch it: the caller is then
   ///   not kept, since nothing would ever free its place.
   private func follow(_ caller: BusName) async -> Bool {
-    // The new owner "" is the connection gone; a unique name never gets another owner.
-    let rule = MatchRule(
-      sender: .bus, interface: .bus, member: Self.nameOwnerChanged, path: .bus,
-      arguments: [0: caller.rawValue, 2: ""])
     let subscription: SignalSubscription
     do {
-      subscription = try await connection.addSignalHandler(matching: rule) { [weak self] _ in
+      subscription = try await connection.watchDeparture(of: caller) { [weak self] in
         guard let self else { return }
         Task { await self.left(caller) }
       }
@@ -97,11 +90,6 @@ extension ShieldService {
       return true
     }
     siteCallers[caller]?.subscription = subscription
-    // It may have gone before the bus knew of the rule.
-    if (try? await connection.nameOwner(caller, timeout: .seconds(5))) == nil {
-      siteCallers[caller]?.subscription?.cancel()
-      siteCallers[caller] = nil
-    }
     return true
   }
 
