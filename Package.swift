@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "Localization", targets: ["Localization"]),
     .library(name: "Brake", targets: ["Brake"]),
     .library(name: "Desktop", targets: ["Desktop"]),
+    .library(name: "ShieldCore", targets: ["ShieldCore"]),
   ],
   targets: [
     .systemLibrary(
@@ -35,11 +36,14 @@ let package = Package(
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
-    .target(name: "Desktop", dependencies: ["CXCB", "DBus", "JSON", "Posix", "Spawn"]),
+    // Every decision of the service, pure: no bus, no desktop, no files, no clock of its own.
+    .target(name: "ShieldCore", dependencies: ["Brake", "DeepLink"]),
+    .target(name: "Desktop", dependencies: ["Brake", "CXCB", "DBus", "JSON", "Posix", "Spawn"]),
     .target(
       name: "ShieldBridge",
       dependencies: [
-        "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Posix", "Spawn",
+        "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Posix", "ShieldCore",
+        "Spawn",
       ]
     ),
     .target(name: "ShieldBridgeCLI", dependencies: ["Posix", "ShieldBridge"]),
@@ -58,7 +62,8 @@ let package = Package(
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
-    .testTarget(name: "DesktopTests", dependencies: ["CXCB", "DBus", "Desktop", "Posix", "TestSupport"]),
+    .testTarget(name: "ShieldCoreTests", dependencies: ["Brake", "DeepLink", "ShieldCore"]),
+    .testTarget(name: "DesktopTests", dependencies: ["Brake", "CXCB", "DBus", "Desktop", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]

@@ -34,3 +34,5 @@ public struct PuzzleSession<Random: RandomNumberGenerator> {
     return .wrong
   }
 }
+
+extension PuzzleSession: Sendable where Random: Sendable {}

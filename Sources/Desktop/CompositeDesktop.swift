@@ -1,3 +1,4 @@
+import Brake
 import Synchronization
 
 /// One backend for the focus and the actions, another for input idle and the screen.

@@ -1,3 +1,5 @@
+public import Brake
+
 /// Which way the desktop is watched; `config.json`'s `"desktop"`.
 public enum DesktopKind: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
   case x11

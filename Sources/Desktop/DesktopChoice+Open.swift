@@ -1,3 +1,4 @@
+public import Brake
 import Posix
 
 extension DesktopChoice {

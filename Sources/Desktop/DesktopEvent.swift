@@ -1,3 +1,5 @@
+public import Brake
+
 /// A window, as a backend names it: the X11 window id, or the i3/sway container id.
 public struct WindowID: Hashable, Sendable, CustomStringConvertible {
   public var rawValue: UInt64

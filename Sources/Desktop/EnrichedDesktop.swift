@@ -1,3 +1,5 @@
+import Brake
+
 /// A backend whose identities are completed with what `/proc` knows of their pid.
 ///
 /// The focused window's app, and every app a `hide` or `close` predicate is

@@ -1,3 +1,4 @@
+import Brake
 import Desktop
 import Testing
 

@@ -1,3 +1,4 @@
+import Brake
 import DBus
 import Foundation
 import TestSupport

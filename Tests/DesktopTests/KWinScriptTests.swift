@@ -1,3 +1,4 @@
+import Brake
 import JSON
 import Testing
 

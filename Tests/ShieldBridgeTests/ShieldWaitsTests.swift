@@ -9,8 +9,8 @@ import Testing
 @testable import ShieldBridge
 
 /// The shield waits for the user (issue 13, item 1), against the embedded server:
-/// no expiry, resident where the server has `persistence`, and a dismissal
-/// that holds back the meter's next shield for the rule today.
+/// no expiry, and resident where the server has `persistence`. What a
+/// dismissal holds back is the core's to decide (ShieldCoreTests).
 @Suite("The shield waits until it is acted on or dismissed")
 struct ShieldWaitsTests {
   @Test func theShieldNeverExpiresAndIsResidentWhereTheServerHasPersistence() async throws {
@@ -48,45 +48,5 @@ struct ShieldWaitsTests {
     let plain = presentation.prepare(Notification(summary: "plain"))
     #expect(plain.expiry == .serverDefault)
     #expect(plain.hints.resident == nil)
-  }
-
-  @Test func aDismissedShieldDoesNotComeBackFromTheMeterUntilAskedForOrUnlocked() async throws {
-    let harness = try await ServiceHarness(capabilities: ServiceHarness.allCapabilities + [.persistence])
-    let first = try #require(try await harness.service.shieldFromMeter(app: "Instagram"))
-    try harness.server.close(first, reason: .dismissed)
-    _ = try await poll("the service to see the dismissal") {
-      await harness.service.dismissed["social"] != nil ? true : nil
-    }
-    // The same rule's next limit today: held back, also for another of its apps.
-    #expect(try await harness.service.shieldFromMeter(app: "YouTube") == nil)
-    // Asked for by name, it is shown, and the dismissal is forgotten.
-    let start = harness.activity.count
-    let asked = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
-    #expect(try await harness.notification(after: start, "the asked-for shield").id == asked)
-    try harness.server.close(asked, reason: .dismissed)
-    _ = try await poll("the service to see the second dismissal") {
-      await harness.service.dismissed["social"] != nil ? true : nil
-    }
-    #expect(try await harness.service.shieldFromMeter(app: "Instagram") == nil)
-    // A grant is the user acting on it: the next limit shows it again.
-    await harness.service.lifted(rule: "social")
-    #expect(try await harness.service.shieldFromMeter(app: "Instagram") != nil)
-  }
-
-  @Test func closedShieldsAreKeptForTheLastSixteenOnly() {
-    var closed = RecentlyClosed<String>(capacity: ShieldService.closedShieldsKept)
-    for id in UInt32(1)...40 { closed.insert("links \(id)", for: id) }
-    #expect(closed.count == 16)
-    #expect(closed[24] == nil)
-    #expect(closed[25] == "links 25")
-    #expect(closed[40] == "links 40")
-    // Closed again (shown from the history and dismissed once more): kept once, as the newest.
-    closed.insert("again", for: 25)
-    #expect(closed.count == 16)
-    #expect(closed[25] == "again")
-    // A new notification under a kept id: the old links are gone.
-    closed.remove(40)
-    #expect(closed[40] == nil)
-    #expect(closed.count == 15)
   }
 }

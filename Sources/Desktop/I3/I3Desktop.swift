@@ -1,3 +1,4 @@
+public import Brake
 import JSON
 import Posix
 import Synchronization

@@ -1,3 +1,4 @@
+import Brake
 import JSON
 
 /// A window in an i3 or sway layout tree: its container, the app behind it, where it is.

@@ -1,3 +1,5 @@
+import Brake
+
 extension AppIdentity {
   /// This identity, with every name it lacks taken from `other` (the same app, seen another way).
   func filling(from other: AppIdentity) -> AppIdentity {

@@ -1,3 +1,5 @@
+import Brake
+
 extension AppIdentity {
   /// The longest name taken from a compositor, in UTF-16 code units (JavaScript's `length`):
   /// GNOME Shell's extension sends none longer.

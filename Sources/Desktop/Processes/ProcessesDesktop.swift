@@ -1,3 +1,4 @@
+public import Brake
 import Posix
 
 /// The fallback without a window system: the covered apps that run, found in `/proc` (Timekpr's way).

@@ -1,3 +1,4 @@
+public import Brake
 import CXCB
 import Posix
 import Spawn

@@ -1,6 +1,8 @@
 import Brake
 import DBus
 import Desktop
+import Posix
+import ShieldCore
 
 extension ShieldService {
   /// Starts the meter on ``Options/desktop``, unless there is none or nothing to meter.
@@ -18,81 +20,163 @@ extension ShieldService {
       options.log("meter: off (config.json has no rules, so no app is metered)")
       return
     }
-    let fallback = options.fallbackDesktop
-    let loop = MeterLoop(
-      rules: options.configuration.rules, ledger: options.ledger, settings: options.meter, hooks: meterHooks(),
-      log: options.log, fallback: { lost in await fallback?(lost) })
-    meterLoop = loop
-    await loop.start(desktop)
-    // The name is owned before the meter starts: a host may have reported its site already.
-    await giveSitesToMeter()
+    watch(desktop)
+  }
+
+  /// Reads `backend`'s events into the loop.
+  func watch(_ backend: any DesktopBackend) {
+    guard !stopped else {
+      backend.stop()
+      return
+    }
+    generation += 1
+    let generation = self.generation
+    self.backend = backend
+    options.log(
+      "meter: watching the desktop through \(backend.kind) (counting \(backend.countingSource.rawValue) time)"
+        + (backend.limitations.isEmpty ? "" : "; " + backend.limitations.joined(separator: "; ")))
+    inbox.yield(Envelope(.desktopStarted(countsRunning: backend.countingSource == .running), at: instant()))
+    let events = backend.events(idleAfter: options.meter.idleLimit)
+    let inbox = self.inbox
+    let clock = startOptions.ledger.clock
+    reader = Task { [weak self] in
+      for await event in events {
+        let at = MeterInstant(monotonic: .now, wall: clock.now())
+        switch event {
+        case .focus(let window): inbox.yield(Envelope(.focus(window?.app), at: at))
+        case .running(let apps): inbox.yield(Envelope(.running(apps), at: at))
+        case .idle(let isIdle): inbox.yield(Envelope(.idle(isIdle), at: at))
+        case .inhibited(let isInhibited): inbox.yield(Envelope(.inhibited(isInhibited), at: at))
+        case .screen(let state): inbox.yield(Envelope(.screenVisible(state == .on), at: at))
+        case .notice(let text): await self?.notice(text)
+        case .lost(let reason):
+          await self?.lose(reason, generation: generation)
+          return
+        }
+      }
+      await self?.lose("its events ended", generation: generation)
+    }
+  }
+
+  private func notice(_ text: String) {
+    options.log("meter: \(backend?.kind.description ?? "desktop"): \(text)")
+  }
+
+  /// The backend stopped working: fall back to the next one, or go on without a desktop.
+  private func lose(_ reason: String, generation: Int) async {
+    guard !stopped, generation == self.generation, let lost = backend else { return }
+    options.log("meter: the \(lost.kind) desktop was lost: \(reason)")
+    lostKinds.insert(lost.kind)
+    lost.stop()
+    backend = nil
+    self.generation += 1
+    reader = nil
+    inbox.yield(Envelope(.desktopLost, at: instant()))
+    if let next = await options.fallbackDesktop?(lostKinds), !stopped {
+      if lostKinds.contains(next.kind) {
+        next.stop()
+        options.log("meter: no other desktop to fall back on; nothing is counted until the service restarts")
+      } else {
+        options.log("meter: falling back to \(next.kind)")
+        watch(next)
+      }
+    } else {
+      options.log("meter: no other desktop to fall back on; nothing is counted until the service restarts")
+    }
+  }
+
+  /// Stops the desktop and the timer; the loop saves what was counted when it ends.
+  func stopMeter() {
+    guard !stopped else { return }
+    stopped = true
+    reader?.cancel()
+    reader = nil
+    timer?.cancel()
+    timer = nil
+    backend?.stop()
+    backend = nil
+  }
+
+  /// Writes the use counted up to now (the service stops).
+  func saveAtStop() {
+    _ = core.handle(.tick, at: instant())
+    do {
+      let result = try options.ledger.recordUsage(core.meter.usedSecondsByDay)
+      for warning in result.warnings { options.log("meter: \(warning)") }
+    } catch {
+      options.log("meter: cannot store today's use (stop): \(error)")
+    }
+  }
+
+  /// The rule's `onLimit` on its apps: hide (or close where the backend cannot hide), close, or nothing.
+  func enforce(_ name: String) async {
+    guard let backend, let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return }
+    let patterns = rule.apps
+    let matches: @Sendable (AppIdentity) -> Bool = { identity in patterns.contains { $0.matches(identity) } }
+    switch rule.onLimit {
+    case .notify:
+      return
+    case .hide:
+      do {
+        let count = try await backend.hide(where: matches)
+        options.log("meter: rule \(rule.name): hid \(count) window(s)")
+        return
+      } catch {
+        options.log("meter: rule \(rule.name): \(backend.kind) cannot hide (\(error)); closing instead")
+      }
+    case .close:
+      break
+    }
+    do {
+      let pids = try await backend.close(where: matches)
+      options.log("meter: rule \(rule.name): asked \(pids.count) process(es) to close")
+      escalation.closing(pids, rule: rule.name, at: .now)
+    } catch {
+      options.log("meter: rule \(rule.name): cannot close its apps: \(error)")
+    }
+  }
+
+  /// Sleeps until the first of the core's wake-up and the next signal of a close in progress.
+  func reschedule() {
+    guard !stopped else { return }
+    let now = instant()
+    let escalationWait = escalation.nextDeadline.map { max(.zero, $0.duration(since: now.monotonic)) }
+    guard let wait = [core.wait(after: now), escalationWait].compactMap({ $0 }).min() else {
+      timer?.cancel()
+      timer = nil
+      return
+    }
+    timer?.cancel()
+    let inbox = self.inbox
+    timer = Task { [weak self] in
+      do { try await Task.sleep(for: wait) } catch { return }
+      await self?.fireEscalation()
+      inbox.yield(Envelope(.tick))
+    }
+  }
+
+  private func fireEscalation() {
+    for line in escalation.fire(at: .now) { options.log("meter: " + line) }
   }
 
   /// Today's use per rule and the source that counts it: what `Usage()` answers.
   ///
-  /// Without a meter (no desktop watched) the source is `off` and each
-  /// configured rule shows what the ledger holds, counting nothing; with only
-  /// the built-in rule the rules are empty.
+  /// Without a desktop the source is `off` and each configured rule shows
+  /// what the ledger holds, counting nothing; with only the built-in rule
+  /// the rules are empty.
   public func usage() async -> UsageReport {
-    if let meterLoop { return await meterLoop.report() }
-    let day = options.ledger.today
-    let rules = options.configuration.rules
-    guard !rules.isBuiltIn else { return UsageReport(date: day, source: .off, rules: []) }
-    let stored: Ledger
-    do {
-      stored = try options.ledger.load().value
-    } catch {
-      options.log("Usage(): the ledger cannot be read: \(error)")
-      stored = Ledger()
+    // Read now rather than when the watcher next tells: a grant just recorded shows at once.
+    if let loaded = try? options.ledger.load() {
+      await settle(.ledger(loaded.value))
+    } else {
+      await settle(.tick)
     }
-    let usages = rules.rules.map { rule in
-      let grants = stored.grants(for: rule.name, on: day)
-      return RuleUsage(
-        rule: rule.name, used: .seconds(max(0, stored.usedSeconds(for: rule.name, on: day))),
-        limit: options.meter.minuteLength * rule.limitMinutes(grants: grants), grantsToday: grants, counting: false)
-    }
-    return UsageReport(date: day, source: .off, rules: usages)
-  }
-
-  private func meterHooks() -> MeterHooks {
-    MeterHooks(
-      shield: { [weak self] app in
-        guard let self else { return }
-        do {
-          _ = try await self.shieldFromMeter(app: app)
-        } catch {
-          self.options.log("meter: the shield for \(app) could not be shown: \(error)")
-        }
-      },
-      warn: { [weak self] app, minutes in
-        await self?.warn(app: app, minutes: minutes)
-      },
-      limitReached: { [weak self] rule, app in
-        self?.emit(ServiceNames.limitReached, rule, app)
-      },
-      unlocked: { [weak self] rule, minutes in
-        guard let self else { return }
-        // The hook cannot wait; the next limit is minutes away at the least.
-        Task { await self.lifted(rule: rule) }
-        self.emit(ServiceNames.unlocked, rule, UInt32(clamping: minutes))
-      })
-  }
-
-  /// The one plain warning before the limit.
-  private func warn(app: String, minutes: Int) async {
-    do {
-      _ = try await post(texts.warning(app: app, minutes: minutes, identifier: links.identifier))
-    } catch {
-      options.log("meter: the warning for \(app) could not be shown: \(error)")
-    }
-  }
-
-  private nonisolated func emit<each A: DBusArgument>(_ member: MemberName, _ arguments: repeat each A) {
-    do {
-      try connection.emit(
-        path: ServiceNames.path, interface: ServiceNames.interface, member: member, repeat each arguments)
-    } catch {
-      options.log("cannot emit \(member.rawValue): \(error.message)")
-    }
+    let source =
+      backend.map {
+        UsageReport.Source(
+          backend: $0.kind, counting: $0.countingSource, limitations: $0.limitations, attention: $0.attention)
+      } ?? .off
+    let rules = options.configuration.rules.isBuiltIn ? [] : core.usages
+    return UsageReport(date: core.meter.day, source: source, rules: rules)
   }
 }

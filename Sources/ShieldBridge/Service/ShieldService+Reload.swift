@@ -1,4 +1,6 @@
 import Brake
+import Posix
+import ShieldCore
 
 extension ShieldService {
   /// The options in force: those the service started with, with the configuration last read.
@@ -8,12 +10,25 @@ extension ShieldService {
     return options
   }
 
-  /// Starts watching ``Options/configurationPath``, when there is one.
-  func watchConfiguration() {
-    guard let path = startOptions.configurationPath else { return }
+  /// Starts watching ``Options/configurationPath``, when there is one, and the ledger.
+  ///
+  /// A grant another process records (the terminal task, the browser's
+  /// shield page) reaches the core as the ledger it wrote, at once.
+  func watchFiles() {
     let log = startOptions.log
+    let ledger = startOptions.ledger
+    let inbox = self.inbox
     do {
-      configurationWatcher = try ConfigurationWatcher(path: path, log: log) { [weak self] in
+      ledgerWatcher = try FileWatcher(path: ledger.path, label: "the ledger", log: log) {
+        guard let loaded = try? ledger.load() else { return }
+        inbox.yield(Envelope(.ledger(loaded.value), at: MeterInstant(monotonic: .now, wall: ledger.clock.now())))
+      }
+    } catch {
+      log("the ledger is not watched (\(error)); grants from other processes count from the next start")
+    }
+    guard let path = startOptions.configurationPath else { return }
+    do {
+      configurationWatcher = try FileWatcher(path: path, label: "config.json", log: log) { [weak self] in
         Task { await self?.reloadConfiguration() }
       }
     } catch {
@@ -56,11 +71,11 @@ extension ShieldService {
     }
     if new.desktop != old.desktop { needsRestart.append("\"desktop\"") }
     if new.idleMinutes != old.idleMinutes { needsRestart.append("\"idleMinutes\"") }
-    if meterLoop == nil && options.desktop != nil && old.rules.isBuiltIn && !new.rules.isBuiltIn {
+    if backend == nil && options.desktop != nil && old.rules.isBuiltIn && !new.rules.isBuiltIn {
       needsRestart.append("metering the new rules (the meter was off without rules)")
     }
     currentConfiguration.withLock { $0 = new }
-    if let meterLoop, new.rules != old.rules { await meterLoop.replaceRules(new.rules) }
+    if new.rules != old.rules { await settle(.rulesReplaced(new.rules, Self.storedLedger(options))) }
     let rules = new.rules.isBuiltIn ? "the built-in rule" : new.rules.rules.map(\.name).joined(separator: ", ")
     log("config.json reloaded from \(loaded.path): rules \(rules)")
     if !needsRestart.isEmpty {

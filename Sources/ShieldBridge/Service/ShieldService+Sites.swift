@@ -1,4 +1,5 @@
 import Brake
+import ShieldCore
 import DBus
 import JSON
 
@@ -22,7 +23,7 @@ extension ShieldService {
   ///
   /// The service keeps one site per calling connection (its unique name) and
   /// forgets it when that connection leaves the bus; the meter counts it as
-  /// an event (see ``MeterLoop/sitesReported(_:)``).
+  /// an event (see ``ShieldCore``).
   ///
   /// - Returns: ``SiteState`` as JSON.
   /// - Throws: `InvalidArgs` for a site over 253 bytes or not a host name,
@@ -101,18 +102,12 @@ extension ShieldService {
     _ = await sitesChanged()
   }
 
-  /// Gives a meter that just started the sites reported before it did.
-  func giveSitesToMeter() async {
-    guard !siteCallers.isEmpty else { return }
-    _ = await sitesChanged()
-  }
-
   /// Gives the meter every caller's site; today's use after it.
   private func sitesChanged() async -> UsageReport {
     let reports = siteCallers.values.compactMap { caller in
       caller.site.map { SiteReport(site: $0, browserPID: caller.browserPID) }
     }
-    if let meterLoop { return await meterLoop.sitesReported(reports) }
+    await settle(.sites(reports.sorted { ($0.site, $0.browserPID) < ($1.site, $1.browserPID) }))
     return await usage()
   }
 

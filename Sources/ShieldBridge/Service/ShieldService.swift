@@ -1,10 +1,12 @@
 public import Brake
+import Posix
 public import DBus
 import DeepLink
 public import Desktop
 import JSON
 public import Localization
 public import Notifications
+import ShieldCore
 import Synchronization
 
 /// The service: shield → notification → click → route → puzzle or app view.
@@ -79,26 +81,6 @@ public actor ShieldService {
     }
   }
 
-  /// A shield notification this service posted: the links its actions lead to.
-  private struct Shown {
-    var links: [String: String]
-    /// Counts the shields this service posted. A server may give a new
-    /// notification the id of one that was closed (dunst does, for the
-    /// `replaces_id` of a notification it no longer shows); a click on the new
-    /// one is no repeat of a click on the old one.
-    var posting: UInt64
-    /// The rule the shield was for: a dismissal holds back the meter's next shield for it today.
-    var rule: String
-  }
-
-  /// A task asked in a notification, waiting for its inline reply.
-  private struct InlinePuzzle {
-    var app: String?
-    var rule: Rule
-    var identifier: String
-    var session: PuzzleSession<SeededRandom>
-  }
-
   public nonisolated let connection: Connection
   public nonisolated let client: NotificationClient
   /// The options the service started with; the configuration in them is the first one.
@@ -106,30 +88,35 @@ public actor ShieldService {
   /// The configuration in force: the last good one read (see ``reloadConfiguration()``).
   nonisolated let currentConfiguration: Mutex<Configuration>
   /// Watches `config.json` while the service runs; `nil` without ``Options/configurationPath``.
-  var configurationWatcher: ConfigurationWatcher?
+  var configurationWatcher: FileWatcher?
+  /// Watches the ledger, so that grants other processes record reach the core.
+  var ledgerWatcher: FileWatcher?
   nonisolated let router: Router<ShieldAction>
   nonisolated let links: LinkConfiguration
   nonisolated let texts: ShieldTexts
-  nonisolated let deduplicator: ActionDeduplicator<ContinuousClock>
-  private var shown: [UInt32: Shown] = [:]
-  /// Shields closed lately, still clickable from the server's history.
-  private var closedShields = RecentlyClosed<Shown>(capacity: ShieldService.closedShieldsKept)
-  /// How many closed shields keep their links.
-  static let closedShieldsKept = 16
-  /// The rules whose shield the user dismissed without acting, and the day:
-  /// the meter does not post it again that day (see ``shieldFromMeter(app:)``).
-  var dismissed: [String: LocalDay] = [:]
-  private var postings: UInt64 = 0
-  private var tokens: [UInt32: String] = [:]
-  private var puzzles: [UInt32: InlinePuzzle] = [:]
+  /// Every decision; only the loop touches it (see ShieldService+Loop.swift).
+  var core: ShieldCore
+  /// Where every input goes: the one loop takes them in order.
+  nonisolated let inbox: AsyncStream<ShieldService.Envelope>.Continuation
+  let inputs: AsyncStream<ShieldService.Envelope>
+  var loop: Task<Void, Never>?
+  /// The callers waiting for the answer to what they asked, by the key the core carries.
+  var answers: [PostKey: CheckedContinuation<Answer, Never>] = [:]
+  var nextCallerKey: UInt64 = 0
   /// Every notification posted and not known to be closed: shields, tasks and results alike.
-  private var posted: Set<UInt32> = []
+  var posted: Set<UInt32> = []
   /// Admits the posts; ``stop()`` closes it.
   nonisolated let gate = StopGate()
-  private var random: SeededRandom
   private var listener: Task<Void, Never>?
-  /// The meter, while a desktop is watched (see ShieldService+Meter.swift).
-  var meterLoop: MeterLoop?
+  /// The desktop watched, and what it counts with (see ShieldService+Meter.swift).
+  var backend: (any DesktopBackend)?
+  /// Counts the backends started, so that a late event of a lost one is dropped.
+  var generation = 0
+  var lostKinds: Set<DesktopKind> = []
+  var reader: Task<Void, Never>?
+  var timer: Task<Void, Never>?
+  var escalation: CloseEscalation
+  var stopped = false
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
   var siteCallers: [BusName: SiteCaller] = [:]
 
@@ -145,8 +132,9 @@ public actor ShieldService {
   public static func start(on connection: Connection, options: Options) async throws(ServiceError) -> ShieldService {
     do {
       let service = try await starting(on: connection, options: options)
+      await service.startLoop()
       await service.startMeter()
-      await service.watchConfiguration()
+      await service.watchFiles()
       return service
     } catch {
       options.desktop?.stop()
@@ -198,9 +186,19 @@ public actor ShieldService {
     self.links = links
     router = Router(configuration: links)
     texts = ShieldTexts(localizer: options.localizer)
-    deduplicator = ActionDeduplicator(window: options.doubleClickWindow, clock: ContinuousClock())
-    random = SeededRandom(seed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
+    let settings = ShieldCore.Settings(
+      idleLimit: options.meter.idleLimit, minuteLength: options.meter.minuteLength,
+      saveInterval: options.meter.saveInterval, doubleClickWindow: options.doubleClickWindow,
+      closedShieldsKept: Self.closedShieldsKept, puzzleSeed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
+    core = ShieldCore(
+      rules: options.configuration.rules, ledger: Self.storedLedger(options), settings: settings, links: links,
+      now: MeterInstant(monotonic: .now, wall: options.ledger.clock.now()))
+    escalation = CloseEscalation(closeGrace: options.meter.closeGrace, killGrace: options.meter.killGrace)
+    (inputs, inbox) = AsyncStream.makeStream(of: Envelope.self)
   }
+
+  /// How many closed shields keep their links.
+  static let closedShieldsKept = 16
 
   /// Stops: takes no new calls, waits for the posts in flight, closes every
   /// notification the service posted, and stops listening.
@@ -215,23 +213,25 @@ public actor ShieldService {
   public func stop() async {
     configurationWatcher?.stop()
     configurationWatcher = nil
-    await meterLoop?.stop()
-    meterLoop = nil
+    ledgerWatcher?.stop()
+    ledgerWatcher = nil
+    stopMeter()
     forgetSiteCallers()
     gate.close()
     _ = try? await connection.releaseName(ServiceNames.busName)
     if !(await gate.drained(within: options.stopTimeout)) {
       options.log("stopping without the answer to some notifications after \(options.stopTimeout)")
     }
-    posted.formUnion(shown.keys)
-    posted.formUnion(puzzles.keys)
+    inbox.finish()
+    await loop?.value
+    loop = nil
+    saveAtStop()
+    for (_, waiting) in answers { waiting.resume(returning: .stopping) }
+    answers = [:]
     // A close is a round trip; a post that ends meanwhile adds its id, which this loop then takes.
     while let id = posted.popFirst() {
       try? await client.close(id)
     }
-    shown = [:]
-    closedShields = RecentlyClosed(capacity: Self.closedShieldsKept)
-    puzzles = [:]
     connection.unexport(ServiceNames.path)
     stopListening()
   }
@@ -257,52 +257,12 @@ public actor ShieldService {
         "name the app that was blocked (shield --app NAME): config.json has rules, and each covers its own apps")
     }
     let rule = try rule(for: app)
-    // Asked for by name: the user (or a script on their behalf) wants it shown again.
-    dismissed[rule.name] = nil
-    return try await postShield(app: app, rule: rule)
-  }
-
-  /// The meter's shield at a limit, unless the user dismissed this rule's shield today.
-  ///
-  /// A dismissal without a click is an answer: the shield does not come back
-  /// by itself that day. `Shield` (the `shield` command) still posts it, and
-  /// a grant (the rule unlocked) forgets the dismissal. Kept in memory only:
-  /// a restarted service shows the shield again at the next limit.
-  ///
-  /// - Returns: The notification's id, or `nil` when it was held back.
-  func shieldFromMeter(app: String) async throws(ServiceError) -> UInt32? {
-    try refuseWhenStopping()
-    let rule = try rule(for: app)
-    if let day = dismissed[rule.name], day == options.ledger.today {
-      options.log("meter: not showing the shield for \(app) again today: it was dismissed (shield --app to show it)")
-      return nil
+    _ = try ruleStatus(rule)
+    switch await ask({ .shieldAsked(app: app, rule: rule.name, key: $0) }) {
+    case .posted(.success(let id)): return id
+    case .posted(.failure(let error)): throw error
+    case .record, .done, .stopping: throw Self.stopping
     }
-    dismissed[rule.name] = nil
-    return try await postShield(app: app, rule: rule)
-  }
-
-  private func postShield(app: String?, rule: Rule) async throws(ServiceError) -> UInt32 {
-    let status = try ruleStatus(rule)
-    let identifier = links.identifier
-    let notification: Notification
-    if status.isUsedUp {
-      notification = texts.usedUp(app: app, identifier: identifier)
-    } else {
-      let views = app.map { options.configuration.views.views(for: $0).map(\.name) } ?? []
-      do {
-        notification = try texts.shield(
-          app: app, minutes: rule.grantMinutes, views: views, identifier: identifier, router: router)
-      } catch {
-        throw ServiceError(.badLink, "cannot build the link: \(error.message)")
-      }
-    }
-    let id = try await post(notification)
-    var offered: [String: String] = [:]
-    for action in notification.actions { offered[action.key] = action.link }
-    postings += 1
-    if id != 0 { shown[id] = Shown(links: offered, posting: postings, rule: rule.name) }
-    options.log("shielded \(app ?? "an unnamed app"): notification \(id)")
-    return id
   }
 
   /// Resolves `link` and dispatches its action, as a click on it would.
@@ -318,7 +278,10 @@ public actor ShieldService {
     } catch {
       throw ServiceError(.badLink, "\(error.code) at byte \(error.offset): \(error.message)")
     }
-    return await dispatch(resolution.action, link: link, token: nil)
+    switch await ask({ .linkOpened(resolution.action, link: link, key: $0) }) {
+    case .record(let record): return record
+    case .posted, .done, .stopping: throw Self.stopping
+    }
   }
 
   /// Today's rules and grants, as `status --json` prints them.
@@ -384,12 +347,25 @@ public actor ShieldService {
 
   // MARK: Clicks
 
+  /// Hands what the notification server sends to the loop, with the
+  /// activation token a click came with.
   private func listen() {
     let events = client.events()
-    listener = Task { [weak self] in
+    let inbox = self.inbox
+    listener = Task {
+      var tokens: [UInt32: String] = [:]
       for await event in events {
-        guard let self else { return }
-        await self.handle(event)
+        switch event {
+        case .activationToken(let id, let token):
+          tokens[id] = token
+        case .action(let id, let key):
+          inbox.yield(Envelope(.action(id: id, key: key, token: tokens.removeValue(forKey: id))))
+        case .replied(let id, let text):
+          inbox.yield(Envelope(.replied(id: id, text: text)))
+        case .closed(let id, let reason):
+          tokens[id] = nil
+          inbox.yield(Envelope(.closed(id: id, byUser: reason == .dismissed)))
+        }
       }
     }
   }
@@ -397,213 +373,6 @@ public actor ShieldService {
   private func stopListening() {
     listener?.cancel()
     listener = nil
-  }
-
-  private func handle(_ event: NotificationEvent) async {
-    switch event {
-    case .activationToken(let id, let token):
-      tokens[id] = token
-    case .action(let id, let key):
-      await click(id, key: key)
-    case .replied(let id, let text):
-      await answer(id, text: text)
-    case .closed(let id, let reason):
-      posted.remove(id)
-      tokens[id] = nil
-      if let shield = shown.removeValue(forKey: id) {
-        // A server with a history can show it again under this id; its click must still dispatch.
-        closedShields.insert(shield, for: id)
-        if reason == .dismissed {
-          dismissed[shield.rule] = options.ledger.today
-          options.log("shield notification \(id) was dismissed; the meter will not show it again today")
-        }
-      }
-      if let puzzle = puzzles.removeValue(forKey: id) {
-        deduplicator.endActivation(of: puzzle.identifier)
-        options.log("puzzle notification \(id) was closed unanswered")
-      }
-    }
-  }
-
-  private func click(_ id: UInt32, key: String) async {
-    let token = tokens.removeValue(forKey: id)
-    // Only the links this service offered on this notification are followed,
-    // also on one closed lately and shown again from the server's history.
-    guard let offered = shown[id] ?? closedShields[id] else {
-      options.log(
-        "ignored a click on notification \(id): not a shield this service shows, nor one of the last "
-          + "\(Self.closedShieldsKept) closed (run shieldbridge shield --app APP for a new one)")
-      return
-    }
-    guard let link = offered.links[key] else { return }
-    guard let resolution = try? router.resolve(link) else { return }
-    // A repeat is the same key on the same posting, whatever id the server reused.
-    guard deduplicator.admitInvocation(notification: id, actionKey: "\(offered.posting) \(key)") else {
-      report(DispatchRecord(action: resolution.action, scheme: links.scheme, outcome: .duplicate))
-      return
-    }
-    await dispatch(resolution.action, link: link, token: token)
-  }
-
-  // MARK: Dispatch
-
-  @discardableResult
-  private func dispatch(_ action: ShieldAction, link: String, token: String?) async -> DispatchRecord {
-    let record: DispatchRecord
-    switch action {
-    case .puzzle(let app, _, let id):
-      record = await dispatchPuzzle(action, app: app, identifier: id, link: link, token: token)
-    case .view(let app, let view, let id):
-      record = await dispatchView(action, app: app, view: view, identifier: id, link: link, token: token)
-    }
-    report(record)
-    return record
-  }
-
-  private func dispatchPuzzle(
-    _ action: ShieldAction, app: String?, identifier: String, link: String, token: String?
-  ) async -> DispatchRecord {
-    func outcome(_ outcome: DispatchRecord.Outcome, _ detail: String = "") -> DispatchRecord {
-      DispatchRecord(action: action, scheme: links.scheme, outcome: outcome, detail: detail)
-    }
-    guard deduplicator.beginActivation(of: identifier) else {
-      return outcome(.coalesced, "a puzzle for \(identifier) is already open")
-    }
-    let inlineReply = (try? await client.presentation())?.inlineReply ?? false
-    let plan = DispatchPlanner(options: options).puzzle(
-      app: app, identifier: identifier, link: link, inlineReply: inlineReply, interactive: false)
-    switch plan {
-    case .handler(let argv, _), .terminal(let argv, _), .here(let argv, _):
-      let kind: DispatchRecord.Outcome = if case .handler = plan { .handler } else { .terminal }
-      let record = await launchWatched(argv, token: token, activation: identifier, action: action, outcome: kind)
-      if record.outcome == .failed {
-        // The click must lead somewhere: say what to run instead.
-        _ = try? await post(texts.closeOnly(app: app, identifier: identifier))
-      }
-      return record
-    case .inline(let rule):
-      if await askInline(app: app, rule: rule, identifier: identifier) { return outcome(.inlineReply) }
-      deduplicator.endActivation(of: identifier)
-      return outcome(.failed, "the task could not be posted")
-    case .refused(let reason):
-      deduplicator.endActivation(of: identifier)
-      return outcome(.refused, reason)
-    case .failed(let reason):
-      deduplicator.endActivation(of: identifier)
-      return outcome(.failed, reason)
-    case .usedUp(let status):
-      deduplicator.endActivation(of: identifier)
-      _ = try? await post(texts.usedUp(app: app, identifier: identifier))
-      return outcome(.usedUp, "\(status.grantsToday) of \(status.rule.maxGrantsPerDay) grants used today")
-    case .unavailable:
-      deduplicator.endActivation(of: identifier)
-      _ = try? await post(texts.closeOnly(app: app, identifier: identifier))
-      return outcome(
-        .unavailable, "no puzzle handler, no inline reply, and no display or no terminal on PATH to open")
-    }
-  }
-
-  private func dispatchView(
-    _ action: ShieldAction, app: String, view: String, identifier: String, link: String, token: String?
-  ) async -> DispatchRecord {
-    switch DispatchPlanner(options: options).view(app: app, view: view, identifier: identifier, link: link) {
-    case .failure(let refusal):
-      return DispatchRecord(action: action, scheme: links.scheme, outcome: .refused, detail: refusal.reason)
-    case .success(let argv):
-      // Views have activations of their own: a puzzle in flight must not hold them back.
-      let activation = "view:" + identifier
-      guard deduplicator.beginActivation(of: activation) else {
-        return DispatchRecord(action: action, scheme: links.scheme, outcome: .coalesced, detail: "already opening")
-      }
-      return await launchWatched(argv, token: token, activation: activation, action: action, outcome: .opened)
-    }
-  }
-
-  /// Starts a puzzle's handler or terminal, or a view's opener, and waits a moment to see that it did not fail at once.
-  private func launchWatched(
-    _ argv: [String], token: String?, activation: String, action: ShieldAction, outcome: DispatchRecord.Outcome
-  ) async -> DispatchRecord {
-    let deduplicator = self.deduplicator
-    let start = await options.launcher.launch(argv, activationToken: token, grace: .seconds(1)) { _ in
-      deduplicator.endActivation(of: activation)
-    }
-    switch start {
-    case .started:
-      return DispatchRecord(action: action, scheme: links.scheme, outcome: outcome, detail: argv[0])
-    case .failed(let reason):
-      // A spawn that failed has no exit to end the activation; one that exited has ended it already.
-      deduplicator.endActivation(of: activation)
-      return DispatchRecord(action: action, scheme: links.scheme, outcome: .failed, detail: reason)
-    }
-  }
-
-  private nonisolated func report(_ record: DispatchRecord) {
-    options.log(record.logLine)
-    try? connection.emit(
-      path: ServiceNames.path, interface: ServiceNames.interface, member: ServiceNames.dispatched,
-      record.json.serialized)
-  }
-
-  // MARK: The inline puzzle
-
-  /// Asks a task in a notification; returns whether it could be posted.
-  private func askInline(app: String?, rule: Rule, identifier: String) async -> Bool {
-    let session = PuzzleSession(random: nextRandom())
-    let notification = texts.puzzle(
-      app: app, minutes: rule.grantMinutes, task: session.puzzle, afterWrongAnswer: false, replacing: 0)
-    guard let id = try? await post(notification) else { return false }
-    puzzles[id] = InlinePuzzle(app: app, rule: rule, identifier: identifier, session: session)
-    return true
-  }
-
-  private func answer(_ id: UInt32, text: String) async {
-    guard var puzzle = puzzles.removeValue(forKey: id) else { return }
-    let attempt = puzzle.session.answer(text)
-    guard attempt == .solved else {
-      let again = texts.puzzle(
-        app: puzzle.app, minutes: puzzle.rule.grantMinutes, task: puzzle.session.puzzle,
-        afterWrongAnswer: attempt == .wrong, replacing: id)
-      if let newID = try? await post(again) {
-        puzzles[newID] = puzzle
-      } else {
-        deduplicator.endActivation(of: puzzle.identifier)
-      }
-      options.log("puzzle notification \(id): \(attempt == .wrong ? "wrong answer, new task" : "blank answer")")
-      return
-    }
-    deduplicator.endActivation(of: puzzle.identifier)
-    do {
-      let grant = try options.ledger.recordGrant(for: puzzle.rule)
-      for warning in grant.warnings { options.log("\(warning)") }
-      await meterLoop?.granted(puzzle.rule.name, grantsToday: grant.value.status.grantsToday)
-      await lifted(rule: puzzle.rule.name)
-      _ = try? await post(texts.solved(app: puzzle.app, minutes: puzzle.rule.grantMinutes, replacing: id))
-      options.log(
-        "puzzle solved: \(puzzle.rule.grantMinutes) more minutes for \(puzzle.app ?? "the app") "
-          + "(grant \(grant.value.status.grantsToday) of \(puzzle.rule.maxGrantsPerDay) today)")
-    } catch {
-      if case .grantsUsedUp = error {
-        _ = try? await post(texts.usedUp(app: puzzle.app, identifier: puzzle.identifier))
-      }
-      options.log("puzzle solved, but the grant could not be recorded: \(error)")
-    }
-  }
-
-  /// The rule was unlocked: its shields have done their work.
-  ///
-  /// A grant is the user acting on the shield, so the next limit shows it
-  /// again; and the shields still open for the rule are closed, since a
-  /// resident one (servers with `persistence`) would otherwise stay on screen
-  /// after its puzzle was solved.
-  func lifted(rule: String) async {
-    dismissed[rule] = nil
-    for (id, shield) in shown where shield.rule == rule {
-      try? await client.close(id)
-    }
-  }
-
-  private func nextRandom() -> SeededRandom {
-    SeededRandom(seed: random.next())
   }
 
   // MARK: Helpers
@@ -616,21 +385,19 @@ public actor ShieldService {
       let id = try await client.post(notification)
       // 0 (notify-osd's answer) names nothing that could be closed later.
       if id != 0 { posted.insert(id) }
-      // The server gave the id to a new notification: the old one's history entry is gone.
-      closedShields.remove(id)
       return id
     } catch {
       throw ServiceError(.notifications, error.message)
     }
   }
 
-  private static let stopping = ServiceError(.stopping, "the ShieldBridge service is stopping; it takes no new calls")
+  static let stopping = ServiceError(.stopping, "the ShieldBridge service is stopping; it takes no new calls")
 
   private nonisolated func refuseWhenStopping() throws(ServiceError) {
     if gate.isClosed { throw Self.stopping }
   }
 
-  private nonisolated func rule(for app: String?) throws(ServiceError) -> Rule {
+  nonisolated func rule(for app: String?) throws(ServiceError) -> Rule {
     do {
       return try options.configuration.rules.rule(for: app)
     } catch {
@@ -638,7 +405,7 @@ public actor ShieldService {
     }
   }
 
-  private nonisolated func ruleStatus(_ rule: Rule) throws(ServiceError) -> RuleStatus {
+  nonisolated func ruleStatus(_ rule: Rule) throws(ServiceError) -> RuleStatus {
     do {
       let result = try options.ledger.status(of: rule)
       for warning in result.warnings { options.log("\(warning)") }

@@ -1,3 +1,4 @@
+import Brake
 import DBus
 
 /// A window as the extension describes it (an `a{sv}` of `FocusChanged`,

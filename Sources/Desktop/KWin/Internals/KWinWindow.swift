@@ -1,3 +1,4 @@
+import Brake
 import JSON
 
 /// A window as KWin's script describes it: KWin's `internalId` and the names of its app.

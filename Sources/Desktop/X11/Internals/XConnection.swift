@@ -1,3 +1,4 @@
+import Brake
 import CXCB
 
 /// One connection to an X server, with the atoms and extensions the backend uses.

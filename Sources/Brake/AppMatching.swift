@@ -1,6 +1,3 @@
-public import Brake
-public import Desktop
-
 extension AppPattern {
   /// Whether the app the desktop reports is this one.
   ///

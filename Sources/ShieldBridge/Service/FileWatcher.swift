@@ -2,7 +2,7 @@ import Posix
 import Spawn
 import Synchronization
 
-/// Tells when `config.json` may have changed: inotify on its folder, on a
+/// Tells when a file (`config.json`, the ledger) may have changed: inotify on its folder, on a
 /// thread of its own that blocks in `poll` beside a wake pipe.
 ///
 /// The folder is watched rather than the file, because editors and
@@ -22,7 +22,7 @@ import Synchronization
 /// Nothing here wakes on a timer: while nothing changes, the thread sleeps in
 /// `poll`. ``stop()`` writes one byte to the pipe; both ends live as long as
 /// this value, so a late write never raises SIGPIPE.
-final class ConfigurationWatcher: Sendable {
+final class FileWatcher: Sendable {
   private let wake: (reading: FileDescriptor, writing: FileDescriptor)
   private let stopped = Atomic(false)
 
@@ -32,14 +32,15 @@ final class ConfigurationWatcher: Sendable {
   /// Starts watching `path`; `changed` runs on the watcher's thread after each change.
   ///
   /// - Throws: ``Errno`` when no inotify instance or pipe can be made.
-  init(path: String, log: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void) throws(Errno) {
+  init(path: String, label: String, log: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void) throws(Errno) {
     let inotify = try Inotify()
     let wake = try FileDescriptor.pipe()
     self.wake = wake
     let folder = path.parentPath
     let name = path.lastPathComponent
     detachThread {
-      Self.run(inotify: inotify, folder: folder, name: name, wake: wake.reading, log: log, changed: changed)
+      Self.run(
+        inotify: inotify, folder: folder, name: name, label: label, wake: wake.reading, log: log, changed: changed)
     }
   }
 
@@ -53,16 +54,16 @@ final class ConfigurationWatcher: Sendable {
 
   /// The watcher's thread: arm, wait, read, and again, until woken.
   private static func run(
-    inotify: Inotify, folder: String, name: String, wake: FileDescriptor,
+    inotify: Inotify, folder: String, name: String, label: String, wake: FileDescriptor,
     log: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void
   ) {
-    var watched = arm(inotify, folder: folder, log: log)
+    var watched = arm(inotify, folder: folder, label: label, log: log)
     while true {
       let ready: [Int]
       do {
         ready = try Poll.readable([wake, inotify.descriptor], timeout: nil)
       } catch {
-        log("config.json is no longer watched: poll failed: \(error)")
+        log("\(label) is no longer watched: poll failed: \(error)")
         return
       }
       if ready.contains(0) { return }
@@ -70,7 +71,7 @@ final class ConfigurationWatcher: Sendable {
       do {
         events = try inotify.readEvents()
       } catch {
-        log("config.json is no longer watched: cannot read inotify events: \(error)")
+        log("\(label) is no longer watched: cannot read inotify events: \(error)")
         return
       }
       guard let current = watched else { continue }
@@ -84,12 +85,12 @@ final class ConfigurationWatcher: Sendable {
         }
         if gone {
           inotify.removeWatch(current.watch)
-          watched = arm(inotify, folder: folder, log: log)
+          watched = arm(inotify, folder: folder, label: label, log: log)
         }
         if touched || gone { changed() }
       } else {
         // Something changed on the way to the folder: try to get closer.
-        watched = arm(inotify, folder: folder, log: log)
+        watched = arm(inotify, folder: folder, label: label, log: log)
         // The same path again gives the same watch, which must stay.
         if watched?.path != current.path { inotify.removeWatch(current.watch) }
         if watched?.path == folder { changed() }
@@ -99,7 +100,7 @@ final class ConfigurationWatcher: Sendable {
 
   /// Watches `folder`, or its nearest existing parent; `nil` when not even `/` can be watched.
   private static func arm(
-    _ inotify: Inotify, folder: String, log: @Sendable (String) -> Void
+    _ inotify: Inotify, folder: String, label: String, log: @Sendable (String) -> Void
   ) -> (path: String, watch: Int32)? {
     var path = folder
     while true {
@@ -108,7 +109,7 @@ final class ConfigurationWatcher: Sendable {
       } catch  where (error == .noSuchFileOrDirectory || error == .notDirectory) && path != "/" && path != "." {
         path = path.parentPath
       } catch {
-        log("config.json is not watched: cannot watch \(path): \(error)")
+        log("\(label) is not watched: cannot watch \(path): \(error)")
         return nil
       }
     }

@@ -1,0 +1,237 @@
+import Brake
+import DBus
+import DeepLink
+import Desktop
+import Notifications
+import ShieldCore
+
+extension ShieldService {
+  /// One input with the moment it happened: read when it arrives, so that a
+  /// busy loop never moves time from one rule to another.
+  struct Envelope: Sendable {
+    var input: ShieldInput
+    var at: MeterInstant
+    /// A caller waiting until this input and everything it led to is done.
+    var barrier: PostKey?
+
+    init(_ input: ShieldInput, at: MeterInstant = .now, barrier: PostKey? = nil) {
+      self.input = input
+      self.at = at
+      self.barrier = barrier
+    }
+  }
+
+  /// What a caller on the bus waits for.
+  enum Answer: Sendable {
+    /// The id of the notification posted for it, or why none was.
+    case posted(Result<UInt32, ServiceError>)
+    /// What became of a link.
+    case record(DispatchRecord)
+    /// The input was handled, and what it led to.
+    case done
+    /// The service stopped first.
+    case stopping
+  }
+
+  // MARK: The loop
+
+  /// Starts the one loop: it takes the inputs in order, hands each to the
+  /// core, carries out the core's effects in order, and hands their results
+  /// back before the next input.
+  ///
+  /// The loop is the only place that touches ``core``; the bus, the desktop,
+  /// the file watchers and the timer only put inputs in ``inbox``. A caller
+  /// that needs an answer (`Shield`, `Open`) puts its input in with a key and
+  /// waits for the answer under that key (``ask(_:)``).
+  func startLoop() {
+    let inputs = self.inputs
+    loop = Task { [weak self] in
+      for await envelope in inputs {
+        guard let self else { return }
+        await self.process(envelope)
+      }
+    }
+  }
+
+  /// Puts the input `make` builds in the loop and waits for its answer.
+  func ask(_ make: (PostKey) -> ShieldInput) async -> Answer {
+    nextCallerKey += 1
+    let key = PostKey(nextCallerKey)
+    return await withCheckedContinuation { continuation in
+      answers[key] = continuation
+      inbox.yield(Envelope(make(key), at: instant()))
+    }
+  }
+
+  /// Puts `input` in the loop and waits until it, and everything it led to, was handled.
+  func settle(_ input: ShieldInput) async {
+    nextCallerKey += 1
+    let key = PostKey(nextCallerKey)
+    _ = await withCheckedContinuation { continuation in
+      answers[key] = continuation
+      inbox.yield(Envelope(input, at: instant(), barrier: key))
+    }
+  }
+
+  func answer(_ key: PostKey, _ answer: Answer) {
+    answers.removeValue(forKey: key)?.resume(returning: answer)
+  }
+
+  /// The moment now, by the service's clocks (the ledger's wall clock, which tests set).
+  nonisolated func instant() -> MeterInstant {
+    MeterInstant(monotonic: .now, wall: startOptions.ledger.clock.now())
+  }
+
+  private func process(_ envelope: Envelope) async {
+    var queue = [envelope]
+    while !queue.isEmpty {
+      let next = queue.removeFirst()
+      if case .closed(let id, _) = next.input { posted.remove(id) }
+      for effect in core.handle(next.input, at: next.at) {
+        // The results come back before any input that arrived meanwhile.
+        queue += await carryOut(effect).map { Envelope($0, at: instant()) }
+      }
+    }
+    if let barrier = envelope.barrier { answer(barrier, .done) }
+    reschedule()
+  }
+
+  // MARK: Effects
+
+  /// Carries out one effect; returns the inputs its result makes.
+  private func carryOut(_ effect: ShieldEffect) async -> [ShieldInput] {
+    switch effect {
+    case .post(let post, let key):
+      return await carryOut(post, key: key)
+    case .close(let id):
+      try? await client.close(id)
+      return []
+    case .enforce(let rule):
+      await enforce(rule)
+      return []
+    case .stopClosing(let rule):
+      escalation.cancel(rule: rule)
+      return []
+    case .stopClosingAll:
+      escalation.cancelAll()
+      return []
+    case .openTask(let request):
+      return await openTask(request)
+    case .recordGrant(let name):
+      guard let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return [] }
+      do {
+        let grant = try options.ledger.recordGrant(for: rule)
+        for warning in grant.warnings { options.log("\(warning)") }
+        return [.grant(rule: name, .recorded(grantsToday: grant.value.status.grantsToday))]
+      } catch .grantsUsedUp {
+        return [.grant(rule: name, .usedUp)]
+      } catch {
+        return [.grant(rule: name, .failed("\(error)"))]
+      }
+    case .save(let save):
+      return self.save(save)
+    case .limitReached(let rule, let app):
+      emit(ServiceNames.limitReached, rule, app)
+      return []
+    case .unlocked(let rule, let minutes):
+      emit(ServiceNames.unlocked, rule, UInt32(clamping: minutes))
+      return []
+    case .dispatched(let action, let outcome, let detail, let key):
+      let kind: DispatchRecord.Outcome =
+        switch outcome {
+        case .duplicate: .duplicate
+        case .coalesced: .coalesced
+        }
+      let record = DispatchRecord(action: action, scheme: links.scheme, outcome: kind, detail: detail)
+      report(record)
+      answer(key, .record(record))
+      return []
+    case .log(let line):
+      options.log(line)
+      return []
+    }
+  }
+
+  private func carryOut(_ post: ShieldEffect.Post, key: PostKey) async -> [ShieldInput] {
+    let notification: Notification
+    var what = ""
+    switch post {
+    case .shield(let rule, let app, let usedUp):
+      what = "shielded \(app ?? "an unnamed app")"
+      if usedUp {
+        notification = texts.usedUp(app: app, identifier: links.identifier)
+      } else {
+        let grantMinutes = options.configuration.rules.rules.first { $0.name == rule }?.grantMinutes ?? 0
+        let views = app.map { options.configuration.views.views(for: $0).map(\.name) } ?? []
+        do {
+          notification = try texts.shield(
+            app: app, minutes: grantMinutes, views: views, identifier: links.identifier, router: router)
+        } catch {
+          answer(key, .posted(.failure(ServiceError(.badLink, "cannot build the link: \(error.message)"))))
+          return [.posted(key, id: nil, links: [:])]
+        }
+      }
+    case .warning(let app, let minutes):
+      notification = texts.warning(app: app, minutes: minutes, identifier: links.identifier)
+    case .task(let app, let minutes, let puzzle, let afterWrongAnswer, let replacing):
+      notification = texts.puzzle(
+        app: app, minutes: minutes, task: puzzle, afterWrongAnswer: afterWrongAnswer, replacing: replacing)
+    case .solved(let app, let minutes, let replacing):
+      notification = texts.solved(app: app, minutes: minutes, replacing: replacing)
+    case .usedUp(let app):
+      notification = texts.usedUp(app: app, identifier: links.identifier)
+    }
+    do {
+      let id = try await self.post(notification)
+      if !what.isEmpty { options.log("\(what): notification \(id)") }
+      answer(key, .posted(.success(id)))
+      var offered: [String: String] = [:]
+      for action in notification.actions { offered[action.key] = action.link }
+      return [.posted(key, id: id, links: offered)]
+    } catch {
+      if !what.isEmpty { options.log("\(what): the notification could not be shown: \(error)") }
+      answer(key, .posted(.failure(error)))
+      return [.posted(key, id: nil, links: [:])]
+    }
+  }
+
+  /// Writes what the core asks to be saved; the ledger after the write goes back to the core.
+  private func save(_ save: ShieldEffect.Save) -> [ShieldInput] {
+    do {
+      let result = try options.ledger.recordUsage(save.usedSecondsByDay)
+      for warning in result.warnings { options.log("meter: \(warning)") }
+      return [.ledger(result.value)]
+    } catch {
+      options.log("meter: cannot store today's use\(save.reason.map { " (\($0))" } ?? ""): \(error)")
+      return []
+    }
+  }
+
+  nonisolated func emit<each A: DBusArgument>(_ member: MemberName, _ arguments: repeat each A) {
+    do {
+      try connection.emit(
+        path: ServiceNames.path, interface: ServiceNames.interface, member: member, repeat each arguments)
+    } catch {
+      options.log("cannot emit \(member.rawValue): \(error.message)")
+    }
+  }
+
+  nonisolated func report(_ record: DispatchRecord) {
+    options.log(record.logLine)
+    try? connection.emit(
+      path: ServiceNames.path, interface: ServiceNames.interface, member: ServiceNames.dispatched,
+      record.json.serialized)
+  }
+
+  /// The ledger the core starts from (from nothing, said in the log, when it cannot be read).
+  static func storedLedger(_ options: Options) -> Ledger {
+    do {
+      let loaded = try options.ledger.loadForMeter()
+      for warning in loaded.warnings { options.log("\(warning)") }
+      return loaded.value
+    } catch {
+      options.log("meter: the ledger cannot be read (\(error)); today's use starts from zero")
+      return Ledger()
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import Brake
+
+extension ShieldCore {
+  // MARK: What the meter decided
+
+  /// Acts on the meter's events in order.
+  ///
+  /// - Returns: The rules whose limit was enforced here, so that the same input does not enforce it twice.
+  mutating func act(on events: [MeterEvent], at now: MeterInstant, effects: inout Effects) -> Set<String> {
+    var enforced: Set<String> = []
+    var queue = events[...]
+    var newDay = false
+    while let event = queue.popFirst() {
+      switch event {
+      case .warning(let name, let remaining):
+        guard let rule = rule(named: name) else { continue }
+        // Whole minutes left, rounded up ("1 minute left" until the limit); a zero-length minute counts as one.
+        let minute = max(settings.minuteLength, .milliseconds(1))
+        let minutes = max(1, Int(min(1e9, (remaining / minute).rounded(.up))))
+        effects.log("meter: rule \(name): \(minutes) minute(s) left today, warning")
+        effects.append(.post(.warning(app: displayApp(of: rule), minutes: minutes), key: nextPostKey()))
+      case .limitReached(let name):
+        guard let rule = rule(named: name), overLimit[name] == nil else { continue }
+        overLimit[name] = meter.usage(of: name)?.grantsToday ?? 0
+        save(reason: "limit", at: now, effects: &effects)
+        let app = displayApp(of: rule)
+        effects.log("meter: rule \(name) reached today's limit (\(app) in use); \(rule.onLimit.rawValue)")
+        effects.append(.limitReached(rule: name, app: app))
+        // The rule's action first: the hide must not wait for the notification server.
+        effects.append(.enforce(rule: name))
+        if !isShown(rule: name) { postShield(rule: name, app: app, at: now, effects: &effects) }
+        enforced.insert(name)
+      case .lifted(let name):
+        guard let rule = rule(named: name) else { continue }
+        let grantsAtLimit = overLimit.removeValue(forKey: name)
+        effects.append(.stopClosing(rule: name))
+        // The minutes the grants added to today's limit; on a new day, the day's own limit.
+        let grants = meter.usage(of: name)?.grantsToday ?? 0
+        let minutes =
+          newDay ? rule.dailyLimitMinutes : rule.grantMinutes * max(1, grants - (grantsAtLimit ?? grants - 1))
+        save(reason: newDay ? "new day" : "grant", at: now, effects: &effects)
+        effects.log("meter: rule \(name) is unlocked: \(minutes) more minute(s)")
+        lift(rule: name, effects: &effects)
+        effects.append(.unlocked(rule: name, minutes: minutes))
+      case .newDay(let day):
+        effects.log("meter: a new day, \(day): every rule starts from its daily limit")
+        newDay = true
+        for name in overLimit.keys.sorted() where !events.contains(.lifted(rule: name)) {
+          // Lift what the meter does not lift itself, so that nothing stays hidden past midnight.
+          queue.append(.lifted(rule: name))
+        }
+        effects.append(.stopClosingAll)
+        save(reason: "new day", at: now, effects: &effects)
+      }
+    }
+    return enforced
+  }
+
+  /// Takes in what the ledger holds: grants recorded by other processes lift their rules.
+  mutating func absorb(_ ledger: Ledger, at now: MeterInstant, effects: inout Effects) {
+    for rule in rules.rules {
+      let grants = ledger.grants(for: rule.name, on: meter.day)
+      if let usage = meter.usage(of: rule.name), grants > usage.grantsToday {
+        effects.log("meter: rule \(rule.name): \(grants - usage.grantsToday) grant(s) recorded")
+      }
+    }
+    effects.meter(meter.absorb(ledger, at: now))
+  }
+
+  /// New rules: the use so far is saved, and the meter is built again from
+  /// the ledger with the new rules; what the desktop said last is given to it
+  /// at once, and a rule over its limit is enforced again.
+  mutating func replaceRules(_ newRules: RuleSet, ledger: Ledger, at now: MeterInstant, effects: inout Effects) {
+    _ = act(on: effects.events, at: now, effects: &effects)
+    effects.events = []
+    save(reason: "new rules", at: now, effects: &effects)
+    let old = meter
+    // The use counted since the last save is not in the ledger yet: the larger count of each wins.
+    var merged = ledger
+    for (day, seconds) in old.usedSecondsByDay { merged.recordUsedSeconds(seconds, on: day) }
+    rules = newRules
+    meter = UsageMeter(
+      settings: UsageMeter.Settings(
+        rules: newRules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
+      ledger: merged, now: now)
+    savedUsage = meter.usedSecondsByDay
+    overLimit = [:]
+    effects.meter(meter.idle(old.isIdle, at: now))
+    effects.meter(meter.inhibited(old.isInhibited, at: now))
+    effects.meter(meter.screenVisible(old.isScreenVisible, at: now))
+    effects.meter(matchInUse(at: now))
+    effects.log("meter: rules now \(newRules.rules.map(\.name).joined(separator: ", "))")
+  }
+
+  // MARK: What is in use
+
+  /// Matches what the desktop said last (the window in front or the apps
+  /// that run) and the browsers' sites against the rules, and tells the meter.
+  ///
+  /// One budget, never counted twice: a browser in front that shows a
+  /// covered site counts for the site's rule instead of the window's own
+  /// match. With focus, the browser is in front when the focused window's
+  /// process is the reporting browser; without focus (the process fallback)
+  /// a reported site counts while it is reported, and the browser's own
+  /// process then counts only when it shows no covered site.
+  mutating func matchInUse(at now: MeterInstant) -> [MeterEvent] {
+    switch watching {
+    case .off:
+      focused = nil
+      focusedIsSite = false
+      running = [:]
+      return meter.inUse([], at: now)
+    case .running:
+      var nowRunning: [String: AppMatch] = [:]
+      for report in siteReports.sorted(by: { $0.site < $1.site }) {
+        if let match = rules.match(site: report.site), nowRunning[match.rule.name] == nil {
+          nowRunning[match.rule.name] = match
+        }
+      }
+      for app in runningOrder where !isReportingBrowser(app) {
+        if let match = rules.match(app), nowRunning[match.rule.name] == nil { nowRunning[match.rule.name] = match }
+      }
+      running = nowRunning
+      focused = nil
+      focusedIsSite = false
+      return meter.inUse(Set(running.keys), at: now)
+    case .focus:
+      running = [:]
+      let rules = self.rules
+      let site = focusedIdentity?.pid.flatMap { pid in
+        siteReports.lazy.filter { $0.browserPID == pid }.compactMap { rules.match(site: $0.site) }.first
+      }
+      focused = site ?? focusedIdentity.flatMap { rules.match($0) }
+      focusedIsSite = site != nil
+      return meter.inUse(focused.map { [$0.rule.name] } ?? [], at: now)
+    }
+  }
+
+  /// Whether `app` is a browser whose host reports a covered site: its own match gives way to the site's.
+  func isReportingBrowser(_ app: AppIdentity) -> Bool {
+    guard let pid = app.pid else { return false }
+    return siteReports.contains { $0.browserPID == pid && rules.match(site: $0.site) != nil }
+  }
+
+  /// The name to show for `rule`: the app of it in front or running, else its first app.
+  func displayApp(of rule: Rule) -> String {
+    if let focused, focused.rule.name == rule.name { return focused.app.name }
+    if let running = running[rule.name] { return running.app.name }
+    return rule.apps.first?.name ?? rule.name
+  }
+}

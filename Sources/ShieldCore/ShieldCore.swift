@@ -1,0 +1,299 @@
+public import Brake
+public import DeepLink
+
+/// Every decision the service makes, as one value: inputs in, effects out.
+///
+/// It holds the meter (``UsageMeter``), what the desktop said last and what
+/// it matched, the rules at their limit, the shields shown and closed, the
+/// tasks open, and the clicks seen lately. It has no bus, no desktop, no
+/// files and no clock of its own: the service hands it each input with the
+/// moment it happened (``handle(_:at:)``), carries out the effects in order,
+/// and hands back their results as inputs. So every rule of a shield's life
+/// is decided here once, for every notification server, and tested without
+/// any of them.
+///
+/// A shield's life:
+/// - an action followed by a close (xfce4-notifyd closes the bubble it was
+///   clicked on) is an action, not a dismissal;
+/// - a dismissal holds the shield back, but an app of a rule over its limit
+///   brought to the front again is hidden and offered the shield again, at
+///   most once every ``Settings/reofferInterval``;
+/// - a task that ends unsolved leaves the shield offerable at once;
+/// - a grant is asked for only while the rule is at or over its limit, and
+///   the one lift it causes closes every shield and inline task of the rule.
+public struct ShieldCore: Sendable {
+  /// The timings and the fixed parts the core decides with.
+  public struct Settings: Hashable, Sendable {
+    /// Input idle longer than this stops the count, unless idle is inhibited.
+    public var idleLimit: Duration
+    /// How long one minute of a rule's limits lasts: 60 s, except in the demo and the tests.
+    public var minuteLength: Duration
+    /// While time counts (or counted time is not stored), the use is saved at least this often.
+    public var saveInterval: Duration
+    /// The same click again within this time is a repeat.
+    public var doubleClickWindow: Duration
+    /// An app brought back over its limit is offered the shield again at most this often.
+    public var reofferInterval: Duration
+    /// How many closed shields keep their links, for servers that show them again from a history.
+    public var closedShieldsKept: Int
+    /// Draws the inline tasks.
+    public var puzzleSeed: UInt64
+
+    public init(
+      idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60), saveInterval: Duration = .seconds(30),
+      doubleClickWindow: Duration = .seconds(1), reofferInterval: Duration = .seconds(60), closedShieldsKept: Int = 16,
+      puzzleSeed: UInt64 = 0
+    ) {
+      self.idleLimit = idleLimit
+      self.minuteLength = minuteLength
+      self.saveInterval = saveInterval
+      self.doubleClickWindow = doubleClickWindow
+      self.reofferInterval = reofferInterval
+      self.closedShieldsKept = closedShieldsKept
+      self.puzzleSeed = puzzleSeed
+    }
+  }
+
+  /// How the desktop is watched.
+  enum Watching: Hashable, Sendable {
+    /// No desktop: nothing is metered, shields come only when asked for.
+    case off
+    /// The focused window counts.
+    case focus
+    /// The apps that run count (process fallback).
+    case running
+  }
+
+  /// A shield posted and not known to be closed, or closed lately.
+  struct Shown: Hashable, Sendable {
+    var rule: String
+    /// The links its actions carry, by action key.
+    var links: [String: String]
+    /// Counts the shields posted: a server may give a new shield the id of a
+    /// closed one, and a click on the new one is no repeat of a click on the old.
+    var posting: UInt64
+    /// Whether an action came for it: a close after it is no dismissal.
+    var acted = false
+  }
+
+  /// A task asked in a notification, waiting for its reply.
+  struct InlineTask: Sendable {
+    var rule: String
+    var app: String?
+    var grantMinutes: Int
+    var activation: String
+    var session: PuzzleSession<SeededRandom>
+  }
+
+  /// A post whose answer has not come back.
+  enum Pending: Sendable {
+    case shield(rule: String)
+    case task(InlineTask)
+    case other
+  }
+
+  /// A click, as the double-click window tells repeats apart.
+  struct Click: Hashable, Sendable {
+    var notification: UInt32
+    var key: String
+  }
+
+  public let settings: Settings
+  public internal(set) var rules: RuleSet
+  /// Today's use and limits, as of the latest input.
+  public internal(set) var meter: UsageMeter
+  let router: Router<ShieldAction>
+
+  var watching = Watching.off
+  /// The app of the window in front, covered or not: matched again when the rules change.
+  var focusedIdentity: AppIdentity?
+  /// The window in front and what it matched (or the site it shows); `nil`: nothing covered is in front.
+  var focused: AppMatch?
+  /// Whether ``focused`` is the site a browser shows rather than the window's own match:
+  /// then the window is the browser, which is never hidden for a site's sake.
+  var focusedIsSite = false
+  var siteReports: [SiteReport] = []
+  /// The covered apps that run (process fallback), by rule.
+  var running: [String: AppMatch] = [:]
+  /// The covered processes last reported, to tell a relaunch.
+  var runningApps: Set<AppIdentity> = []
+  /// The same processes in the backend's order: the first of a rule names it.
+  var runningOrder: [AppIdentity] = []
+  /// The rules at their limit and not lifted since, with today's grants when they got there.
+  public internal(set) var overLimit: [String: Int] = [:]
+
+  var savedUsage: [LocalDay: [String: Int]]
+  var savedLimits: [String: Int] = [:]
+  var lastSave: MeterInstant
+  /// Whether the last wait was already due: never woken for a due time twice in a row.
+  var wasDue = false
+
+  var shown: [UInt32: Shown] = [:]
+  var closedShields: RecentlyClosed<Shown>
+  var pending: [PostKey: Pending] = [:]
+  var nextKey: UInt64 = 1 << 32
+  var postings: UInt64 = 0
+  /// When the shield of a rule was last offered (posted, or dismissed): re-offers wait ``Settings/reofferInterval``.
+  var lastOffer: [String: MeterInstant] = [:]
+  /// The tasks (and views) open, by activation, with the rule they unlock (`nil`: a view, or a caller's link).
+  var tasks: [String: String?] = [:]
+  /// The tasks asked in notifications, by the notification's id.
+  var inline: [UInt32: InlineTask] = [:]
+  /// The notification ids of the tasks solved, waiting for their grant, by rule.
+  var solving: [String: [UInt32: InlineTask]] = [:]
+  var clicks: [Click: MeterInstant] = [:]
+  var random: SeededRandom
+
+  /// A core for `rules` that starts from the day's use and grants in `ledger`.
+  public init(
+    rules: RuleSet, ledger: Ledger, settings: Settings, links: LinkConfiguration = .standard, now: MeterInstant
+  ) {
+    self.settings = settings
+    self.rules = rules
+    router = Router(configuration: links)
+    meter = UsageMeter(
+      settings: UsageMeter.Settings(rules: rules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
+      ledger: ledger, now: now)
+    savedUsage = meter.usedSecondsByDay
+    lastSave = now
+    closedShields = RecentlyClosed(capacity: settings.closedShieldsKept)
+    random = SeededRandom(seed: settings.puzzleSeed)
+  }
+
+  // MARK: The one entry point
+
+  /// Takes one input that happened at `now` and returns what to do, in order.
+  public mutating func handle(_ input: ShieldInput, at now: MeterInstant) -> [ShieldEffect] {
+    var effects = Effects()
+    effects.meter(meter.advance(to: now))
+    switch input {
+    case .desktopStarted(let countsRunning):
+      watching = countsRunning ? .running : .focus
+      effects.meter(matchInUse(at: now))
+    case .desktopLost:
+      watching = .off
+      focused = nil
+      focusedIsSite = false
+      focusedIdentity = nil
+      running = [:]
+      runningApps = []
+      runningOrder = []
+      effects.meter(meter.inUse([], at: now))
+      effects.save = "desktop lost"
+    case .focus(let window):
+      focusedIdentity = window
+      effects.meter(matchInUse(at: now))
+      if let focused, !focusedIsSite { effects.broughtBack.append(focused) }
+    case .running(let apps):
+      var started: [String: AppMatch] = [:]
+      for app in apps where !runningApps.contains(app) {
+        // A process not seen before, even of a rule that already ran: a relaunch.
+        if let match = rules.match(app), !isReportingBrowser(app) { started[match.rule.name] = match }
+      }
+      runningApps = Set(apps)
+      runningOrder = apps
+      effects.meter(matchInUse(at: now))
+      effects.broughtBack += started.values.sorted { $0.rule.name < $1.rule.name }
+    case .idle(let isIdle):
+      effects.meter(meter.idle(isIdle, at: now))
+    case .inhibited(let isInhibited):
+      effects.meter(meter.inhibited(isInhibited, at: now))
+    case .screenVisible(let isVisible):
+      effects.meter(meter.screenVisible(isVisible, at: now))
+    case .sites(let reports):
+      siteReports = reports
+      effects.meter(matchInUse(at: now))
+    case .ledger(let ledger):
+      absorb(ledger, at: now, effects: &effects)
+    case .rulesReplaced(let newRules, let ledger):
+      replaceRules(newRules, ledger: ledger, at: now, effects: &effects)
+    case .tick:
+      break
+    default:
+      handleShieldInput(input, at: now, effects: &effects)
+    }
+    return finish(effects, at: now)
+  }
+
+  /// How long until the core must be woken with ``ShieldInput/tick``: the
+  /// meter's next warning, limit or midnight, or the next save; `nil` while
+  /// nothing counts and nothing is left to save.
+  public mutating func wait(after now: MeterInstant) -> Duration? {
+    let meterWait = meter.nextDeadline().map { $0.duration(since: now.monotonic) }
+    let saveWait = saveDue.map { settings.saveInterval - now.monotonic.duration(since: $0.monotonic) }
+    guard let wait = [meterWait, saveWait].compactMap({ $0 }).min() else {
+      wasDue = false
+      return nil
+    }
+    // Due at the last wake-up and due again: do not spin on it; look again in a second.
+    if wait <= .zero && wasDue { return .seconds(1) }
+    wasDue = wait <= .zero
+    return max(.zero, wait)
+  }
+
+  /// Today's use of every rule, as `Usage()` reports it.
+  public var usages: [RuleUsage] { meter.usages }
+
+  /// Whether a desktop is watched and counts the rules' time.
+  public var isMetering: Bool { watching != .off && !rules.isBuiltIn }
+
+  /// When the use was last saved, and the use must next be saved: `nil` while nothing is left to save.
+  var saveDue: MeterInstant? {
+    guard !meter.countingRules.isEmpty || meter.usedSecondsByDay != savedUsage else { return nil }
+    return lastSave
+  }
+
+  // MARK: Gathering effects
+
+  /// The effects of one input as they are gathered: the meter's events are acted on at the end, in order.
+  struct Effects {
+    var list: [ShieldEffect] = []
+    var events: [MeterEvent] = []
+    /// Apps of a rule brought to the front (or started again): enforced when their rule is over its limit.
+    var broughtBack: [AppMatch] = []
+    /// Why the use must be saved now; `nil`: only when due.
+    var save: String?
+
+    mutating func meter(_ new: [MeterEvent]) { events += new }
+    mutating func append(_ effect: ShieldEffect) { list.append(effect) }
+    mutating func log(_ line: String) { list.append(.log(line)) }
+  }
+
+  private mutating func finish(_ gathered: Effects, at now: MeterInstant) -> [ShieldEffect] {
+    var effects = gathered
+    let enforced = act(on: effects.events, at: now, effects: &effects)
+    for match in effects.broughtBack where overLimit[match.rule.name] != nil && !enforced.contains(match.rule.name) {
+      effects.append(.enforce(rule: match.rule.name))
+      reoffer(match.rule, app: match.app.name, at: now, effects: &effects)
+    }
+    if let reason = effects.save {
+      save(reason: reason, at: now, effects: &effects)
+    } else if let due = saveDue, now.monotonic.duration(since: due.monotonic) >= settings.saveInterval {
+      save(reason: nil, at: now, effects: &effects)
+    }
+    return effects.list
+  }
+
+  /// Asks for the use to be saved, with the rules at their limit.
+  mutating func save(reason: String?, at now: MeterInstant, effects: inout Effects) {
+    lastSave = now
+    let usage = meter.usedSecondsByDay
+    guard usage != savedUsage || overLimit != savedLimits || reason != nil else { return }
+    savedUsage = usage
+    savedLimits = overLimit
+    effects.append(
+      .save(
+        ShieldEffect.Save(
+          usedSecondsByDay: usage, limitReached: overLimit,
+          metered: isMetering ? Set(rules.rules.map(\.name)) : [], reason: reason)))
+  }
+
+  mutating func nextPostKey() -> PostKey {
+    nextKey += 1
+    return PostKey(nextKey)
+  }
+
+  func rule(named name: String) -> Rule? {
+    rules.rules.first { $0.name == name }
+  }
+}

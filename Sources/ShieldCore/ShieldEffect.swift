@@ -1,0 +1,93 @@
+public import Brake
+public import DeepLink
+
+/// What the core decided: something the service carries out, in order.
+///
+/// Effects whose result matters come back as an input: a post as
+/// ``ShieldInput/posted(_:id:)``, a task as ``ShieldInput/taskOpened(identifier:rule:_:)``,
+/// a grant as ``ShieldInput/grant(rule:_:)``, a save as ``ShieldInput/ledger(_:)``.
+public enum ShieldEffect: Hashable, Sendable {
+  /// Post a notification; the answer comes back under `key`.
+  case post(Post, key: PostKey)
+  /// Close notification `id`.
+  case close(UInt32)
+  /// The rule's `onLimit` on its apps (hide, close, or nothing); the
+  /// service hides where it can and closes where it cannot.
+  case enforce(rule: String)
+  /// Stop closing the rule's apps (a grant or a new day lifted it).
+  case stopClosing(rule: String)
+  /// Stop closing every rule's apps (a new day).
+  case stopClosingAll
+  /// Open the task behind a link (a click on a shield): the service resolves
+  /// it, plans it (handler, terminal, inline reply) and answers with
+  /// ``ShieldInput/taskOpened(identifier:rule:_:)``.
+  case openTask(TaskRequest)
+  /// Record one grant for the rule: a task asked by the core was solved while it was at its limit.
+  case recordGrant(rule: String)
+  /// Store the use counted (every day the meter holds), and, for each rule
+  /// at its limit, the grants it had when it got there; the service answers
+  /// with the ledger as it stands after the write.
+  case save(Save)
+  /// Emit `LimitReached(s rule, s app)`.
+  case limitReached(rule: String, app: String)
+  /// Emit `Unlocked(s rule, u minutes)`.
+  case unlocked(rule: String, minutes: Int)
+  /// Say what became of a click that opened nothing (`Dispatched`): a repeat, or one coalesced with an open task.
+  case dispatched(ShieldAction, outcome: Dispatch, detail: String, key: PostKey)
+  /// A line for the log.
+  case log(String)
+
+  /// What became of a click the core answered itself.
+  public enum Dispatch: String, Hashable, Sendable {
+    /// The same click again within the double-click window.
+    case duplicate
+    /// A task (or view) for the same identifier is already open.
+    case coalesced
+  }
+
+  /// A notification the core asks for; the service chooses the words.
+  public enum Post: Hashable, Sendable {
+    /// The shield for `app` of `rule`, with its task and views; `usedUp`: nothing to click.
+    case shield(rule: String, app: String?, usedUp: Bool)
+    /// The plain warning before the limit.
+    case warning(app: String, minutes: Int)
+    /// A task asked in the notification's reply field, replacing notification `replacing` (0: none).
+    case task(app: String?, grantMinutes: Int, puzzle: Puzzle, afterWrongAnswer: Bool, replacing: UInt32)
+    /// The task was solved: `minutes` more, replacing the task's notification.
+    case solved(app: String?, minutes: Int, replacing: UInt32)
+    /// Today's grants are used up.
+    case usedUp(app: String?)
+  }
+
+  /// What the meter has to store.
+  public struct Save: Hashable, Sendable {
+    public var usedSecondsByDay: [LocalDay: [String: Int]]
+    /// Rule → its grants today when it reached its limit, for every rule at its limit now.
+    public var limitReached: [String: Int]
+    /// The rules the meter counts.
+    public var metered: Set<String>
+    /// Why, when it is not the regular save.
+    public var reason: String?
+  }
+}
+
+/// A click (or an `Open(s link)`) that leads to a task or a view.
+public struct TaskRequest: Hashable, Sendable {
+  /// What the link asks for.
+  public var action: ShieldAction
+  /// The link itself, for a handler's `{link}`.
+  public var link: String
+  /// The rule of the shield that was clicked; `nil` for a link opened by a caller.
+  public var rule: String?
+  /// The activation token the server sent with the click.
+  public var token: String?
+  /// Names the request, so that a caller waiting for it finds its answer.
+  public var key: PostKey
+  /// What coalesces it: one task per identifier, and one view per identifier, open at once.
+  public var activation: String {
+    switch action {
+    case .puzzle(_, _, let id): id
+    case .view(_, _, let id): "view:" + id
+    }
+  }
+}

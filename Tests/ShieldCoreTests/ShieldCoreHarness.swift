@@ -1,0 +1,97 @@
+import Brake
+import DeepLink
+import Posix
+import ShieldCore
+
+/// Drives a ``ShieldCore`` as the service would, with a clock the test moves
+/// and a notification server the test plays: posts get ids in order, and the
+/// links a shield carries are the ones the service would put on it.
+struct CoreHarness {
+  var core: ShieldCore
+  var now: MeterInstant
+  var nextID: UInt32 = 1
+  /// Every effect so far, in order.
+  var effects: [ShieldEffect] = []
+  /// What each posted notification was, by id.
+  var notifications: [UInt32: ShieldEffect.Post] = [:]
+  let social = Rule(
+    name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 2, warnMinutes: 0)
+  static let instagram = AppIdentity(instance: "instagram", windowClass: "Instagram", pid: 100)
+  static let terminal = AppIdentity(instance: "xterm", windowClass: "XTerm", pid: 200)
+  static let start = MeterInstant(monotonic: MonotonicTime(nanoseconds: 1_000_000_000), wall: WallTime(secondsSince1970: 1_780_000_000))
+
+  init(metered: Bool = true, settings: ShieldCore.Settings = ShieldCore.Settings(doubleClickWindow: .seconds(1))) {
+    now = Self.start
+    core = ShieldCore(rules: RuleSet([social]), ledger: Ledger(), settings: settings, now: now)
+    if metered { _ = send(.desktopStarted(countsRunning: false)) }
+  }
+
+  /// Hands `input` to the core at the current time, posts what it asks to be posted, and returns its effects.
+  @discardableResult
+  mutating func send(_ input: ShieldInput) -> [ShieldEffect] {
+    var queue = core.handle(input, at: now)
+    var all: [ShieldEffect] = []
+    while !queue.isEmpty {
+      let effect = queue.removeFirst()
+      all.append(effect)
+      if case .post(let post, let key) = effect {
+        let id: UInt32
+        switch post {
+        case .task(_, _, _, _, let replacing) where replacing != 0: id = replacing
+        case .solved(_, _, let replacing): id = replacing
+        default:
+          id = nextID
+          nextID += 1
+        }
+        notifications[id] = post
+        var links: [String: String] = [:]
+        if case .shield(_, _, false) = post {
+          links["default"] = "shieldbridge://puzzle?app=Instagram&grant=1&id=shield-open"
+        }
+        queue += core.handle(.posted(key, id: id, links: links), at: now)
+      }
+    }
+    effects += all
+    return all
+  }
+
+  /// Moves the clock on by `duration` and wakes the core, as its timer would.
+  @discardableResult
+  mutating func pass(_ duration: Duration) -> [ShieldEffect] {
+    now = MeterInstant(
+      monotonic: MonotonicTime(nanoseconds: now.monotonic.nanoseconds + UInt64(duration.components.seconds) * 1_000_000_000),
+      wall: now.wall.adding(seconds: duration.components.seconds))
+    return send(.tick)
+  }
+
+  /// The ids of the shields posted in `effects`.
+  func shieldIDs(in effects: [ShieldEffect]) -> [UInt32] {
+    notifications.filter { if case .shield = $0.value { true } else { false } }.keys.sorted().filter { id in
+      effects.contains { if case .post(.shield, _) = $0 { true } else { false } }
+    }
+  }
+
+  struct NoShield: Error {}
+
+  /// Uses Instagram until its limit: the shield is posted and its id returned.
+  mutating func reachLimit() throws -> UInt32 {
+    send(.focus(Self.instagram))
+    let effects = pass(.seconds(61))
+    guard effects.contains(.enforce(rule: "social")),
+      let id = notifications.filter({ if case .shield = $0.value { true } else { false } }).keys.max()
+    else { throw NoShield() }
+    return id
+  }
+
+  static func count(_ effects: [ShieldEffect], _ predicate: (ShieldEffect) -> Bool) -> Int {
+    effects.filter(predicate).count
+  }
+
+  static func isShieldPost(_ effect: ShieldEffect) -> Bool {
+    if case .post(.shield, _) = effect { true } else { false }
+  }
+
+  static func isTaskRequest(_ effect: ShieldEffect) -> TaskRequest? {
+    if case .openTask(let request) = effect { request } else { nil }
+  }
+}
