@@ -42,7 +42,14 @@ let package = Package(
         "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Posix", "Spawn",
       ]
     ),
-    .target(name: "ShieldBridgeCLI", dependencies: ["Posix", "ShieldBridge"]),
+    // `shieldbridge demo`: a private bus, Xvfb with i3 and the service, outside the shipped library.
+    .target(
+      name: "ShieldBridgeDemo",
+      dependencies: [
+        "Brake", "DBus", "Desktop", "JSON", "Localization", "Notifications", "Posix", "ShieldBridge", "Spawn",
+      ]
+    ),
+    .target(name: "ShieldBridgeCLI", dependencies: ["Posix", "ShieldBridge", "ShieldBridgeDemo"]),
     .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridgeCLI"]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
@@ -59,7 +66,7 @@ let package = Package(
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
     .testTarget(name: "DesktopTests", dependencies: ["CXCB", "DBus", "Desktop", "Posix", "TestSupport"]),
-    .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
+    .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "ShieldBridgeDemo", "TestSupport"]),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
   ]
 )
