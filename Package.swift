@@ -46,26 +46,52 @@ let package = Package(
         "Spawn",
       ]
     ),
-    .target(name: "ShieldBridgeCLI", dependencies: ["Posix", "ShieldBridge"]),
+    // `shieldbridge demo`: a private bus, Xvfb with i3 and the service, outside the shipped library.
+    .target(
+      name: "ShieldBridgeDemo",
+      dependencies: [
+        "Brake", "DBus", "Desktop", "JSON", "Localization", "Notifications", "Posix", "ShieldBridge", "Spawn",
+      ]
+    ),
+    .target(
+      name: "ShieldBridgeCLI",
+      dependencies: [
+        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Notifications", "Posix", "ShieldBridge",
+        "ShieldBridgeDemo", "Spawn",
+      ]
+    ),
     .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridgeCLI"]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
-      dependencies: ["DBus", "Notifications", "DeepLink", "Localization", "ShieldBridge"],
+      dependencies: [
+        "Brake", "DBus", "DeepLink", "Localization", "Notifications", "Posix", "ShieldBridge", "Spawn",
+      ],
       path: "benchmarks/ShieldBridgeBenchmarks"
     ),
-    .target(name: "TestSupport", dependencies: ["DBus", "Spawn"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["DBus", "Posix", "Spawn"], path: "Tests/TestSupport"),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
-    .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "NotificationMarkup", "TestSupport"]),
-    .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "TestSupport"]),
-    .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"]),
-    .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "Posix", "TestSupport"]),
-    .testTarget(name: "ShieldCoreTests", dependencies: ["Brake", "DeepLink", "ShieldCore"]),
-    .testTarget(name: "DesktopTests", dependencies: ["Brake", "CXCB", "DBus", "Desktop", "Posix", "TestSupport"]),
-    .testTarget(name: "ShieldBridgeTests", dependencies: ["ShieldBridge", "TestSupport"]),
-    .testTarget(name: "ShieldBridgeCLITests", dependencies: ["ShieldBridgeCLI"]),
+    .testTarget(
+      name: "NotificationsTests",
+      dependencies: ["DBus", "JSON", "NotificationMarkup", "Notifications", "Spawn", "TestSupport"]
+    ),
+    .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "Posix", "Spawn", "TestSupport"]),
+    .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Spawn", "TestSupport"]),
+    .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "JSON", "Posix", "TestSupport"]),
+    .testTarget(name: "ShieldCoreTests", dependencies: ["Brake", "DeepLink", "Posix", "ShieldCore"]),
+    .testTarget(
+      name: "DesktopTests", dependencies: ["Brake", "CXCB", "DBus", "Desktop", "JSON", "Posix", "TestSupport"]
+    ),
+    .testTarget(
+      name: "ShieldBridgeTests",
+      dependencies: [
+        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Notifications", "Posix", "ShieldBridge",
+        "ShieldBridgeDemo", "ShieldCore", "Spawn", "TestSupport",
+      ]
+    ),
+    .testTarget(name: "ShieldBridgeCLITests", dependencies: ["Brake", "Desktop", "JSON", "ShieldBridgeCLI"]),
   ]
 )
 

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import ShieldBridge
+@testable import ShieldBridgeDemo
 
 @Suite("Forged signals from a third connection neither stop nor steer the service")
 struct ForgedSignalServiceTests {

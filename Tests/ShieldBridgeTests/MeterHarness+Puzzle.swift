@@ -1,6 +1,7 @@
 import Notifications
 
 @testable import ShieldBridge
+@testable import ShieldBridgeDemo
 
 extension MeterHarness {
   /// Clicks `shield`, answers the inline puzzle it brings up, and waits for the service's

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import ShieldBridge
+@testable import ShieldBridgeDemo
 
 @Suite("The whole flow against the embedded server, for every presentation")
 struct ServiceFlowTests {

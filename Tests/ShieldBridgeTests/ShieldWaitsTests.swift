@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import ShieldBridge
+@testable import ShieldBridgeDemo
 
 /// The shield waits for the user (issue 13, item 1), against the embedded server:
 /// no expiry, and resident where the server has `persistence`. What a

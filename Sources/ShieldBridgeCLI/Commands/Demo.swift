@@ -1,6 +1,6 @@
 import Localization
 import Posix
-import ShieldBridge
+import ShieldBridgeDemo
 import Spawn
 import Synchronization
 

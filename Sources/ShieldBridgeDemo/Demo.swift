@@ -4,6 +4,7 @@ import Desktop
 public import Localization
 import Notifications
 import Posix
+import ShieldBridge
 
 /// `shieldbridge demo`: the whole loop on a machine with no desktop and no session bus.
 ///
