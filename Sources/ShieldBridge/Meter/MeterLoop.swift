@@ -74,6 +74,10 @@ actor MeterLoop {
   private var ledgerStamp: LedgerStamp?
   /// The use as last written to the ledger.
   private var savedUsage: [LocalDay: [String: Int]] = [:]
+  /// The rules last written to the ledger as metered, and the day they were written for.
+  private var savedMetered: (day: LocalDay, rules: Set<String>)?
+  /// Rules that reached their limit today with these grants, not yet written to the ledger.
+  private var unsavedLimits: [String: Int] = [:]
   private var lastSave: MonotonicTime
   private var escalation: CloseEscalation
 
@@ -107,6 +111,8 @@ actor MeterLoop {
     generation += 1
     let generation = self.generation
     self.backend = backend
+    // The puzzle's other processes learn from the ledger that this meter counts the rules.
+    _ = save(instant(), reason: "start")
     log(
       "meter: watching the desktop through \(backend.kind) (counting \(backend.countingSource.rawValue) time)"
         + (backend.limitations.isEmpty ? "" : "; " + backend.limitations.joined(separator: "; ")))
@@ -204,6 +210,7 @@ actor MeterLoop {
     events += meter.inhibited(old.isInhibited, at: now)
     events += meter.screenVisible(old.isScreenVisible, at: now)
     events += matchInUse(at: now)
+    events += save(now, reason: "new rules")
     log("meter: rules now \(newRules.rules.map(\.name).joined(separator: ", "))")
     await act(on: events, at: now)
     reschedule()
@@ -311,7 +318,10 @@ actor MeterLoop {
         await hooks.warn(app, minutes)
       case .limitReached(let name):
         guard let rule = rule(named: name), overLimit[name] == nil else { continue }
-        overLimit[name] = meter.usage(of: name)?.grantsToday ?? 0
+        let grants = meter.usage(of: name)?.grantsToday ?? 0
+        overLimit[name] = grants
+        // Written before the shield is shown: a puzzle in another process may grant from now on.
+        unsavedLimits[name] = grants
         queue += save(now, reason: "limit")
         let app = displayApp(of: rule)
         log("meter: rule \(name) reached today's limit (\(app) in use); \(rule.onLimit.rawValue)")
@@ -335,6 +345,7 @@ actor MeterLoop {
       case .newDay(let day):
         log("meter: a new day, \(day): every rule starts from its daily limit")
         newDay = true
+        unsavedLimits = [:]
         for name in overLimit.keys where !events.contains(.lifted(rule: name)) {
           // Lift what the meter does not lift itself, so that nothing stays hidden past midnight.
           queue.append(.lifted(rule: name))
@@ -446,19 +457,25 @@ actor MeterLoop {
 
   // MARK: The ledger
 
-  /// Writes the use counted (today's, and yesterday's after midnight); the
-  /// log says why when it is not the regular save.
+  /// Writes the use counted (today's, and yesterday's after midnight), the
+  /// rules this meter counts today, and the limits reached since the last
+  /// write; the log says why when it is not the regular save.
   ///
   /// - Returns: What the meter makes of the grants other processes stored
   ///   meanwhile, which the write read back.
   private func save(_ now: MeterInstant, reason: String?) -> [MeterEvent] {
     let usage = meter.usedSecondsByDay
+    let metered = Set(rules.rules.map(\.name))
+    let day = meter.day
     lastSave = now.monotonic
-    guard usage != savedUsage else { return [] }
+    let meteredSaved = savedMetered.map { $0.day == day && $0.rules == metered } ?? false
+    guard usage != savedUsage || !meteredSaved || !unsavedLimits.isEmpty else { return [] }
     do {
-      let result = try ledger.recordUsage(usage)
+      let result = try ledger.recordMeter(usage: usage, metered: metered, limitReached: unsavedLimits, on: day)
       for warning in result.warnings { log("meter: \(warning)") }
       savedUsage = usage
+      savedMetered = (day, metered)
+      unsavedLimits = [:]
       return meter.absorb(result.value, at: now)
     } catch {
       log("meter: cannot store today's use\(reason.map { " (\($0))" } ?? ""): \(error)")

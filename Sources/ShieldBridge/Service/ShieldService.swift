@@ -96,7 +96,7 @@ public actor ShieldService {
     var app: String?
     var rule: Rule
     var identifier: String
-    var session: PuzzleSession<SeededRandom>
+    var run: PuzzleRun<SeededRandom>
   }
 
   public nonisolated let connection: Connection
@@ -482,9 +482,9 @@ public actor ShieldService {
       }
       return record
     case .inline(let rule):
-      if await askInline(app: app, rule: rule, identifier: identifier) { return outcome(.inlineReply) }
-      deduplicator.endActivation(of: identifier)
-      return outcome(.failed, "the task could not be posted")
+      let (asked, detail) = await askInline(app: app, rule: rule, identifier: identifier)
+      if asked != .inlineReply { deduplicator.endActivation(of: identifier) }
+      return outcome(asked, detail)
     case .refused(let reason):
       deduplicator.endActivation(of: identifier)
       return outcome(.refused, reason)
@@ -546,45 +546,73 @@ public actor ShieldService {
 
   // MARK: The inline puzzle
 
-  /// Asks a task in a notification; returns whether it could be posted.
-  private func askInline(app: String?, rule: Rule, identifier: String) async -> Bool {
-    let session = PuzzleSession(random: nextRandom())
+  /// Asks a task in a notification, on the one puzzle path (``PuzzleRun``):
+  /// `.inlineReply` when it was posted, or what stood in the way.
+  private func askInline(
+    app: String?, rule: Rule, identifier: String
+  ) async -> (DispatchRecord.Outcome, String) {
+    let run: PuzzleRun<SeededRandom>
+    do {
+      let prepared = try PuzzleRun.prepare(for: rule, in: options.ledger, random: nextRandom())
+      for warning in prepared.warnings { options.log("\(warning)") }
+      switch prepared.value {
+      case .ready(let ready):
+        run = ready
+      case .usedUp(let status):
+        _ = try? await post(texts.usedUp(app: app, identifier: identifier))
+        return (.usedUp, "\(status.grantsToday) of \(status.rule.maxGrantsPerDay) grants used today")
+      case .notAtLimit(let status):
+        _ = try? await post(texts.notAtLimit(app: app, identifier: identifier))
+        let refusal = LedgerError.notAtLimit(
+          rule: rule.name, grantsToday: status.grantsToday, day: options.ledger.today)
+        return (.notAtLimit, refusal.description)
+      }
+    } catch {
+      return (.failed, "\(error)")
+    }
     let notification = texts.puzzle(
-      app: app, minutes: rule.grantMinutes, task: session.puzzle, afterWrongAnswer: false, replacing: 0)
-    guard let id = try? await post(notification) else { return false }
-    puzzles[id] = InlinePuzzle(app: app, rule: rule, identifier: identifier, session: session)
-    return true
+      app: app, minutes: rule.grantMinutes, task: run.puzzle, afterWrongAnswer: false, replacing: 0)
+    guard let id = try? await post(notification) else { return (.failed, "the task could not be posted") }
+    puzzles[id] = InlinePuzzle(app: app, rule: rule, identifier: identifier, run: run)
+    return (.inlineReply, "")
   }
 
   private func answer(_ id: UInt32, text: String) async {
     guard var puzzle = puzzles.removeValue(forKey: id) else { return }
-    let attempt = puzzle.session.answer(text)
-    guard attempt == .solved else {
+    let attempt = puzzle.run.check(text)
+    guard case .solved(let solved) = attempt else {
+      let wrong = if case .wrong = attempt { true } else { false }
       let again = texts.puzzle(
-        app: puzzle.app, minutes: puzzle.rule.grantMinutes, task: puzzle.session.puzzle,
-        afterWrongAnswer: attempt == .wrong, replacing: id)
+        app: puzzle.app, minutes: puzzle.rule.grantMinutes, task: puzzle.run.puzzle,
+        afterWrongAnswer: wrong, replacing: id)
       if let newID = try? await post(again) {
         puzzles[newID] = puzzle
       } else {
         deduplicator.endActivation(of: puzzle.identifier)
       }
-      options.log("puzzle notification \(id): \(attempt == .wrong ? "wrong answer, new task" : "blank answer")")
+      options.log("puzzle notification \(id): \(wrong ? "wrong answer, new task" : "blank answer")")
       return
     }
     deduplicator.endActivation(of: puzzle.identifier)
     do {
-      let grant = try options.ledger.recordGrant(for: puzzle.rule)
-      for warning in grant.warnings { options.log("\(warning)") }
-      await meterLoop?.granted(puzzle.rule.name, grantsToday: grant.value.status.grantsToday)
-      await lifted(rule: puzzle.rule.name)
-      _ = try? await post(texts.solved(app: puzzle.app, minutes: puzzle.rule.grantMinutes, replacing: id))
-      options.log(
-        "puzzle solved: \(puzzle.rule.grantMinutes) more minutes for \(puzzle.app ?? "the app") "
-          + "(grant \(grant.value.status.grantsToday) of \(puzzle.rule.maxGrantsPerDay) today)")
-    } catch {
-      if case .grantsUsedUp = error {
+      let outcome = try solved.grant()
+      for warning in outcome.warnings { options.log("\(warning)") }
+      switch outcome.value {
+      case .granted(let grant):
+        await meterLoop?.granted(puzzle.rule.name, grantsToday: grant.status.grantsToday)
+        await lifted(rule: puzzle.rule.name)
+        _ = try? await post(texts.solved(app: puzzle.app, minutes: puzzle.rule.grantMinutes, replacing: id))
+        options.log(
+          "puzzle solved: \(puzzle.rule.grantMinutes) more minutes for \(puzzle.app ?? "the app") "
+            + "(grant \(grant.status.grantsToday) of \(puzzle.rule.maxGrantsPerDay) today)")
+      case .usedUp:
         _ = try? await post(texts.usedUp(app: puzzle.app, identifier: puzzle.identifier))
+        options.log("puzzle solved, but today's grants were used up meanwhile; nothing was recorded")
+      case .notAtLimit:
+        _ = try? await post(texts.notAtLimit(app: puzzle.app, identifier: puzzle.identifier))
+        options.log("puzzle solved, but \(puzzle.rule.name) is no longer at its limit; nothing was recorded")
       }
+    } catch {
       options.log("puzzle solved, but the grant could not be recorded: \(error)")
     }
   }
