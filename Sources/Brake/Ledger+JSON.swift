@@ -3,17 +3,27 @@ public import JSON
 extension Ledger {
   /// The version of the file format written by ``json``.
   ///
-  /// Still 1 with the seconds used: a reader of version 1 ignores the keys it does not know.
+  /// Still 1 with the seconds used and with the meter's `metered` and
+  /// `limitReached`: every reader of version 1 ignores the keys it does not
+  /// know, so an older ShieldBridge still reads the file (and records its
+  /// grants and use in it). Raising the version would make older readers
+  /// refuse the whole ledger as a newer one. What an older writer costs is
+  /// the meter's two keys, which it does not write back: until the meter's
+  /// next save (at most 30 s later by default) a metered rule
+  /// is treated as unmetered.
   public static let formatVersion: Int64 = 1
 
   /// The ledger as stored:
-  /// `{"version":1,"days":[{"date":"2026-11-29","grants":{"social":1},"usedSeconds":{"social":190}}]}`,
+  /// `{"version":1,"days":[{"date":"2026-11-29","grants":{"social":1},"usedSeconds":{"social":190},`
+  /// `"metered":["social","video"],"limitReached":{"social":0}}]}`,
   /// days and rule names sorted so that equal ledgers are equal files.
   ///
   /// Every day has `grants` (an empty object on a day with use alone, since
-  /// earlier readers require it); `usedSeconds` appears on days with some use.
+  /// earlier readers require it); `usedSeconds` appears on days with some
+  /// use, `metered` (the rules a meter counted, an array of names) and
+  /// `limitReached` (rule → the grants it had when the meter saw it reach its
+  /// limit) on days a meter ran.
   public var json: JSONValue {
-    let allDays = Set(days.keys).union(usedSecondsByDay.keys).sorted()
     let sortedDays = allDays.map { day -> JSONValue in
       let grants = (days[day] ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
       var members: [(String, JSONValue)] = [
@@ -23,6 +33,12 @@ extension Ledger {
       let used = (usedSecondsByDay[day] ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
       if !used.isEmpty {
         members.append(("usedSeconds", .object(used.map { ($0.key, .int($0.value)) })))
+      }
+      if let metered = meteredByDay[day], !metered.isEmpty {
+        members.append(("metered", .array(metered.sorted().map { .string($0) })))
+      }
+      if let reached = limitReachedByDay[day], !reached.isEmpty {
+        members.append(("limitReached", .object(reached.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })))
       }
       return .object(members)
     }
@@ -49,7 +65,9 @@ extension Ledger {
   /// ``maximumUsedSeconds`` as that, and a value that is not a number as no
   /// use, each with a ``LedgerWarning/usageOutOfRange(day:rule:found:kept:)``.
   /// Use is something the meter measures again; a bad count must not cost the
-  /// day's grants, as calling the whole file damaged would.
+  /// day's grants, as calling the whole file damaged would. The meter's
+  /// `metered` and `limitReached` are read strictly, like the grants: they
+  /// decide whether a grant may be taken.
   ///
   /// - Throws: ``LedgerFormatError`` as ``init(json:)`` does.
   public init(json: JSONValue, warnings: inout [LedgerWarning]) throws(LedgerFormatError) {
@@ -67,6 +85,8 @@ extension Ledger {
     }
     var days: [LocalDay: [String: Int]] = [:]
     var usedSecondsByDay: [LocalDay: [String: Int]] = [:]
+    var meteredByDay: [LocalDay: Set<String>] = [:]
+    var limitReachedByDay: [LocalDay: [String: Int]] = [:]
     var seen: Set<LocalDay> = []
     for (index, entry) in entries.enumerated() {
       guard let text = entry["date"]?.stringValue, let day = LocalDay(text) else {
@@ -76,8 +96,11 @@ extension Ledger {
         throw LedgerFormatError("days[\(index)]: \(day) appears twice")
       }
       let usage = entry["usedSeconds"]
-      // A day with use alone may leave out its grants; a day with neither is not a day.
-      let grants = entry["grants"]?.objectValue ?? (usage != nil && entry["grants"] == nil ? [] : nil)
+      let metered = entry["metered"]
+      let reached = entry["limitReached"]
+      let hasMore = usage != nil || metered != nil || reached != nil
+      // A day with use (or the meter's record) alone may leave out its grants; a day with none is not a day.
+      let grants = entry["grants"]?.objectValue ?? (hasMore && entry["grants"] == nil ? [] : nil)
       guard let grants else {
         throw LedgerFormatError("days[\(index)].grants is missing or not an object")
       }
@@ -90,7 +113,27 @@ extension Ledger {
         counts[rule] = Int(count)
       }
       // A day of use alone stays a day of use alone, so that it reads back as it was written.
-      if !counts.isEmpty || usage == nil { days[day] = counts }
+      if !counts.isEmpty || !hasMore { days[day] = counts }
+      if let metered {
+        guard let names = metered.arrayValue?.compactMap(\.stringValue), names.count == metered.arrayValue?.count
+        else {
+          throw LedgerFormatError("days[\(index)].metered is not an array of rule names")
+        }
+        if !names.isEmpty { meteredByDay[day] = Set(names) }
+      }
+      if let reached {
+        guard let members = reached.objectValue else {
+          throw LedgerFormatError("days[\(index)].limitReached is not an object")
+        }
+        var counts: [String: Int] = [:]
+        for (rule, count) in members {
+          guard let count = count.integerValue, (0...10_000).contains(count), counts[rule] == nil else {
+            throw LedgerFormatError("days[\(index)].limitReached: the count for '\(rule)' is not valid")
+          }
+          counts[rule] = Int(count)
+        }
+        if !counts.isEmpty { limitReachedByDay[day] = counts }
+      }
       if let usage {
         guard let members = usage.objectValue else {
           throw LedgerFormatError("days[\(index)].usedSeconds is not an object")
@@ -109,7 +152,9 @@ extension Ledger {
         if !used.isEmpty { usedSecondsByDay[day] = used }
       }
     }
-    self.init(days: days, usedSecondsByDay: usedSecondsByDay)
+    self.init(
+      days: days, usedSecondsByDay: usedSecondsByDay, meteredByDay: meteredByDay,
+      limitReachedByDay: limitReachedByDay)
   }
 
   /// At most 40 characters of `text`, so a huge value makes a short warning.

@@ -1,4 +1,5 @@
-/// The grants earned and the seconds used on each local day, counted per rule.
+/// The grants earned and the seconds used on each local day, counted per rule,
+/// and what the meter saw of the rules' limits that day.
 ///
 /// Grants belong to the day they were earned on: asking for another day's
 /// count never sees them, so yesterday's grants never extend today's limit.
@@ -6,6 +7,14 @@
 /// grants, so a restart (or a crash) of the service keeps the day's use. The
 /// ledger keeps counts only (no times, no app names): it holds what the
 /// limits need and nothing more about the user's day.
+///
+/// The meter, in the service's process, is the one authority on whether a
+/// rule has reached its limit; the processes that grant (`shieldbridge
+/// puzzle`, the browser's native host) learn it here. Per day the meter
+/// writes the rules it counts (``metered(on:)``) and, for each rule that
+/// reached its limit, the grants it had then (``limitReached(for:on:)``). A
+/// metered rule can take a grant only while these two agree with today's
+/// grants; see ``grantStanding(of:on:)``.
 public struct Ledger: Hashable, Sendable {
   /// How many days back from today a ledger keeps; older days are dropped when it is saved.
   public static let keptDays = 7
@@ -21,15 +30,28 @@ public struct Ledger: Hashable, Sendable {
   /// Seconds used per rule name, per day (only days with some use).
   public private(set) var usedSecondsByDay: [LocalDay: [String: Int]]
 
+  /// The names of the rules a meter counted, per day (only days a meter ran on).
+  public private(set) var meteredByDay: [LocalDay: Set<String>]
+
+  /// Per day, rule name → the grants the rule had when the meter last saw it reach its limit.
+  public private(set) var limitReachedByDay: [LocalDay: [String: Int]]
+
   /// An empty ledger.
   public init() {
     days = [:]
     usedSecondsByDay = [:]
+    meteredByDay = [:]
+    limitReachedByDay = [:]
   }
 
-  init(days: [LocalDay: [String: Int]], usedSecondsByDay: [LocalDay: [String: Int]] = [:]) {
+  init(
+    days: [LocalDay: [String: Int]], usedSecondsByDay: [LocalDay: [String: Int]] = [:],
+    meteredByDay: [LocalDay: Set<String>] = [:], limitReachedByDay: [LocalDay: [String: Int]] = [:]
+  ) {
     self.days = days
     self.usedSecondsByDay = usedSecondsByDay
+    self.meteredByDay = meteredByDay
+    self.limitReachedByDay = limitReachedByDay
   }
 
   /// The grants recorded for the rule named `rule` on `day`.
@@ -42,19 +64,70 @@ public struct Ledger: Hashable, Sendable {
     usedSecondsByDay[day]?[rule] ?? 0
   }
 
-  /// Records one solved puzzle for `rule` on `day`, unless the day's grants are used up.
+  /// The names of the rules a meter counted on `day`; empty when no meter ran that day.
+  public func metered(on day: LocalDay) -> Set<String> {
+    meteredByDay[day] ?? []
+  }
+
+  /// The grants the rule named `rule` had when the meter last saw it reach
+  /// its limit on `day`; `nil` when it did not reach it that day.
+  public func limitReached(for rule: String, on day: LocalDay) -> Int? {
+    limitReachedByDay[day]?[rule]
+  }
+
+  /// Whether a solved puzzle may add a grant for `rule` on `day`.
+  ///
+  /// Used up comes first: a rule with `maxGrantsPerDay` grants takes no
+  /// more, metered or not. A rule a meter counts on `day` is at or over its
+  /// limit only when the meter saw it reach the limit at today's grant
+  /// count (``limitReached(for:on:)`` equals ``grants(for:on:)``): each grant
+  /// raises the limit, so the next grant waits until the meter sees the new
+  /// limit reached. A rule no meter counts (a script or another blocker
+  /// shields it) has no one to say where it stands, and may take a grant up
+  /// to its maximum.
+  public func grantStanding(of rule: Rule, on day: LocalDay) -> GrantStanding {
+    let current = grants(for: rule.name, on: day)
+    if current >= rule.maxGrantsPerDay { return .usedUp }
+    if metered(on: day).contains(rule.name), limitReached(for: rule.name, on: day) != current {
+      return .notAtLimit
+    }
+    return .open
+  }
+
+  /// Records one solved puzzle for `rule` on `day`, unless the day's grants
+  /// are used up or a meter counts the rule and it is not at its limit
+  /// (see ``grantStanding(of:on:)``).
   ///
   /// - Returns: The rule's grants on `day`, the new one included.
   /// - Throws: ``LedgerError/grantsUsedUp(rule:maximum:day:)`` when the rule
-  ///   already has `maxGrantsPerDay` grants on that day; nothing is recorded.
+  ///   already has `maxGrantsPerDay` grants on that day;
+  ///   ``LedgerError/notAtLimit(rule:grantsToday:day:)`` when it is metered and
+  ///   not at its limit. Nothing is recorded then.
   @discardableResult
   public mutating func recordGrant(for rule: Rule, on day: LocalDay) throws(LedgerError) -> Int {
     let current = grants(for: rule.name, on: day)
-    guard current < rule.maxGrantsPerDay else {
-      throw .grantsUsedUp(rule: rule.name, maximum: rule.maxGrantsPerDay, day: day)
+    switch grantStanding(of: rule, on: day) {
+    case .usedUp: throw .grantsUsedUp(rule: rule.name, maximum: rule.maxGrantsPerDay, day: day)
+    case .notAtLimit: throw .notAtLimit(rule: rule.name, grantsToday: current, day: day)
+    case .open: break
     }
     days[day, default: [:]][rule.name] = current + 1
     return current + 1
+  }
+
+  /// Records what the meter knows of `day`: the rules it counts, and for the
+  /// rules that reached their limit, the grants they had then.
+  ///
+  /// Both only grow during a day, as the seconds used do: the names join the
+  /// day's set, and a rule keeps the larger of the stored and the given grant
+  /// count. So a writer with an older view (a service restarted from an older
+  /// file) never takes back what the meter saw.
+  public mutating func recordMeter(metered: Set<String>, limitReached: [String: Int], on day: LocalDay) {
+    if !metered.isSubset(of: self.metered(on: day)) { meteredByDay[day, default: []].formUnion(metered) }
+    for (rule, grants) in limitReached where grants >= 0 {
+      if let stored = self.limitReached(for: rule, on: day), stored >= grants { continue }
+      limitReachedByDay[day, default: [:]][rule] = grants
+    }
   }
 
   /// Records that the rule named `rule` was used for `seconds` on `day`,
@@ -88,23 +161,33 @@ public struct Ledger: Hashable, Sendable {
   /// The most days a ledger keeps in all, later days included.
   public static let maximumDays = 31
 
-  /// Drops every day more than ``keptDays`` before `today`, grants and use
-  /// alike, so the file stays small.
+  /// Drops every day more than ``keptDays`` before `today`, grants, use and
+  /// the meter's record alike, so the file stays small.
   ///
   /// Days after `today` stay (the clock may have been set back, and those
   /// grants and that use were real), but never more than ``maximumDays`` days
   /// in all: the ones farthest from `today` go first.
   public mutating func forgetOldDays(before today: LocalDay) {
     func isRecent(_ day: LocalDay) -> Bool { today.days(to: day) > -Ledger.keptDays }
-    days = days.filter { isRecent($0.key) }
-    usedSecondsByDay = usedSecondsByDay.filter { isRecent($0.key) }
-    let allDays = Set(days.keys).union(usedSecondsByDay.keys)
+    keepDays(where: isRecent)
+    let allDays = self.allDays
     if allDays.count > Ledger.maximumDays {
       let kept = Set(
         allDays.sorted { abs(today.days(to: $0)) < abs(today.days(to: $1)) }.prefix(Ledger.maximumDays))
-      days = days.filter { kept.contains($0.key) }
-      usedSecondsByDay = usedSecondsByDay.filter { kept.contains($0.key) }
+      keepDays { kept.contains($0) }
     }
+  }
+
+  /// Every day the ledger holds anything for, in order.
+  var allDays: [LocalDay] {
+    Set(days.keys).union(usedSecondsByDay.keys).union(meteredByDay.keys).union(limitReachedByDay.keys).sorted()
+  }
+
+  private mutating func keepDays(where isKept: (LocalDay) -> Bool) {
+    days = days.filter { isKept($0.key) }
+    usedSecondsByDay = usedSecondsByDay.filter { isKept($0.key) }
+    meteredByDay = meteredByDay.filter { isKept($0.key) }
+    limitReachedByDay = limitReachedByDay.filter { isKept($0.key) }
   }
 
   /// Where `rules` stand on `day`.
@@ -113,4 +196,14 @@ public struct Ledger: Hashable, Sendable {
       date: day,
       rules: rules.rules.map { RuleStatus(rule: $0, grantsToday: grants(for: $0.name, on: day)) })
   }
+}
+
+/// Whether a rule may take a grant now; see ``Ledger/grantStanding(of:on:)``.
+public enum GrantStanding: Hashable, Sendable {
+  /// A grant may be recorded.
+  case open
+  /// The rule has its most grants for the day.
+  case usedUp
+  /// A meter counts the rule and has not seen it reach its limit at today's grant count.
+  case notAtLimit
 }

@@ -4,6 +4,10 @@ public import Posix
 public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The rule already has its most grants for the day; nothing was recorded.
   case grantsUsedUp(rule: String, maximum: Int, day: LocalDay)
+  /// A meter counts the rule and has not seen it reach its limit with
+  /// `grantsToday` grants: the puzzle unlocks time only once today's limit
+  /// is used. Nothing was recorded.
+  case notAtLimit(rule: String, grantsToday: Int, day: LocalDay)
   /// A file operation on the state directory failed (`errno` kept).
   case io(operation: String, path: String, errno: Int32)
   /// The ledger or its lock file is a FIFO, a device or another kind of file
@@ -20,6 +24,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
   public var code: String {
     switch self {
     case .grantsUsedUp: "grants-used-up"
+    case .notAtLimit: "not-at-limit"
     case .io, .notRegularFile: "state-io"
     case .lockTimeout: "state-locked"
     case .newerVersion: "state-newer-version"
@@ -31,6 +36,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .grantsUsedUp(let rule, let maximum, let day):
       "the rule '\(rule)' already has its \(maximum) grants for \(day)"
+    case .notAtLimit(let rule, _, _):
+      "\(rule) is not at its limit yet: the puzzle unlocks time only once today's limit is used"
     case .io(let operation, let path, let code):
       "\(path): \(operation) failed: \(Errno(rawValue: code))"
     case .notRegularFile(let path, let kind):

@@ -95,13 +95,17 @@ public final class LedgerStore: Sendable {
 
   /// Records one solved puzzle for `rule` on today's local day.
   ///
-  /// The check against `maxGrantsPerDay` and the write happen under the lock,
-  /// so two processes cannot both take the last grant. Days older than
-  /// ``Ledger/keptDays`` are dropped on the way.
+  /// The check (``Ledger/grantStanding(of:on:)``: `maxGrantsPerDay`, and for
+  /// a metered rule the meter's word that it is at its limit) and the write
+  /// happen under the lock, so two processes cannot both take the last
+  /// grant, nor two grants one limit. Days older than ``Ledger/keptDays``
+  /// are dropped on the way. A puzzle records through ``PuzzleRun``.
   ///
   /// - Returns: The day the grant was recorded on and the rule's status after it.
   /// - Throws: ``LedgerError/grantsUsedUp(rule:maximum:day:)`` when today's
-  ///   grants are used up (nothing is written), or a state error.
+  ///   grants are used up, ``LedgerError/notAtLimit(rule:grantsToday:day:)``
+  ///   when a meter counts the rule and it is not at its limit (nothing is
+  ///   written either way), or a state error.
   public func recordGrant(for rule: Rule) throws(LedgerError) -> LedgerResult<RecordedGrant> {
     try withLock { () throws(LedgerError) in
       let loaded = try loadForUpdate()
@@ -138,10 +142,42 @@ public final class LedgerStore: Sendable {
   public func recordUsage(_ secondsByDay: [LocalDay: [String: Int]]) throws(LedgerError)
     -> LedgerResult<Ledger>
   {
+    try update { ledger in
+      for (day, seconds) in secondsByDay { ledger.recordUsedSeconds(seconds, on: day) }
+    }
+  }
+
+  /// The meter's one write: the seconds used, as ``recordUsage(_:)`` records
+  /// them, and on `day` the rules it counts and the rules that reached their
+  /// limit, with the grants they had then.
+  ///
+  /// The meter is the authority on reaching a limit; this is how the
+  /// processes that grant (`shieldbridge puzzle`, the browser's native host)
+  /// learn it (see ``Ledger/grantStanding(of:on:)``). The meter writes
+  /// `metered` when it starts, when its rules change and at every save, and
+  /// `limitReached[rule] = grantsToday` in the save at the limit. Both only
+  /// grow during a day (``Ledger/recordMeter(metered:limitReached:on:)``).
+  /// Under the same lock and with the same atomic write as a grant; nothing
+  /// is written when nothing would change.
+  ///
+  /// - Returns: The ledger as it stands after the write, with the grants and
+  ///   use other processes recorded.
+  /// - Throws: A state error; the stored ledger is left as it was.
+  public func recordMeter(
+    usage: [LocalDay: [String: Int]], metered: Set<String>, limitReached: [String: Int], on day: LocalDay
+  ) throws(LedgerError) -> LedgerResult<Ledger> {
+    try update { ledger in
+      for (day, seconds) in usage { ledger.recordUsedSeconds(seconds, on: day) }
+      ledger.recordMeter(metered: metered, limitReached: limitReached, on: day)
+    }
+  }
+
+  /// Changes the ledger under the lock and writes it when it changed.
+  private func update(_ change: (inout Ledger) -> Void) throws(LedgerError) -> LedgerResult<Ledger> {
     try withLock { () throws(LedgerError) in
       let loaded = try loadForUpdate()
       var ledger = loaded.value
-      for (day, seconds) in secondsByDay { ledger.recordUsedSeconds(seconds, on: day) }
+      change(&ledger)
       ledger.forgetOldDays(before: today)
       // The clamped counts of a ledger read with warnings are written even when nothing else changed.
       if ledger != loaded.value || !loaded.warnings.isEmpty { try save(ledger) }

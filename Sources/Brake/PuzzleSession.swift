@@ -1,10 +1,8 @@
 /// One sitting at the puzzle: the current task, and a new one after every wrong answer.
 ///
-/// The session only judges answers; the caller shows the texts and records
-/// the grant in a ``LedgerStore`` once the task is solved (checking
-/// ``RuleStatus/isUsedUp`` before the first task is shown). The terminal
-/// `shieldbridge puzzle` and the service's inline-reply notification both
-/// drive it.
+/// The session only judges answers; ``PuzzleRun``, which every way of asking
+/// goes through, wraps it with the ledger's checks before the task and the
+/// grant after it.
 public struct PuzzleSession<Random: RandomNumberGenerator> {
   /// The task to show now.
   public private(set) var puzzle: Puzzle

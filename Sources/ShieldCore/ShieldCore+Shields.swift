@@ -7,7 +7,9 @@ extension ShieldCore {
   mutating func handleShieldInput(_ input: ShieldInput, at now: MeterInstant, effects: inout Effects) {
     switch input {
     case .shieldAsked(let app, let rule, let key):
-      post(.shield(rule: rule, app: app, usedUp: isUsedUp(rule)), key: key, pending: .shield(rule: rule), effects: &effects)
+      post(
+        .shield(rule: rule, app: app, usedUp: isUsedUp(rule)), key: key, pending: .shield(rule: rule), effects: &effects
+      )
       lastOffer[rule] = now
     case .linkOpened(let action, let link, let key):
       open(TaskRequest(action: action, link: link, rule: nil, token: nil, key: key), effects: &effects)

@@ -149,6 +149,26 @@ struct MeterProcessesTests {
     await harness.stop()
   }
 
+  @Test("A shield asked for by hand before the limit: its task is refused and nothing is granted (issue 20)")
+  func shieldBeforeTheLimit() async throws {
+    let rule = Rule(name: "social", apps: ["Reddit"], warnMinutes: 0, onLimit: .notify)
+    // Nothing covered runs: the meter counts the rule, which stays under its limit.
+    let harness = try await MeterHarness(rules: [rule], desktop: ProcessesDesktop(covers: { _ in false }))
+    _ = try await harness.logLine(containing: "meter: watching the desktop")
+    #expect(try harness.store.load().value.metered(on: harness.store.today) == ["social"])
+
+    _ = try await harness.service.shield(app: "Reddit")
+    let shield = try await harness.notification(summary: "Reddit is paused")
+    let activity = harness.notifications.activity.count
+    _ = try harness.server.click(shield.id)
+    let refusal = try await harness.notifications.notification(after: activity, "the refusal") {
+      $0.summary == "Reddit is paused" || $0.summary == "A short task"
+    }
+    #expect(refusal.body == "Reddit is not at its limit yet: the task unlocks time only once today’s limit is used.")
+    #expect(try harness.store.load().value.grants(for: "social", on: harness.store.today) == 0)
+    await harness.stop()
+  }
+
   @Test("With only the built-in rule nothing is metered and Usage() says so")
   func builtInRuleMetersNothing() async throws {
     let harness = try await MeterHarness(rules: [], desktop: ProcessesDesktop(covers: { _ in true }))

@@ -273,6 +273,27 @@ struct NativeHostTests {
     #expect(await host.exitStatus() == 0)
   }
 
+  @Test("A task asked before the limit, while the service's meter counts the site, is refused with notAtLimit")
+  func notAtLimit() async throws {
+    let harness = try await SiteHarness()
+    let host = try harness.host()
+    try host.focus("instagram.com")
+    let state = try await host.state("instagram.com")
+    #expect(state["shielded"] == false)
+    let mark = host.received.count
+    try host.send(json(["type": "puzzle", "site": "instagram.com"]))
+    let refused = try await host.message("the answer to the puzzle message", after: mark) {
+      $0["type"] == "notAtLimit" || $0["type"] == "puzzle"
+    }
+    #expect(refused["type"] == "notAtLimit", "\(refused)")
+    #expect(refused["site"] == "instagram.com")
+    #expect(
+      refused["text"] == "Instagram is not at its limit yet: the task unlocks time only once today’s limit is used.")
+    #expect(try harness.sandbox.store.load().value.grants(for: "social", on: harness.sandbox.store.today) == 0)
+    try host.closeInput()
+    #expect(await host.exitStatus() == 0)
+  }
+
   @Test("Limit → a pushed shielded state; wrong answer → new task; right one → grant, unshielded; then used up")
   func limitPuzzleAndGrant() async throws {
     // A minute lasts a second; one grant a day.

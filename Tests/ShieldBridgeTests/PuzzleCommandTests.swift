@@ -225,6 +225,48 @@ struct PuzzleCommandTests {
     }
   }
 
+  @Test("While the service's meter counts the app and it is not at its limit, it says so, asks no task and exits 75")
+  func notAtLimit() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(socialConfiguration)
+    let social = Rule(name: "social", apps: [])
+    let day = sandbox.store.today
+    // The meter counted 11 s: the shield was asked for by hand (shield --app), not by the limit.
+    _ = try sandbox.store.recordMeter(usage: [day: ["social": 11]], metered: ["social"], limitReached: [:], on: day)
+    let task = tasks(seed: 5, count: 1)[0]
+    let early = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n")
+    #expect(early.status == 75)
+    #expect(
+      early.output == "Instagram is not at its limit yet: the task unlocks time only once today’s limit is used.\n")
+    #expect(early.error.isEmpty)
+    #expect(try sandbox.store.status(of: social).value.grantsToday == 0)
+
+    // The meter saw the limit reached with no grants: one task, one grant.
+    _ = try sandbox.store.recordMeter(
+      usage: [day: ["social": 300]], metered: ["social"], limitReached: ["social": 0], on: day)
+    let atLimit = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n")
+    #expect(atLimit.status == 0, "\(atLimit.error)")
+    #expect(
+      atLimit.output.hasSuffix(
+        "5 more minutes for Instagram are unlocked for today. Go back to it with your app switcher.\n"))
+    #expect(try sandbox.store.status(of: social).value.grantsToday == 1)
+
+    // The grant raised the limit: the next task waits until the meter sees it reached again.
+    let again = try sandbox.run(["puzzle", "--app", "YouTube", "--seed", "5"], input: "\(task.answer)\n")
+    #expect(again.status == 75)
+    #expect(again.output.hasPrefix("YouTube is not at its limit yet"))
+    #expect(try sandbox.store.status(of: social).value.grantsToday == 1)
+
+    // In German, from de.po.
+    var environment = sandbox.environment
+    environment["LANGUAGE"] = "de"
+    environment["LANG"] = "de_DE.UTF-8"
+    let german = try ShieldBridgeTool.run(
+      ["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n", environment: environment)
+    #expect(german.status == 75)
+    #expect(german.output.hasPrefix("Instagram hat das Limit noch nicht erreicht"))
+  }
+
   @Test("A write that fails halfway (a full disk) leaves the old ledger and no temporary file")
   func failedWrite() throws {
     let sandbox = try Sandbox()

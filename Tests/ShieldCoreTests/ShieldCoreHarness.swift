@@ -18,7 +18,8 @@ struct CoreHarness {
     name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 2, warnMinutes: 0)
   static let instagram = AppIdentity(instance: "instagram", windowClass: "Instagram", pid: 100)
   static let terminal = AppIdentity(instance: "xterm", windowClass: "XTerm", pid: 200)
-  static let start = MeterInstant(monotonic: MonotonicTime(nanoseconds: 1_000_000_000), wall: WallTime(secondsSince1970: 1_780_000_000))
+  static let start = MeterInstant(
+    monotonic: MonotonicTime(nanoseconds: 1_000_000_000), wall: WallTime(secondsSince1970: 1_780_000_000))
 
   init(metered: Bool = true, settings: ShieldCore.Settings = ShieldCore.Settings(doubleClickWindow: .seconds(1))) {
     now = Self.start
@@ -59,7 +60,8 @@ struct CoreHarness {
   @discardableResult
   mutating func pass(_ duration: Duration) -> [ShieldEffect] {
     now = MeterInstant(
-      monotonic: MonotonicTime(nanoseconds: now.monotonic.nanoseconds + UInt64(duration.components.seconds) * 1_000_000_000),
+      monotonic: MonotonicTime(
+        nanoseconds: now.monotonic.nanoseconds + UInt64(duration.components.seconds) * 1_000_000_000),
       wall: now.wall.adding(seconds: duration.components.seconds))
     return send(.tick)
   }

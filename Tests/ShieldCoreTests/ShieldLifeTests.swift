@@ -108,7 +108,8 @@ struct ShieldLifeTests {
     let shield = try harness.reachLimit()
     let click = harness.send(.action(id: shield, key: "default", token: nil))
     let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(.taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
+    harness.send(
+      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
     let (taskID, task) = try #require(
       harness.notifications.first { if case .task = $0.value { true } else { false } })
     guard case .task(_, _, let puzzle, _, _) = task else { return }
@@ -126,7 +127,8 @@ struct ShieldLifeTests {
     let shield = try harness.reachLimit()
     let click = harness.send(.action(id: shield, key: "default", token: nil))
     let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(.taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
+    harness.send(
+      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
     let taskID = try #require(harness.notifications.first { if case .task = $0.value { true } else { false } }?.key)
     var ledger = Ledger()
     try ledger.recordGrant(for: harness.social, on: harness.core.meter.day)
@@ -144,7 +146,8 @@ struct ShieldLifeTests {
     let shield = try #require(harness.notifications.keys.max())
     let click = harness.send(.action(id: shield, key: "default", token: nil))
     let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(.taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
+    harness.send(
+      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
     let (taskID, task) = try #require(
       harness.notifications.first { if case .task = $0.value { true } else { false } })
     guard case .task(_, _, let puzzle, _, _) = task else { return }
@@ -161,7 +164,8 @@ struct ShieldLifeTests {
     let shield = try #require(harness.notifications.keys.max())
     let click = harness.send(.action(id: shield, key: "default", token: nil))
     let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(.taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
+    harness.send(
+      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
     let taskID = try #require(harness.notifications.first { if case .task = $0.value { true } else { false } }?.key)
     let wrong = harness.send(.replied(id: taskID, text: "-1"))
     #expect(

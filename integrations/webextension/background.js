@@ -111,6 +111,7 @@ function onHostMessage(message) {
       break;
     case "puzzle":
     case "usedUp":
+    case "notAtLimit":
       toAsker(message);
       break;
     case "answer":

@@ -56,6 +56,8 @@ function onMessage(message) {
       element("answer").focus();
       break;
     case "usedUp":
+    case "notAtLimit":
+      // No task: the text says why (used up today, or the limit not reached yet).
       finished = true;
       puzzleID = null;
       element("task").hidden = true;

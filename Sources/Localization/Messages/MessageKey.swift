@@ -16,6 +16,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case puzzleIntro = "puzzle.intro"
   case puzzleWrong = "puzzle.wrong"
   case puzzleSolved = "puzzle.solved"
+  case puzzleNotAtLimit = "puzzle.not-at-limit"
   case usageWarning = "usage.warning"
 
   /// The message's role, source texts and comment for translators.
@@ -101,6 +102,14 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           plural:
             "{minutes} more minutes are unlocked for today. Go back to the app with your app switcher."
         ))
+    case .puzzleNotAtLimit:
+      return define(
+        .puzzle,
+        "Instead of a task, when the app still has time left today: the task unlocks more time only once "
+          + "today’s limit is used. {app} is the app's name.",
+        MessageSource("{app} is not at its limit yet: the task unlocks time only once today’s limit is used."),
+        MessageSource(
+          context: noApp, "This app is not at its limit yet: the task unlocks time only once today’s limit is used."))
     case .usageWarning:
       return define(
         .summary,

@@ -29,6 +29,9 @@ public enum ProductMessage: Hashable, Sendable {
   case puzzleWrong
   /// After a right answer: "{minutes} more minutes for {app} are unlocked for today. …"
   case puzzleSolved(app: String?, minutes: Int)
+  /// Instead of a task, while the meter has not seen the app at its limit:
+  /// "{app} is not at its limit yet: the task unlocks time only once today’s limit is used."
+  case puzzleNotAtLimit(app: String?)
   /// The warning before the limit: "{app}: {minutes} minutes left today".
   case usageWarning(app: String?, minutes: Int)
 
@@ -51,6 +54,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleIntro: .puzzleIntro
     case .puzzleWrong: .puzzleWrong
     case .puzzleSolved: .puzzleSolved
+    case .puzzleNotAtLimit: .puzzleNotAtLimit
     case .usageWarning: .usageWarning
     }
   }
@@ -63,7 +67,8 @@ public enum ProductMessage: Hashable, Sendable {
       .actionPuzzle, .actionView(view: view), .puzzleTitle, .puzzleQuestion(task: task),
       .puzzleReplyPlaceholder,
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
-      .puzzleSolved(app: app, minutes: minutes), .usageWarning(app: app, minutes: minutes),
+      .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
+      .usageWarning(app: app, minutes: minutes),
     ]
   }
 
@@ -71,7 +76,7 @@ public enum ProductMessage: Hashable, Sendable {
   var appName: String? {
     let app: String??
     switch self {
-    case .shieldSummary(let name), .shieldUsedUp(let name): app = name
+    case .shieldSummary(let name), .shieldUsedUp(let name), .puzzleNotAtLimit(let name): app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
       .usageWarning(let name, _):
       app = name

@@ -75,7 +75,8 @@ extension NativeHost {
     await focus(site)
   }
 
-  /// `{"type":"puzzle","site":"instagram.com"}`: a task for the site's rule, or `usedUp`.
+  /// `{"type":"puzzle","site":"instagram.com"}`: a task for the site's rule,
+  /// `usedUp`, or `notAtLimit` while the service's meter has not seen the rule at its limit.
   private func puzzleMessage(_ message: JSONValue) {
     guard let text = message["site"]?.stringValue, let site = Site(text) else {
       refuse("puzzle: \"site\" is not a host name such as instagram.com")
@@ -86,20 +87,28 @@ extension NativeHost {
       refuse("puzzle: no rule covers \(site); there is nothing to unlock")
       return
     }
+    let run: PuzzleRun<SeededRandom>
     do {
-      let readiness = try options.ledger.preparePuzzle(for: match.rule)
-      for warning in readiness.warnings { options.log("\(warning)") }
-      guard case .ready = readiness.value else {
+      let prepared = try PuzzleRun.prepare(
+        for: match.rule, in: options.ledger, random: SeededRandom(seed: random.next()))
+      for warning in prepared.warnings { options.log("\(warning)") }
+      switch prepared.value {
+      case .ready(let ready):
+        run = ready
+      case .usedUp:
         puzzle = nil
         send(usedUp(site: site, match: match))
+        return
+      case .notAtLimit:
+        puzzle = nil
+        send(notAtLimit(site: site, match: match))
         return
       }
     } catch {
       refuse("puzzle: the ledger cannot be used: \(error)")
       return
     }
-    let opened = OpenPuzzle(
-      id: takePuzzleID(), site: site, match: match, session: PuzzleSession(random: SeededRandom(seed: random.next())))
+    let opened = OpenPuzzle(id: takePuzzleID(), site: site, match: match, run: run)
     puzzle = opened
     send(task(opened))
   }
@@ -115,7 +124,7 @@ extension NativeHost {
       return
     }
     // An answer is a number of a few digits: a long one is wrong, never parsed at length.
-    let attempt = open.session.answer(answer.utf8.count > 64 ? "x" : answer)
+    let attempt = open.run.check(answer.utf8.count > 64 ? "x" : answer)
     let app = open.match.app.name
     switch attempt {
     case .blank:
@@ -131,14 +140,20 @@ extension NativeHost {
       open.id = takePuzzleID()
       puzzle = open
       send(task(open))
-    case .solved:
+    case .solved(let solved):
       puzzle = nil
       let minutes = open.match.rule.grantMinutes
       do {
-        let outcome = try options.ledger.grantSolvedPuzzle(for: open.match.rule)
+        let outcome = try solved.grant()
         for warning in outcome.warnings { options.log("\(warning)") }
-        guard case .granted(let grant) = outcome.value else {
+        let grant: RecordedGrant
+        switch outcome.value {
+        case .granted(let recorded): grant = recorded
+        case .usedUp:
           send(usedUp(site: open.site, match: open.match))
+          return
+        case .notAtLimit:
+          send(notAtLimit(site: open.site, match: open.match))
           return
         }
         options.log(
@@ -165,7 +180,7 @@ extension NativeHost {
   }
 
   private func task(_ open: OpenPuzzle) -> JSONValue {
-    let question = open.session.puzzle.text
+    let question = open.run.puzzle.text
     return .object([
       ("type", .string("puzzle")), ("puzzle", .int(open.id)), ("question", .string(question)),
       ("text", .string(localizer.render(.puzzleQuestion(task: question)))),
@@ -180,6 +195,14 @@ extension NativeHost {
     .object([
       ("type", .string("usedUp")), ("site", .string(site.name)),
       ("text", .string(localizer.render(.shieldUsedUp(app: match.app.name)))),
+    ])
+  }
+
+  /// `{"type":"notAtLimit","site":…,"text":…}`: no task, as for `usedUp`; the text says why.
+  private func notAtLimit(site: Site, match: AppMatch) -> JSONValue {
+    .object([
+      ("type", .string("notAtLimit")), ("site", .string(site.name)),
+      ("text", .string(localizer.render(.puzzleNotAtLimit(app: match.app.name)))),
     ])
   }
 

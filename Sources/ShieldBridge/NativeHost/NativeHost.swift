@@ -15,9 +15,9 @@ import Spawn
 /// `Unlocked` from the service's current owner only, and the service's
 /// restarts, and then asks again, so that the browser learns at once that its
 /// site is shielded or unlocked. The puzzle of the shield page runs here,
-/// with ``PuzzleSession``, and its grant is recorded in the ledger as the
-/// terminal puzzle records it (``LedgerStore/grantSolvedPuzzle(for:)``); the
-/// texts come from the catalogs, in the language the extension's `hello` names.
+/// on the one puzzle path (``PuzzleRun``) the terminal puzzle and the
+/// service take too, so its grant is recorded only at the limit; the texts
+/// come from the catalogs, in the language the extension's `hello` names.
 ///
 /// Focus messages are coalesced: only a change of site reaches the service
 /// (the same site again is answered with the service's last state for it),
@@ -103,7 +103,7 @@ public actor NativeHost {
     var id: Int
     var site: Site
     var match: AppMatch
-    var session: PuzzleSession<SeededRandom>
+    var run: PuzzleRun<SeededRandom>
   }
 
   let options: Options

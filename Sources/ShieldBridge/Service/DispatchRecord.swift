@@ -14,6 +14,8 @@ public struct DispatchRecord: Sendable, Hashable {
     case inlineReply = "inline-reply"
     /// Today's grants were used up: the notification says so, no puzzle opened.
     case usedUp = "used-up"
+    /// The service's meter has not seen the rule at its limit: the notification says so, no puzzle opened.
+    case notAtLimit = "not-at-limit"
     /// The configured view was opened.
     case opened
     /// The same identifier's action was still in flight; nothing new was started.

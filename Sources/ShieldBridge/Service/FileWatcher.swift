@@ -32,7 +32,9 @@ final class FileWatcher: Sendable {
   /// Starts watching `path`; `changed` runs on the watcher's thread after each change.
   ///
   /// - Throws: ``Errno`` when no inotify instance or pipe can be made.
-  init(path: String, label: String, log: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void) throws(Errno) {
+  init(path: String, label: String, log: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void)
+    throws(Errno)
+  {
     let inotify = try Inotify()
     let wake = try FileDescriptor.pipe()
     self.wake = wake

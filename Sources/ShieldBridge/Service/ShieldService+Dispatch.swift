@@ -48,6 +48,25 @@ extension ShieldService {
         return nothing(.failed, reason)
       }
     case .inline(let rule):
+      // The one puzzle path's first step: used up, not at the limit, or a state folder that cannot be written.
+      let prepared: LedgerResult<PuzzleRun<SeededRandom>.Preparation>
+      do {
+        prepared = try PuzzleRun.prepare(for: rule, in: options.ledger, random: SeededRandom(seed: 0))
+      } catch {
+        return nothing(.failed, "\(error)")
+      }
+      for warning in prepared.warnings { options.log("\(warning)") }
+      switch prepared.value {
+      case .ready: break
+      case .usedUp(let status):
+        _ = try? await post(texts.usedUp(app: app, identifier: identifier))
+        return nothing(.usedUp, "\(status.grantsToday) of \(status.rule.maxGrantsPerDay) grants used today")
+      case .notAtLimit(let status):
+        _ = try? await post(texts.notAtLimit(app: app, identifier: identifier))
+        return nothing(
+          .notAtLimit,
+          "\(LedgerError.notAtLimit(rule: rule.name, grantsToday: status.grantsToday, day: options.ledger.today))")
+      }
       return (
         DispatchRecord(action: action, scheme: links.scheme, outcome: .inlineReply),
         .taskOpened(identifier: activation, rule: rule.name, .inline(app: app, grantMinutes: rule.grantMinutes))

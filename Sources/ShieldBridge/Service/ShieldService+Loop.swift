@@ -119,15 +119,7 @@ extension ShieldService {
       return await openTask(request)
     case .recordGrant(let name):
       guard let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return [] }
-      do {
-        let grant = try options.ledger.recordGrant(for: rule)
-        for warning in grant.warnings { options.log("\(warning)") }
-        return [.grant(rule: name, .recorded(grantsToday: grant.value.status.grantsToday))]
-      } catch .grantsUsedUp {
-        return [.grant(rule: name, .usedUp)]
-      } catch {
-        return [.grant(rule: name, .failed("\(error)"))]
-      }
+      return [.grant(rule: name, grant(for: rule))]
     case .save(let save):
       return self.save(save)
     case .limitReached(let rule, let app):
@@ -195,10 +187,33 @@ extension ShieldService {
     }
   }
 
+  /// Records the grant of an inline task the core saw solved, through the one puzzle path.
+  private func grant(for rule: Rule) -> GrantResult {
+    do {
+      let prepared = try PuzzleRun.prepare(for: rule, in: options.ledger, random: SeededRandom(seed: 0))
+      for warning in prepared.warnings { options.log("\(warning)") }
+      switch prepared.value {
+      case .usedUp: return .usedUp
+      case .notAtLimit: return .failed("rule \(rule.name) is not at its limit")
+      case .ready(let run):
+        let grant = try run.solved().grant()
+        for warning in grant.warnings { options.log("\(warning)") }
+        switch grant.value {
+        case .granted(let recorded): return .recorded(grantsToday: recorded.status.grantsToday)
+        case .usedUp: return .usedUp
+        case .notAtLimit: return .failed("rule \(rule.name) is not at its limit")
+        }
+      }
+    } catch {
+      return .failed("\(error)")
+    }
+  }
+
   /// Writes what the core asks to be saved; the ledger after the write goes back to the core.
   private func save(_ save: ShieldEffect.Save) -> [ShieldInput] {
     do {
-      let result = try options.ledger.recordUsage(save.usedSecondsByDay)
+      let result = try options.ledger.recordMeter(
+        usage: save.usedSecondsByDay, metered: save.metered, limitReached: save.limitReached, on: core.meter.day)
       for warning in result.warnings { options.log("meter: \(warning)") }
       return [.ledger(result.value)]
     } catch {

@@ -1,7 +1,7 @@
 import Brake
-import ShieldCore
 import DBus
 import JSON
+import ShieldCore
 
 /// A connection that reports a browser's site (a native-messaging host), as the service keeps it.
 struct SiteCaller: Sendable {

@@ -1,11 +1,11 @@
 public import Brake
-import Posix
 public import DBus
 import DeepLink
 public import Desktop
 import JSON
 public import Localization
 public import Notifications
+import Posix
 import ShieldCore
 import Synchronization
 

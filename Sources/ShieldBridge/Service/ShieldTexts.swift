@@ -67,6 +67,12 @@ public struct ShieldTexts: Sendable {
     base(summary: .shieldSummary(app: app), body: localizer.render(.shieldUsedUp(app: app)), identifier: identifier)
   }
 
+  /// The rule is not at its limit: no task yet, said plainly, nothing to click.
+  func notAtLimit(app: String?, identifier: String) -> Notification {
+    base(
+      summary: .shieldSummary(app: app), body: localizer.render(.puzzleNotAtLimit(app: app)), identifier: identifier)
+  }
+
   /// The one warning before the limit: "{app}: 1 minute left today"; plain, nothing to click.
   ///
   /// It carries the shield's fixed identifier, so the shield that follows at

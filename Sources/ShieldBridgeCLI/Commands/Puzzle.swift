@@ -16,7 +16,9 @@ extension Command {
 
       Exit status: 0 when the task was solved and the time unlocked; 1 when
       the input ended without a right answer; 75 when today's grants are used
-      up (try again tomorrow) or another process kept the ledger locked; 78
+      up (try again tomorrow), when the service's meter counts the app and it
+      is not at today's limit yet (try again once the limit is used), or when
+      another process kept the ledger locked; 78
       when the configuration is wrong or no rule covers the app; 74 when the
       ledger cannot be read or written (checked before the task is asked).
       """,
@@ -67,57 +69,74 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
   }
   let store = try standardLedgerStore()
   let localizer = Localizer.current()
-  do {
-    // Today's grants, then whether the grant can be written: before the task.
-    let readiness = try store.preparePuzzle(for: rule)
-    report(readiness.warnings)
-    guard case .ready = readiness.value else {
-      Output.out(localizer.render(.shieldUsedUp(app: app)))
-      LastScreen.hold()
-      return .tryAgain
-    }
-  } catch {
-    throw CommandFailure(error)
-  }
-
-  let solved =
+  let outcome =
     if let seed {
-      askUntilSolved(
-        PuzzleSession(random: SeededRandom(seed: seed)), minutes: rule.grantMinutes, app: app,
-        localizer: localizer)
+      try solvePuzzle(for: rule, in: store, random: SeededRandom(seed: seed), app: app, localizer: localizer)
     } else {
-      askUntilSolved(
-        PuzzleSession(random: SystemRandomNumberGenerator()), minutes: rule.grantMinutes, app: app,
-        localizer: localizer)
+      try solvePuzzle(for: rule, in: store, random: SystemRandomNumberGenerator(), app: app, localizer: localizer)
     }
-  guard solved else {
-    Output.flush()
-    Output.err("shieldbridge: the input ended without the answer; nothing was unlocked")
-    return .failure
-  }
-
-  do {
-    let recorded = try store.grantSolvedPuzzle(for: rule)
-    report(recorded.warnings)
-    guard case .granted = recorded.value else {
-      // Another puzzle took the last grant while this one was being solved.
-      Output.out(localizer.render(.shieldUsedUp(app: app)))
-      LastScreen.hold()
-      return .tryAgain
-    }
-  } catch {
-    throw CommandFailure(error)
-  }
-  Output.out(localizer.render(.puzzleSolved(app: app, minutes: rule.grantMinutes)))
+  guard let text = outcome.text else { return outcome.exitCode }
+  Output.out(text)
   LastScreen.hold()
-  return .success
+  return outcome.exitCode
 }
 
-/// Shows tasks and reads answers until one is right (`true`) or stdin ends (`false`).
-private func askUntilSolved<Random: RandomNumberGenerator>(
-  _ session: PuzzleSession<Random>, minutes: Int, app: String?, localizer: Localizer
-) -> Bool {
-  var session = session
+/// How a puzzle ends: its last screen (`nil` when the input ended, said on
+/// stderr) and the exit status.
+private struct PuzzleEnd {
+  var text: String?
+  var exitCode: ExitCode
+}
+
+/// The one puzzle path (``PuzzleRun``) on the terminal: prepare, ask until
+/// solved, grant.
+///
+/// - Throws: ``CommandFailure`` for a ledger that cannot be read or written.
+private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
+  for rule: Rule, in store: LedgerStore, random: Random, app: String?, localizer: Localizer
+) throws(CommandFailure) -> PuzzleEnd {
+  // Today's grants, the meter's word on the limit, then whether the grant can be written: before the task.
+  var run: PuzzleRun<Random>
+  do {
+    let prepared = try PuzzleRun.prepare(for: rule, in: store, random: random)
+    report(prepared.warnings)
+    switch prepared.value {
+    case .ready(let ready): run = ready
+    case .usedUp: return PuzzleEnd(text: localizer.render(.shieldUsedUp(app: app)), exitCode: .tryAgain)
+    case .notAtLimit: return PuzzleEnd(text: localizer.render(.puzzleNotAtLimit(app: app)), exitCode: .tryAgain)
+    }
+  } catch {
+    throw CommandFailure(error)
+  }
+  guard let solved = askUntilSolved(&run, app: app, localizer: localizer) else {
+    Output.flush()
+    Output.err("shieldbridge: the input ended without the answer; nothing was unlocked")
+    return PuzzleEnd(text: nil, exitCode: .failure)
+  }
+  do {
+    let granted = try solved.grant()
+    report(granted.warnings)
+    switch granted.value {
+    case .granted:
+      return PuzzleEnd(
+        text: localizer.render(.puzzleSolved(app: app, minutes: rule.grantMinutes)), exitCode: .success)
+    case .usedUp:
+      // Another puzzle took the last grant while this one was being solved.
+      return PuzzleEnd(text: localizer.render(.shieldUsedUp(app: app)), exitCode: .tryAgain)
+    case .notAtLimit:
+      // A grant elsewhere raised the limit while this task was open.
+      return PuzzleEnd(text: localizer.render(.puzzleNotAtLimit(app: app)), exitCode: .tryAgain)
+    }
+  } catch {
+    throw CommandFailure(error)
+  }
+}
+
+/// Shows tasks and reads answers until one is right (its grant to take) or stdin ends (`nil`).
+private func askUntilSolved<Random: RandomNumberGenerator & Sendable>(
+  _ run: inout PuzzleRun<Random>, app: String?, localizer: Localizer
+) -> SolvedPuzzle? {
+  let minutes = run.rule.grantMinutes
   // An answer line longer than this is cut there and its rest skipped: endless input cannot fill the memory.
   var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
   // A terminal echoes the answer and its line end; piped input does not, so
@@ -130,20 +149,20 @@ private func askUntilSolved<Random: RandomNumberGenerator>(
   while true {
     if showTask {
       Output.out("")
-      Output.out(localizer.render(.puzzleQuestion(task: session.puzzle.text)))
+      Output.out(localizer.render(.puzzleQuestion(task: run.puzzle.text)))
     }
     Output.out(bytes: Array((localizer.render(.puzzlePrompt) + " ").utf8))
     Output.flush()
     // A failed read ends the input, as the end of the input does.
     guard let line = (try? lines.nextLine()) ?? nil else {
       Output.out("")
-      return false
+      return nil
     }
     if !echoes { Output.out("") }
-    switch session.answer(line) {
-    case .solved:
+    switch run.check(line) {
+    case .solved(let solved):
       Output.out("")
-      return true
+      return solved
     case .wrong:
       Output.out(localizer.render(.puzzleWrong))
       showTask = true

@@ -10,10 +10,11 @@ extension CommandFailure {
     self.init(error.description, exitCode: .configError)
   }
 
-  /// `EX_IOERR` for the state directory; `EX_TEMPFAIL` when another process holds the lock.
+  /// `EX_IOERR` for the state directory; `EX_TEMPFAIL` when another process
+  /// holds the lock, or a grant must wait (used up, not at the limit).
   init(_ error: LedgerError) {
     switch error {
-    case .lockTimeout: self.init(error.description, exitCode: .tryAgain)
+    case .lockTimeout, .grantsUsedUp, .notAtLimit: self.init(error.description, exitCode: .tryAgain)
     default: self.init(error.description, exitCode: .ioError)
     }
   }
