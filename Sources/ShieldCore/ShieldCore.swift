@@ -170,6 +170,8 @@ public struct ShieldCore: Sendable {
     case .desktopStarted(let countsRunning):
       watching = countsRunning ? .running : .focus
       effects.meter(matchInUse(at: now))
+      // The ledger says at once which rules a meter counts: a task asked elsewhere waits for their limit.
+      effects.save = "meter started"
     case .desktopLost:
       watching = .off
       focused = nil
