@@ -155,7 +155,10 @@ struct MeterProcessesTests {
     // Nothing covered runs: the meter counts the rule, which stays under its limit.
     let harness = try await MeterHarness(rules: [rule], desktop: ProcessesDesktop(covers: { _ in false }))
     _ = try await harness.logLine(containing: "meter: watching the desktop")
-    #expect(try harness.store.load().value.metered(on: harness.store.today) == ["social"])
+    // The started meter saves at once from its loop: wait for the write, not for the log line.
+    _ = try await poll("the ledger to name the metered rule") {
+      (try? harness.store.load().value.metered(on: harness.store.today)) == ["social"] ? true : nil
+    }
 
     _ = try await harness.service.shield(app: "Reddit")
     let shield = try await harness.notification(summary: "Reddit is paused")
