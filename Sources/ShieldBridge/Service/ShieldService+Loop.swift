@@ -14,7 +14,7 @@ extension ShieldService {
     /// A caller waiting until this input and everything it led to is done.
     var barrier: PostKey?
 
-    init(_ input: ShieldInput, at: MeterInstant = .now, barrier: PostKey? = nil) {
+    init(_ input: ShieldInput, at: MeterInstant, barrier: PostKey? = nil) {
       self.input = input
       self.at = at
       self.barrier = barrier

@@ -148,10 +148,11 @@ extension ShieldService {
     }
     timer?.cancel()
     let inbox = self.inbox
+    let clock = startOptions.ledger.clock
     timer = Task { [weak self] in
       do { try await Task.sleep(for: wait) } catch { return }
       await self?.fireEscalation()
-      inbox.yield(Envelope(.tick))
+      inbox.yield(Envelope(.tick, at: MeterInstant(monotonic: .now, wall: clock.now())))
     }
   }
 

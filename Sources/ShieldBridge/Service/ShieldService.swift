@@ -352,19 +352,21 @@ public actor ShieldService {
   private func listen() {
     let events = client.events()
     let inbox = self.inbox
+    let clock = startOptions.ledger.clock
     listener = Task {
       var tokens: [UInt32: String] = [:]
+      func now() -> MeterInstant { MeterInstant(monotonic: .now, wall: clock.now()) }
       for await event in events {
         switch event {
         case .activationToken(let id, let token):
           tokens[id] = token
         case .action(let id, let key):
-          inbox.yield(Envelope(.action(id: id, key: key, token: tokens.removeValue(forKey: id))))
+          inbox.yield(Envelope(.action(id: id, key: key, token: tokens.removeValue(forKey: id)), at: now()))
         case .replied(let id, let text):
-          inbox.yield(Envelope(.replied(id: id, text: text)))
+          inbox.yield(Envelope(.replied(id: id, text: text), at: now()))
         case .closed(let id, let reason):
           tokens[id] = nil
-          inbox.yield(Envelope(.closed(id: id, byUser: reason == .dismissed)))
+          inbox.yield(Envelope(.closed(id: id, byUser: reason == .dismissed), at: now()))
         }
       }
     }
