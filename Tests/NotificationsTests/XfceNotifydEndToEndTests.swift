@@ -90,27 +90,4 @@ struct XfceNotifydEndToEndTests {
     try await server.stop()
     return (id, sequence)
   }
-
-  /// The events about `id` in `events`, in order, until `fence` arrives (within 20 s).
-  private func eventsAbout(
-    _ id: UInt32, in events: AsyncStream<NotificationEvent>, until fence: NotificationEvent
-  ) async throws -> [NotificationEvent] {
-    try await withThrowingTaskGroup(of: [NotificationEvent]?.self) { group in
-      group.addTask {
-        var found: [NotificationEvent] = []
-        for await event in events {
-          if event == fence { return found }
-          if event.id == id { found.append(event) }
-        }
-        return nil
-      }
-      group.addTask {
-        try await Task.sleep(for: .seconds(20))
-        return nil
-      }
-      defer { group.cancelAll() }
-      guard let found = try await group.next() ?? nil else { throw WaitTimedOut(what: "the fence \(fence)") }
-      return found
-    }
-  }
 }
