@@ -23,10 +23,12 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # load); Chromium (with chromium-l10n for a German UI) and Firefox ESR with the
 # browser extension, a local HTTPS site (openssl's certificate, python3's
 # server) and python3 relaying the browsers' remote protocols; notify-send,
-# which `notify` is compared with.
+# which `notify` is compared with; xfce4-notifyd, the second real notification
+# server the clicks are pinned on (started directly under Xvfb: no window
+# manager, no xfconfd; see docs/notification-servers.md).
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	libnotify-bin i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs \
-	nodejs chromium chromium-l10n firefox-esr openssl python3
+	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,

@@ -58,3 +58,26 @@ func nextNotification(_ activity: AsyncStream<NotificationServer.Activity>) asyn
   guard case .notified(let notification) = event else { throw WaitTimedOut(what: "a notification") }
   return notification
 }
+
+/// The events about `id` in `events`, in order, until `fence` arrives (within 20 s).
+func eventsAbout(
+  _ id: UInt32, in events: AsyncStream<NotificationEvent>, until fence: NotificationEvent
+) async throws -> [NotificationEvent] {
+  try await withThrowingTaskGroup(of: [NotificationEvent]?.self) { group in
+    group.addTask {
+      var found: [NotificationEvent] = []
+      for await event in events {
+        if event == fence { return found }
+        if event.id == id { found.append(event) }
+      }
+      return nil
+    }
+    group.addTask {
+      try await Task.sleep(for: .seconds(20))
+      return nil
+    }
+    defer { group.cancelAll() }
+    guard let found = try await group.next() ?? nil else { throw WaitTimedOut(what: "the fence \(fence)") }
+    return found
+  }
+}
