@@ -18,4 +18,9 @@ public struct MeterInstant: Hashable, Sendable {
   public static var now: MeterInstant {
     MeterInstant(monotonic: .now, wall: .now)
   }
+
+  /// Both clocks as they read now, the wall time from `clock` (which tests and the demo set).
+  public static func now(wall clock: WallClock) -> MeterInstant {
+    MeterInstant(monotonic: .now, wall: clock.now())
+  }
 }

@@ -38,7 +38,8 @@ extension ShieldCore {
         let grants = meter.usage(of: name)?.grantsToday ?? 0
         let minutes =
           newDay ? rule.dailyLimitMinutes : rule.grantMinutes * max(1, grants - (grantsAtLimit ?? grants - 1))
-        save(reason: newDay ? "new day" : "grant", at: now, effects: &effects)
+        // Saved once at the end of the input, however many rules a new day lifts.
+        effects.save = newDay ? "new day" : "grant"
         effects.log("meter: rule \(name) is unlocked: \(minutes) more minute(s)")
         lift(rule: name, effects: &effects)
         effects.append(.unlocked(rule: name, minutes: minutes))
@@ -50,7 +51,7 @@ extension ShieldCore {
           queue.append(.lifted(rule: name))
         }
         effects.append(.stopClosingAll)
-        save(reason: "new day", at: now, effects: &effects)
+        effects.save = "new day"
       }
     }
     return enforced

@@ -174,13 +174,10 @@ public struct ShieldCore: Sendable {
       effects.save = "meter started"
     case .desktopLost:
       watching = .off
-      focused = nil
-      focusedIsSite = false
       focusedIdentity = nil
-      running = [:]
       runningApps = []
       runningOrder = []
-      effects.meter(meter.inUse([], at: now))
+      effects.meter(matchInUse(at: now))
       effects.save = "desktop lost"
     case .focus(let window):
       focusedIdentity = window
@@ -222,7 +219,7 @@ public struct ShieldCore: Sendable {
   /// nothing counts and nothing is left to save.
   public mutating func wait(after now: MeterInstant) -> Duration? {
     let meterWait = meter.nextDeadline().map { $0.duration(since: now.monotonic) }
-    let saveWait = saveDue.map { settings.saveInterval - now.monotonic.duration(since: $0.monotonic) }
+    let saveWait = unsavedSince.map { settings.saveInterval - now.monotonic.duration(since: $0.monotonic) }
     guard let wait = [meterWait, saveWait].compactMap({ $0 }).min() else {
       wasDue = false
       return nil
@@ -233,14 +230,25 @@ public struct ShieldCore: Sendable {
     return max(.zero, wait)
   }
 
+  /// The use counted up to `now`, to store as the service stops: nothing
+  /// else is decided once the inputs have ended.
+  public mutating func stop(at now: MeterInstant) -> ShieldEffect.Save? {
+    var effects = Effects()
+    _ = meter.advance(to: now)
+    save(reason: "stop", at: now, effects: &effects)
+    return effects.list.lazy.compactMap { if case .save(let save) = $0 { save } else { nil } }.first
+  }
+
   /// Today's use of every rule, as `Usage()` reports it.
   public var usages: [RuleUsage] { meter.usages }
 
   /// Whether a desktop is watched and counts the rules' time.
   public var isMetering: Bool { watching != .off && !rules.isBuiltIn }
 
-  /// When the use was last saved, and the use must next be saved: `nil` while nothing is left to save.
-  var saveDue: MeterInstant? {
+  /// When the use was last saved, while there is use to save (time counts,
+  /// or counted time is not stored); `nil` otherwise. The next save is due
+  /// ``Settings/saveInterval`` after it.
+  var unsavedSince: MeterInstant? {
     guard !meter.countingRules.isEmpty || meter.usedSecondsByDay != savedUsage else { return nil }
     return lastSave
   }
@@ -255,6 +263,8 @@ public struct ShieldCore: Sendable {
     var broughtBack: [AppMatch] = []
     /// Why the use must be saved now; `nil`: only when due.
     var save: String?
+    /// Whether this input already asked for a save: another one is asked only when something changed since.
+    var saved = false
 
     mutating func meter(_ new: [MeterEvent]) { events += new }
     mutating func append(_ effect: ShieldEffect) { list.append(effect) }
@@ -270,17 +280,21 @@ public struct ShieldCore: Sendable {
     }
     if let reason = effects.save {
       save(reason: reason, at: now, effects: &effects)
-    } else if let due = saveDue, now.monotonic.duration(since: due.monotonic) >= settings.saveInterval {
+    } else if let since = unsavedSince, now.monotonic.duration(since: since.monotonic) >= settings.saveInterval {
       save(reason: nil, at: now, effects: &effects)
     }
     return effects.list
   }
 
-  /// Asks for the use to be saved, with the rules at their limit.
+  /// Asks for the use to be saved, with the rules at their limit: when
+  /// something changed since the last save, or for a `reason` once per input
+  /// (a new day that lifts three rules is one write, not four).
   mutating func save(reason: String?, at now: MeterInstant, effects: inout Effects) {
     lastSave = now
     let usage = meter.usedSecondsByDay
-    guard usage != savedUsage || overLimit != savedLimits || reason != nil else { return }
+    let changed = usage != savedUsage || overLimit != savedLimits
+    guard changed || (reason != nil && !effects.saved) else { return }
+    effects.saved = true
     savedUsage = usage
     savedLimits = overLimit
     effects.append(
@@ -290,6 +304,8 @@ public struct ShieldCore: Sendable {
           metered: isMetering ? Set(rules.rules.map(\.name)) : [], reason: reason)))
   }
 
+  /// The keys of the core's own posts start above the service's caller keys
+  /// (counted from 1), so that an answer never reaches the wrong waiter.
   mutating func nextPostKey() -> PostKey {
     nextKey += 1
     return PostKey(nextKey)

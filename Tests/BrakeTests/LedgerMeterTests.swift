@@ -1,7 +1,5 @@
 import Brake
-import Dispatch
 import JSON
-import Synchronization
 import TestSupport
 import Testing
 
@@ -154,18 +152,9 @@ struct LedgerMeterTests {
     let store = LedgerStore(directory: state.path)
     let day = store.today
     _ = try store.recordMeter(usage: [:], metered: ["social"], limitReached: ["social": 0], on: day)
-    let granted = Atomic<Int>(0)
-    let refused = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 8) { _ in
-      do {
-        _ = try LedgerStore(directory: state.path).recordGrant(for: rule)
-        granted.add(1, ordering: .relaxed)
-      } catch LedgerError.notAtLimit {
-        refused.add(1, ordering: .relaxed)
-      } catch {}
-    }
-    #expect(granted.load(ordering: .relaxed) == 1)
-    #expect(refused.load(ordering: .relaxed) == 7)
+    let race = raceGrants(for: rule, in: state.path) { if case .notAtLimit = $0 { true } else { false } }
+    #expect(race.granted == 1)
+    #expect(race.refused == 7)
     #expect(try store.status(of: rule).value.grantsToday == 1)
   }
 }

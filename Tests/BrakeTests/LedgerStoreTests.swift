@@ -115,18 +115,9 @@ struct LedgerStoreTests {
     let store = LedgerStore(directory: state.path)
     _ = try store.recordGrant(for: rule)
     _ = try store.recordGrant(for: rule)
-    let granted = Atomic<Int>(0)
-    let refused = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 8) { _ in
-      do {
-        _ = try LedgerStore(directory: state.path).recordGrant(for: rule)
-        granted.add(1, ordering: .relaxed)
-      } catch LedgerError.grantsUsedUp {
-        refused.add(1, ordering: .relaxed)
-      } catch {}
-    }
-    #expect(granted.load(ordering: .relaxed) == 1)
-    #expect(refused.load(ordering: .relaxed) == 7)
+    let race = raceGrants(for: rule, in: state.path) { if case .grantsUsedUp = $0 { true } else { false } }
+    #expect(race.granted == 1)
+    #expect(race.refused == 7)
     #expect(try store.status(of: rule).value.grantsToday == 3)
   }
 

@@ -40,3 +40,22 @@ final class ManualClock: Sendable {
     WallClock { [self] in self.now }
   }
 }
+
+/// Eight processes' worth of `recordGrant(for:)` at once on the ledger in
+/// `directory`, each through a store of its own: how many were granted, and
+/// how many refused with an error `refusal` accepts.
+func raceGrants(
+  for rule: Rule, in directory: String, refusedWith refusal: @escaping @Sendable (LedgerError) -> Bool
+) -> (granted: Int, refused: Int) {
+  let granted = Atomic<Int>(0)
+  let refused = Atomic<Int>(0)
+  DispatchQueue.concurrentPerform(iterations: 8) { _ in
+    do {
+      _ = try LedgerStore(directory: directory).recordGrant(for: rule)
+      granted.add(1, ordering: .relaxed)
+    } catch let error as LedgerError where refusal(error) {
+      refused.add(1, ordering: .relaxed)
+    } catch {}
+  }
+  return (granted.load(ordering: .relaxed), refused.load(ordering: .relaxed))
+}

@@ -66,14 +66,8 @@ struct CoreHarness {
     return send(.tick)
   }
 
-  /// The ids of the shields posted in `effects`.
-  func shieldIDs(in effects: [ShieldEffect]) -> [UInt32] {
-    notifications.filter { if case .shield = $0.value { true } else { false } }.keys.sorted().filter { id in
-      effects.contains { if case .post(.shield, _) = $0 { true } else { false } }
-    }
-  }
-
   struct NoShield: Error {}
+  struct NoTask: Error {}
 
   /// Uses Instagram until its limit: the shield is posted and its id returned.
   mutating func reachLimit() throws -> UInt32 {
@@ -83,6 +77,30 @@ struct CoreHarness {
       let id = notifications.filter({ if case .shield = $0.value { true } else { false } }).keys.max()
     else { throw NoShield() }
     return id
+  }
+
+  /// Posts the shield by name, as `shieldbridge shield --app Instagram` does; its id.
+  mutating func askShield() throws -> UInt32 {
+    send(.shieldAsked(app: "Instagram", rule: "social", key: PostKey(1)))
+    guard let id = notifications.keys.max() else { throw NoShield() }
+    return id
+  }
+
+  /// Clicks the shield's task: what the core asks the service to open.
+  mutating func clickTask(on shield: UInt32) throws -> TaskRequest {
+    guard let request = send(.action(id: shield, key: "default", token: nil)).compactMap(Self.isTaskRequest).first
+    else { throw NoTask() }
+    return request
+  }
+
+  /// The service answers that the task is asked inline: the task's notification, its puzzle, and the effects.
+  mutating func openInline(_ request: TaskRequest) throws -> (id: UInt32, puzzle: Puzzle, effects: [ShieldEffect]) {
+    let effects = send(
+      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
+    for (id, post) in notifications {
+      if case .task(_, _, let puzzle, _, _) = post { return (id, puzzle, effects) }
+    }
+    throw NoTask()
   }
 
   static func count(_ effects: [ShieldEffect], _ predicate: (ShieldEffect) -> Bool) -> Int {

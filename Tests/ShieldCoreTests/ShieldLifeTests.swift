@@ -22,8 +22,7 @@ struct ShieldLifeTests {
     // xfce4-notifyd: ActionInvoked("default"), then NotificationClosed(2) for the same click.
     var harness = CoreHarness()
     let shield = try harness.reachLimit()
-    let click = harness.send(.action(id: shield, key: "default", token: nil))
-    let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
+    let request = try harness.clickTask(on: shield)
     #expect(request.rule == "social")
     harness.send(.closed(id: shield, byUser: true))
     harness.send(.taskOpened(identifier: request.activation, rule: "social", .process))
@@ -68,12 +67,9 @@ struct ShieldLifeTests {
   @Test func anInlineTaskClosedUnansweredLeavesTheShieldOfferable() throws {
     var harness = CoreHarness()
     let shield = try harness.reachLimit()
-    let click = harness.send(.action(id: shield, key: "default", token: nil))
-    let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
+    let request = try harness.clickTask(on: shield)
     harness.send(.closed(id: shield, byUser: false))
-    let asked = harness.send(
-      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
-    let taskID = try #require(harness.notifications.first { if case .task = $0.value { true } else { false } }?.key)
+    let (taskID, _, asked) = try harness.openInline(request)
     #expect(asked.contains { if case .post(.task, _) = $0 { true } else { false } })
     harness.send(.closed(id: taskID, byUser: true))
     harness.send(.focus(CoreHarness.terminal))
@@ -84,8 +80,7 @@ struct ShieldLifeTests {
   @Test func aSecondClickWhileATaskIsOpenIsCoalescedAndARepeatIsADuplicate() throws {
     var harness = CoreHarness()
     let shield = try harness.reachLimit()
-    let first = harness.send(.action(id: shield, key: "default", token: nil))
-    let request = try #require(first.compactMap(CoreHarness.isTaskRequest).first)
+    let request = try harness.clickTask(on: shield)
     harness.send(.taskOpened(identifier: request.activation, rule: "social", .process))
     let repeated = harness.send(.action(id: shield, key: "default", token: nil))
     #expect(repeated.contains { if case .dispatched(_, .duplicate, _, _) = $0 { true } else { false } })
@@ -97,8 +92,7 @@ struct ShieldLifeTests {
 
   @Test func withoutAMeterAShieldAskedForByNameLeadsToATask() throws {
     var harness = CoreHarness(metered: false)
-    harness.send(.shieldAsked(app: "Instagram", rule: "social", key: PostKey(1)))
-    let shield = try #require(harness.notifications.keys.max())
+    let shield = try harness.askShield()
     let click = harness.send(.action(id: shield, key: "default", token: nil))
     #expect(click.compactMap(CoreHarness.isTaskRequest).count == 1)
   }
@@ -106,13 +100,7 @@ struct ShieldLifeTests {
   @Test func aSolvedInlineTaskGrantsOnceAndLiftsTheRuleOnce() throws {
     var harness = CoreHarness()
     let shield = try harness.reachLimit()
-    let click = harness.send(.action(id: shield, key: "default", token: nil))
-    let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(
-      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
-    let (taskID, task) = try #require(
-      harness.notifications.first { if case .task = $0.value { true } else { false } })
-    guard case .task(_, _, let puzzle, _, _) = task else { return }
+    let (taskID, puzzle, _) = try harness.openInline(try harness.clickTask(on: shield))
     let solved = harness.send(.replied(id: taskID, text: String(puzzle.answer)))
     #expect(solved.contains(.recordGrant(rule: "social")))
     let lifted = harness.send(.grant(rule: "social", .recorded(grantsToday: 1)))
@@ -125,11 +113,7 @@ struct ShieldLifeTests {
   @Test func aGrantFromAnotherProcessClosesTheShieldAndTheOpenInlineTask() throws {
     var harness = CoreHarness()
     let shield = try harness.reachLimit()
-    let click = harness.send(.action(id: shield, key: "default", token: nil))
-    let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(
-      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
-    let taskID = try #require(harness.notifications.first { if case .task = $0.value { true } else { false } }?.key)
+    let (taskID, _, _) = try harness.openInline(try harness.clickTask(on: shield))
     var ledger = Ledger()
     try ledger.recordGrant(for: harness.social, on: harness.core.meter.day)
     let lifted = harness.send(.ledger(ledger))
@@ -142,15 +126,8 @@ struct ShieldLifeTests {
 
   @Test func aSolvedTaskBeforeTheLimitRecordsNoGrant() throws {
     var harness = CoreHarness(metered: false)
-    harness.send(.shieldAsked(app: "Instagram", rule: "social", key: PostKey(1)))
-    let shield = try #require(harness.notifications.keys.max())
-    let click = harness.send(.action(id: shield, key: "default", token: nil))
-    let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(
-      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
-    let (taskID, task) = try #require(
-      harness.notifications.first { if case .task = $0.value { true } else { false } })
-    guard case .task(_, _, let puzzle, _, _) = task else { return }
+    let shield = try harness.askShield()
+    let (taskID, puzzle, _) = try harness.openInline(try harness.clickTask(on: shield))
     // A desktop starts meanwhile: the rule is now metered, and under its limit.
     harness.send(.desktopStarted(countsRunning: false))
     let solved = harness.send(.replied(id: taskID, text: String(puzzle.answer)))
@@ -160,13 +137,8 @@ struct ShieldLifeTests {
 
   @Test func aWrongAnswerAsksANewTaskInTheSameNotification() throws {
     var harness = CoreHarness(metered: false)
-    harness.send(.shieldAsked(app: "Instagram", rule: "social", key: PostKey(1)))
-    let shield = try #require(harness.notifications.keys.max())
-    let click = harness.send(.action(id: shield, key: "default", token: nil))
-    let request = try #require(click.compactMap(CoreHarness.isTaskRequest).first)
-    harness.send(
-      .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
-    let taskID = try #require(harness.notifications.first { if case .task = $0.value { true } else { false } }?.key)
+    let shield = try harness.askShield()
+    let (taskID, _, _) = try harness.openInline(try harness.clickTask(on: shield))
     let wrong = harness.send(.replied(id: taskID, text: "-1"))
     #expect(
       wrong.contains {

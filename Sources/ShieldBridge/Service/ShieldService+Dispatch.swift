@@ -116,9 +116,8 @@ extension ShieldService {
   private func launch(_ argv: [String], token: String?, activation: String) async -> Launcher.Start {
     let inbox = self.inbox
     let clock = startOptions.ledger.clock
-    let start = await options.launcher.launch(argv, activationToken: token, grace: .seconds(1)) { _ in
-      inbox.yield(Envelope(.taskEnded(identifier: activation), at: MeterInstant(monotonic: .now, wall: clock.now())))
+    return await options.launcher.launch(argv, activationToken: token, grace: .seconds(1)) { _ in
+      inbox.yield(Envelope(.taskEnded(identifier: activation), at: .now(wall: clock)))
     }
-    return start
   }
 }

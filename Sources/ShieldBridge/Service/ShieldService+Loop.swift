@@ -79,7 +79,7 @@ extension ShieldService {
 
   /// The moment now, by the service's clocks (the ledger's wall clock, which tests set).
   nonisolated func instant() -> MeterInstant {
-    MeterInstant(monotonic: .now, wall: startOptions.ledger.clock.now())
+    MeterInstant.now(wall: startOptions.ledger.clock)
   }
 
   private func process(_ envelope: Envelope) async {
@@ -210,7 +210,7 @@ extension ShieldService {
   }
 
   /// Writes what the core asks to be saved; the ledger after the write goes back to the core.
-  private func save(_ save: ShieldEffect.Save) -> [ShieldInput] {
+  func save(_ save: ShieldEffect.Save) -> [ShieldInput] {
     do {
       let result = try options.ledger.recordMeter(
         usage: save.usedSecondsByDay, metered: save.metered, limitReached: save.limitReached, on: core.meter.day)

@@ -41,7 +41,7 @@ extension ShieldService {
     let clock = startOptions.ledger.clock
     reader = Task { [weak self] in
       for await event in events {
-        let at = MeterInstant(monotonic: .now, wall: clock.now())
+        let at = MeterInstant.now(wall: clock)
         switch event {
         case .focus(let window): inbox.yield(Envelope(.focus(window?.app), at: at))
         case .running(let apps): inbox.yield(Envelope(.running(apps), at: at))
@@ -99,13 +99,7 @@ extension ShieldService {
 
   /// Writes the use counted up to now (the service stops).
   func saveAtStop() {
-    _ = core.handle(.tick, at: instant())
-    do {
-      let result = try options.ledger.recordUsage(core.meter.usedSecondsByDay)
-      for warning in result.warnings { options.log("meter: \(warning)") }
-    } catch {
-      options.log("meter: cannot store today's use (stop): \(error)")
-    }
+    if let last = core.stop(at: instant()) { _ = save(last) }
   }
 
   /// The rule's `onLimit` on its apps: hide (or close where the backend cannot hide), close, or nothing.
@@ -152,7 +146,7 @@ extension ShieldService {
     timer = Task { [weak self] in
       do { try await Task.sleep(for: wait) } catch { return }
       await self?.fireEscalation()
-      inbox.yield(Envelope(.tick, at: MeterInstant(monotonic: .now, wall: clock.now())))
+      inbox.yield(Envelope(.tick, at: .now(wall: clock)))
     }
   }
 

@@ -21,7 +21,7 @@ extension ShieldService {
     do {
       ledgerWatcher = try FileWatcher(path: ledger.path, label: "the ledger", log: log) {
         guard let loaded = try? ledger.load() else { return }
-        inbox.yield(Envelope(.ledger(loaded.value), at: MeterInstant(monotonic: .now, wall: ledger.clock.now())))
+        inbox.yield(Envelope(.ledger(loaded.value), at: .now(wall: ledger.clock)))
       }
     } catch {
       log("the ledger is not watched (\(error)); grants from other processes count from the next start")

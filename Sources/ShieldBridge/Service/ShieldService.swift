@@ -192,7 +192,7 @@ public actor ShieldService {
       closedShieldsKept: Self.closedShieldsKept, puzzleSeed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
     core = ShieldCore(
       rules: options.configuration.rules, ledger: Self.storedLedger(options), settings: settings, links: links,
-      now: MeterInstant(monotonic: .now, wall: options.ledger.clock.now()))
+      now: .now(wall: options.ledger.clock))
     escalation = CloseEscalation(closeGrace: options.meter.closeGrace, killGrace: options.meter.killGrace)
     (inputs, inbox) = AsyncStream.makeStream(of: Envelope.self)
   }
@@ -257,6 +257,8 @@ public actor ShieldService {
         "name the app that was blocked (shield --app NAME): config.json has rules, and each covers its own apps")
     }
     let rule = try rule(for: app)
+    // A ledger that cannot be read is this caller's error, said before anything is posted;
+    // whether the grants are used up is the core's to say.
     _ = try ruleStatus(rule)
     switch await ask({ .shieldAsked(app: app, rule: rule.name, key: $0) }) {
     case .posted(.success(let id)): return id
@@ -355,18 +357,17 @@ public actor ShieldService {
     let clock = startOptions.ledger.clock
     listener = Task {
       var tokens: [UInt32: String] = [:]
-      func now() -> MeterInstant { MeterInstant(monotonic: .now, wall: clock.now()) }
       for await event in events {
         switch event {
         case .activationToken(let id, let token):
           tokens[id] = token
         case .action(let id, let key):
-          inbox.yield(Envelope(.action(id: id, key: key, token: tokens.removeValue(forKey: id)), at: now()))
+          inbox.yield(Envelope(.action(id: id, key: key, token: tokens.removeValue(forKey: id)), at: .now(wall: clock)))
         case .replied(let id, let text):
-          inbox.yield(Envelope(.replied(id: id, text: text), at: now()))
+          inbox.yield(Envelope(.replied(id: id, text: text), at: .now(wall: clock)))
         case .closed(let id, let reason):
           tokens[id] = nil
-          inbox.yield(Envelope(.closed(id: id, byUser: reason == .dismissed), at: now()))
+          inbox.yield(Envelope(.closed(id: id, byUser: reason == .dismissed), at: .now(wall: clock)))
         }
       }
     }
