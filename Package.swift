@@ -28,6 +28,8 @@ let package = Package(
     // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
     .target(name: "Posix"),
     .target(name: "Spawn", dependencies: ["Posix"]),
+    // The global executor of the `shieldbridge` binary: a thread pool that sleeps while idle.
+    .target(name: "Executor", dependencies: ["Spawn"]),
     // Double rounding in pure Swift calls into libm, which nothing else links for this module.
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "DBus", dependencies: ["CDBus", "Posix", "Spawn"]),
@@ -60,7 +62,7 @@ let package = Package(
         "ShieldBridgeDemo", "Spawn",
       ]
     ),
-    .executableTarget(name: "shieldbridge", dependencies: ["ShieldBridgeCLI"]),
+    .executableTarget(name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: [
@@ -73,6 +75,7 @@ let package = Package(
     .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
+    .testTarget(name: "ExecutorTests", dependencies: ["Executor"]),
     .testTarget(
       name: "NotificationsTests",
       dependencies: ["DBus", "JSON", "NotificationMarkup", "Notifications", "Spawn", "TestSupport"]

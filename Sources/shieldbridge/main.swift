@@ -1,8 +1,8 @@
+@_spi(Executors) import Executor
 import ShieldBridgeCLI
-@_spi(Executors) import Spawn
 @_spi(ExperimentalCustomExecutors) import _Concurrency
 
-// Tasks run on Spawn's pool, whose idle threads sleep without a timeout,
+// Tasks run on the Executor module's pool, whose idle threads sleep without a timeout,
 // rather than on libdispatch's global queues, whose monitor wakes the
 // process every second for as long as it lives (see `ThreadPoolExecutor`).
 // Installed before the first task leaves the main thread. (Swift 6.3 does

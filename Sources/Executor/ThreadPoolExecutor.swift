@@ -1,3 +1,4 @@
+import Spawn
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) public import _Concurrency
 
 #if canImport(Glibc)
@@ -22,11 +23,19 @@
 /// until the earliest of them is due, so that an idle process wakes only
 /// when something is due.
 ///
+/// A job that one of the pool's threads queues while no other job waits
+/// (the next step of a chain: a desktop event handed to the service's loop,
+/// the loop's answer to a caller) runs on that same thread once its current
+/// job returns, rather than waking another: a focus change then costs the
+/// service one wake-up of the pool, not one per hop. The price is that such
+/// a job waits while the current one blocks, which jobs must not do for
+/// long (Swift concurrency asks the same of every executor).
+///
 /// The threads never end: a thread that ended after some idle time would be
 /// a wake-up of its own, and a few sleeping threads cost only their stacks.
 /// Priorities are not followed: the service runs few tasks at once.
 ///
-/// Behind an SPI of its own (`@_spi(Executors) import Spawn`), since it
+/// Behind an SPI of its own (`@_spi(Executors) import Executor`), since it
 /// conforms to Swift 6.3's experimental `SchedulingExecutor`.
 @_spi(Executors)
 public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
@@ -36,13 +45,19 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
   /// thread for a while (a file lock, a child to wait for) does not hold up the others.
   public let maximumThreads: Int
   private let lock: UnsafeMutablePointer<pthread_mutex_t>
-  /// Signalled when a job is queued or the earliest delayed job changes.
+  /// Signalled when a job is queued for an idle thread.
   private let ready: UnsafeMutablePointer<pthread_cond_t>
+  /// Signalled when the thread that keeps the time must look again: a job
+  /// is due earlier, or a job is queued and no other thread is idle.
+  private let timerReady: UnsafeMutablePointer<pthread_cond_t>
+  /// Set on the pool's own threads, so that ``enqueue(_:)`` knows its caller.
+  private let worker: pthread_key_t
   private var jobs = JobQueue()
   private var delayed = DelayedJobs()
   private var threads = 0
+  /// The threads waiting on `ready`, the one keeping the time not among them.
   private var idleThreads = 0
-  /// Whether an idle thread already waits for the earliest delayed job.
+  /// Whether an idle thread waits for the earliest delayed job, on `timerReady`.
   private var timerWaiter = false
 
   /// A pool that starts at most `maximumThreads` threads, the first when the first job arrives.
@@ -50,29 +65,43 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
     self.maximumThreads = max(1, maximumThreads)
     lock = .allocate(capacity: 1)
     pthread_mutex_init(lock, nil)
-    ready = .allocate(capacity: 1)
     var attributes = pthread_condattr_t()
     pthread_condattr_init(&attributes)
     // Deadlines are on the monotonic clock, which the wall clock's jumps do not move.
     pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+    ready = .allocate(capacity: 1)
     pthread_cond_init(ready, &attributes)
+    timerReady = .allocate(capacity: 1)
+    pthread_cond_init(timerReady, &attributes)
     pthread_condattr_destroy(&attributes)
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    worker = key
   }
 
   deinit {
     // The default executor lives as long as the process; a pool made
     // otherwise must not be dropped while its threads run.
+    pthread_key_delete(worker)
+    pthread_cond_destroy(timerReady)
     pthread_cond_destroy(ready)
     pthread_mutex_destroy(lock)
+    timerReady.deallocate()
     ready.deallocate()
     lock.deallocate()
   }
 
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    let fromWorker = isWorker
     pthread_mutex_lock(lock)
+    let first = jobs.count == 0
     jobs.append(job)
-    wakeOrStartThread()
+    // A job one of the pool's threads queues while nothing else waits (a
+    // task resumed, a continuation, a task started) runs on that thread once
+    // its job returns, which it does when its task suspends or ends: handing
+    // it to another thread would cost a wake-up and gain nothing.
+    if !(fromWorker && first) { wakeOrStartThread() }
     pthread_mutex_unlock(lock)
   }
 
@@ -91,26 +120,35 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
   /// Queues `job` to run once the monotonic clock reads `deadline` (in nanoseconds).
   private func enqueue(_ job: consuming ExecutorJob, atMonotonic deadline: UInt64) {
     let job = UnownedJob(job)
+    let fromWorker = isWorker
     pthread_mutex_lock(lock)
-    let earliest = delayed.push(deadline, job)
-    if earliest {
-      // The thread waiting for the earliest delayed job must wait less now,
-      // or, when none waits, an idle thread takes the job on.
-      if timerWaiter || idleThreads > 0 {
-        pthread_cond_broadcast(ready)
-      } else {
-        startThreadIfAllowed()
+    if delayed.push(deadline, job) {
+      // The thread keeping the time must wait less now; when none does, the
+      // calling pool thread takes that on once its job returns, or an idle
+      // thread does.
+      if timerWaiter {
+        pthread_cond_signal(timerReady)
+      } else if !fromWorker {
+        if idleThreads > 0 { pthread_cond_signal(ready) } else { startThreadIfAllowed() }
       }
     }
     pthread_mutex_unlock(lock)
   }
 
-  /// Hands the queue to an idle thread, or starts one; called with `lock` held.
+  /// Whether the calling thread is one of this pool's.
+  private var isWorker: Bool {
+    pthread_getspecific(worker) != nil
+  }
+
+  /// Hands the queue to an idle thread, or starts one, or has the thread
+  /// keeping the time take it; called with `lock` held.
   private func wakeOrStartThread() {
-    if idleThreads > jobs.count - 1 {
+    if idleThreads >= jobs.count {
       pthread_cond_signal(ready)
-    } else {
+    } else if threads < maximumThreads {
       startThreadIfAllowed()
+    } else if timerWaiter {
+      pthread_cond_signal(timerReady)
     }
   }
 
@@ -124,6 +162,7 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
   /// One thread's loop: runs what is queued and what is due, and sleeps in between.
   private func work() {
     ThreadPoolExecutor.blockAsynchronousSignals()
+    pthread_setspecific(worker, UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
     let executor = asUnownedTaskExecutor()
     pthread_mutex_lock(lock)
     while true {
@@ -136,18 +175,18 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
         pthread_mutex_lock(lock)
         continue
       }
-      idleThreads += 1
       if let deadline = delayed.earliest, !timerWaiter {
         // This thread keeps the time for the delayed jobs; the others wait without a timeout.
         timerWaiter = true
         var time = timespec(
           tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        _ = pthread_cond_timedwait(ready, lock, &time)
+        _ = pthread_cond_timedwait(timerReady, lock, &time)
         timerWaiter = false
       } else {
+        idleThreads += 1
         pthread_cond_wait(ready, lock)
+        idleThreads -= 1
       }
-      idleThreads -= 1
     }
   }
 

@@ -1,5 +1,5 @@
+@_spi(Executors) import Executor
 import Foundation
-@_spi(Executors) import Spawn
 import Synchronization
 import Testing
 
