@@ -29,6 +29,15 @@ public struct MonotonicTime: Hashable, Comparable, Sendable {
     .nanoseconds(Int64(clamping: nanoseconds > earlier.nanoseconds ? nanoseconds - earlier.nanoseconds : 0))
   }
 
+  /// The reading `duration` after this one (this one for a negative duration).
+  public func advanced(by duration: Duration) -> MonotonicTime {
+    guard duration > .zero else { return self }
+    let (seconds, attoseconds) = duration.components
+    let whole = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    let (sum, overflow) = nanoseconds.addingReportingOverflow(whole.partialValue &+ UInt64(attoseconds / 1_000_000_000))
+    return MonotonicTime(nanoseconds: whole.overflow || overflow ? .max : sum)
+  }
+
   public static func < (left: MonotonicTime, right: MonotonicTime) -> Bool {
     left.nanoseconds < right.nanoseconds
   }

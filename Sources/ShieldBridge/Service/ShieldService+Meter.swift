@@ -135,22 +135,28 @@ extension ShieldService {
     guard !stopped else { return }
     let now = instant()
     let escalationWait = escalation.nextDeadline.map { max(.zero, $0.duration(since: now.monotonic)) }
-    guard let wait = [core.wait(after: now), escalationWait].compactMap({ $0 }).min() else {
-      timer?.cancel()
-      timer = nil
-      return
-    }
+    guard let wait = [core.wait(after: now), escalationWait].compactMap({ $0 }).min() else { return }
+    let deadline = now.monotonic.advanced(by: wait)
+    // A timer due no later stays: it may fire early or for nothing, and the
+    // tick then sets the next one. Most inputs (a focus change) move no
+    // deadline forward, so they start no task and cancel none.
+    if let timerDeadline, timer != nil, timerDeadline <= deadline { return }
     timer?.cancel()
+    timerDeadline = deadline
     let inbox = self.inbox
     let clock = startOptions.ledger.clock
     timer = Task { [weak self] in
       do { try await Task.sleep(for: wait) } catch { return }
-      await self?.fireEscalation()
+      await self?.timerFired(deadline)
       inbox.yield(Envelope(.tick, at: .now(wall: clock)))
     }
   }
 
-  private func fireEscalation() {
+  private func timerFired(_ deadline: MonotonicTime) {
+    if timerDeadline == deadline {
+      timer = nil
+      timerDeadline = nil
+    }
     for line in escalation.fire(at: .now) { options.log("meter: " + line) }
   }
 

@@ -115,6 +115,8 @@ public actor ShieldService {
   var lostKinds: Set<DesktopKind> = []
   var reader: Task<Void, Never>?
   var timer: Task<Void, Never>?
+  /// When ``timer`` fires, on the monotonic clock.
+  var timerDeadline: MonotonicTime?
   var escalation: CloseEscalation
   var stopped = false
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
