@@ -49,7 +49,13 @@ public struct UsageMeter: Sendable {
   /// The days the meter holds: those of the ledger it started from, and those it has seen since.
   private var days: [LocalDay: MeterDay]
   /// The local day of the latest input: the day time counts towards now.
-  public private(set) var day: LocalDay
+  public private(set) var day: LocalDay {
+    didSet { midnight = day.adding(days: 1)?.start }
+  }
+  /// The start of the day after ``day``, as the zone said when ``day`` began:
+  /// ``nextDeadline()`` asks for it after every input, and working it out
+  /// takes `mktime` and several `localtime_r`, each reading the zone again.
+  private var midnight: WallTime?
   /// The events already given on ``day``.
   private var notices: [String: MeterNotices] = [:]
   /// The latest input: the largest monotonic reading seen, and the wall time that came with the latest.
@@ -80,6 +86,7 @@ public struct UsageMeter: Sendable {
     }
     self.days = days
     day = LocalDay.containing(now.wall)
+    midnight = day.adding(days: 1)?.start
     last = now
   }
 
@@ -170,7 +177,11 @@ public struct UsageMeter: Sendable {
     let counting = countingRules
     guard !counting.isEmpty else { return nil }
     var wait: Duration?
-    if let midnight = day.adding(days: 1)?.start {
+    // A zone changed since the day began can have moved midnight earlier,
+    // past the kept one: that is worked out again, so the wait is never 0
+    // for a midnight gone by on the same day.
+    let stillAhead = midnight.flatMap { $0 > last.wall ? $0 : nil }
+    if let midnight = stillAhead ?? day.adding(days: 1)?.start {
       wait = max(.zero, midnight.duration(since: last.wall))
     }
     for rule in settings.rules.rules where counting.contains(rule.name) {

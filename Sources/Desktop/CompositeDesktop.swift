@@ -8,13 +8,13 @@ import Synchronization
 /// the screen saver come from the X11 backend on the same display: the
 /// composite passes on the focus backend's events and only
 /// ``DesktopEvent/idle(_:)``, ``DesktopEvent/inhibited(_:)`` and
-/// ``DesktopEvent/screen(_:)`` of the other. The first `.lost` of either
+/// ``DesktopEvent/screen(_:)`` of the other, which does not watch the focus. The first `.lost` of either
 /// ends it (the other is stopped), as a backend's `.lost` always ends its stream.
 final class CompositeDesktop: DesktopBackend {
   let focus: any DesktopBackend
-  let screen: any DesktopBackend
+  let screen: X11Desktop
 
-  init(focus: any DesktopBackend, screen: any DesktopBackend) {
+  init(focus: any DesktopBackend, screen: X11Desktop) {
     self.focus = focus
     self.screen = screen
   }
@@ -48,7 +48,7 @@ final class CompositeDesktop: DesktopBackend {
       }
     }
     let focusEvents = focus.events(idleAfter: idleAfter)
-    let screenEvents = screen.events(idleAfter: idleAfter)
+    let screenEvents = screen.events(idleAfter: idleAfter, watchingFocus: false)
     Task {
       for await event in focusEvents { forward(event) }
       // A focus backend that ends without `.lost` was stopped: the composite ends with it.

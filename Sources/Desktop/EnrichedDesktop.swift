@@ -6,6 +6,12 @@ import Brake
 /// asked about, gets the executable, `comm`, `argv[0]` and systemd scope of
 /// its pid where the backend did not tell them, so that a rule's names match
 /// the same way under every backend.
+///
+/// A window's names are read from `/proc` the first time it has the focus
+/// and kept while the backend reports it alike (the same window, the same
+/// names and pid): four reads of `/proc` were most of what a focus change
+/// cost (`benchmarks/meter --floor`). A process that renames itself later
+/// keeps, for its window, the names it had when first seen.
 final class EnrichedDesktop: DesktopBackend {
   let inner: any DesktopBackend
   private let table: ProcessTable
@@ -20,6 +26,9 @@ final class EnrichedDesktop: DesktopBackend {
   var limitations: [String] { inner.limitations }
   var attention: String? { inner.attention }
 
+  /// How many focused windows' names are kept at most.
+  static let knownWindows = 256
+
   /// `identity` with the names of its process filled in.
   func enrich(_ identity: AppIdentity) -> AppIdentity {
     guard let pid = identity.pid, let process = table.identity(ofProcess: pid) else { return identity }
@@ -30,9 +39,18 @@ final class EnrichedDesktop: DesktopBackend {
     let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
     let source = inner.events(idleAfter: idleAfter)
     Task { [self] in
+      var known: [FocusedWindow: AppIdentity] = [:]
       for await event in source {
         if case .focus(var window?) = event {
-          window.app = enrich(window.app)
+          if let app = known[window] {
+            window.app = app
+          } else {
+            // A bound on what is kept: the windows of a day fit many times over.
+            if known.count >= Self.knownWindows { known.removeAll(keepingCapacity: true) }
+            let reported = window
+            window.app = enrich(window.app)
+            known[reported] = window.app
+          }
           continuation.yield(.focus(window))
         } else if case .running(let apps) = event {
           continuation.yield(.running(apps.map(enrich)))

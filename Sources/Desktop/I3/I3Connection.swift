@@ -23,6 +23,8 @@ final class I3Connection {
   let path: String
   private var buffer: [UInt8] = []
   private var start = 0
+  /// What one `read` fills, made once: a window event is read without allocating.
+  private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
   /// What ``receive(wake:deadline:)`` returns.
   enum Received {
@@ -145,10 +147,14 @@ final class I3Connection {
       buffer.removeSubrange(0..<start)
       start = 0
     }
-    let want = min(64 * 1024, Self.headerSize + Self.maximumPayload - available)
-    var chunk = [UInt8](repeating: 0, count: max(want, 1))
+    let want = max(1, min(chunk.count, Self.headerSize + Self.maximumPayload - available))
+    var result: Result<Int, Errno> = .success(0)
+    chunk.withUnsafeMutableBytes { raw in
+      result = Result { () throws(Errno) in try socket.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<want]))
+      }
+    }
     let count: Int
-    do { count = try socket.read(into: &chunk) } catch {
+    do { count = try result.get() } catch {
       throw DesktopError("cannot read the IPC socket \(path): \(error)")
     }
     guard count > 0 else { throw DesktopError("the IPC socket \(path) was closed") }

@@ -162,6 +162,8 @@ public final class I3Desktop: DesktopBackend {
         guard reply["success"]?.boolValue == true else {
           throw DesktopError("the IPC socket \(socketPath) refused the subscription to window events")
         }
+        // A window closed while no connection listened would be remembered for ever.
+        focus.forgetAll()
         // Subscribed before the tree is read: a change in between arrives as an event, not lost.
         focus.report(try tree().focused)
         restartDeadline = nil
@@ -214,11 +216,18 @@ public final class I3Desktop: DesktopBackend {
     switch event["change"]?.stringValue {
     case "focus":
       guard var window = I3Window(container: container, workspace: nil) else { return }
-      if let xIdentity, let id = window.xWindow, let found = xIdentity(id) {
-        window.app = window.app.filling(from: found)
+      if let xIdentity, let id = window.xWindow {
+        let key = FocusTracker.WindowKey(container: window.containerID, xWindow: id)
+        if let found = focus.xIdentities[key] ?? xIdentity(id) {
+          focus.remember(found, for: key)
+          window.app = window.app.filling(from: found)
+        }
       }
       focus.report(window)
-    case "close", "move", "floating":
+    case "close":
+      if let id = container["id"]?.integerValue { focus.forget(container: id) }
+      if container["id"]?.integerValue == focus.last??.containerID { focus.report(try tree().focused) }
+    case "move", "floating":
       // The focused window went away or to the scratchpad: what has the focus now may send no event.
       if container["id"]?.integerValue == focus.last??.containerID { focus.report(try tree().focused) }
     default:
@@ -232,11 +241,38 @@ public final class I3Desktop: DesktopBackend {
   }
 }
 
-/// Reports a focus only when it differs from the last one reported.
+/// Reports a focus only when it differs from the last one reported, and
+/// keeps what the X server said of each window while it lives.
 private struct FocusTracker {
+  /// An X11 window in its i3 container: X reuses window ids and i3 container
+  /// ids once they are gone, so an entry lasts until i3 says it closed.
+  struct WindowKey: Hashable {
+    var container: Int64
+    var xWindow: UInt32
+  }
+
+  /// How many windows' X identities are kept at most.
+  static let knownWindows = 256
+
   let continuation: AsyncStream<DesktopEvent>.Continuation
   /// `nil`: nothing reported yet; `.some(nil)`: no window had the focus.
   var last: I3Window??
+  /// The names and pid the X server gave for each window seen in front: one
+  /// round trip to the X server less for every focus change but the first.
+  private(set) var xIdentities: [WindowKey: AppIdentity] = [:]
+
+  mutating func remember(_ identity: AppIdentity, for key: WindowKey) {
+    if xIdentities[key] == nil, xIdentities.count >= Self.knownWindows { xIdentities.removeAll(keepingCapacity: true) }
+    xIdentities[key] = identity
+  }
+
+  mutating func forgetAll() {
+    xIdentities.removeAll()
+  }
+
+  mutating func forget(container: Int64) {
+    for key in xIdentities.keys where key.container == container { xIdentities[key] = nil }
+  }
 
   init(continuation: AsyncStream<DesktopEvent>.Continuation) {
     self.continuation = continuation

@@ -108,6 +108,11 @@ public final class X11Desktop: DesktopBackend {
   // MARK: Events
 
   public func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
+    events(idleAfter: idleAfter, watchingFocus: true)
+  }
+
+  /// The events, without the focus and the window manager when another backend tells them.
+  func events(idleAfter: Duration, watchingFocus: Bool) -> AsyncStream<DesktopEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self, bufferingPolicy: .unbounded)
     let loop: XEventLoop? = state.withLock { state in
       guard !state.stopped, let pending = state.pending, let wake = try? FileDescriptor.pipe() else { return nil }
@@ -115,7 +120,7 @@ public final class X11Desktop: DesktopBackend {
       state.wake = wake
       return XEventLoop(
         connection: pending.connection, capabilities: pending.capabilities, checkWindow: pending.checkWindow,
-        idleAfter: idleAfter, continuation: continuation, wake: wake.reading)
+        idleAfter: idleAfter, watchesFocus: watchingFocus, continuation: continuation, wake: wake.reading)
     }
     // A second call, or one after `stop`, gets an empty stream: the events went to the first.
     guard let loop else {

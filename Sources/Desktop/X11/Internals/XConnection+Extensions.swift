@@ -34,9 +34,11 @@ extension XConnection {
 
   /// Asks for change events: the root's properties (`_NET_ACTIVE_WINDOW`, the manager's
   /// check), and the screen saver's turning on and off.
-  func selectRootEvents(screenSaver: Bool) {
-    var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
-    xcb_change_window_attributes(raw, root, XCB_CW_EVENT_MASK.rawValue, &mask)
+  func selectRootEvents(properties: Bool, screenSaver: Bool) {
+    if properties {
+      var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+      xcb_change_window_attributes(raw, root, XCB_CW_EVENT_MASK.rawValue, &mask)
+    }
     if screenSaver {
       xcb_screensaver_select_input(raw, root, XCB_SCREENSAVER_EVENT_NOTIFY_MASK.rawValue)
     }

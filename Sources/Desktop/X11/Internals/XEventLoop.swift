@@ -10,6 +10,10 @@ import Posix
 /// the idle time, one when input brings it back below). The only timeout is the
 /// grace period after the window manager's check window is destroyed. Only
 /// this thread touches `connection`.
+///
+/// Beside another backend that tells the focus (i3, KWin), it watches only
+/// idle and the screen: the root's properties are not selected, so a focus
+/// change does not wake it.
 final class XEventLoop: @unchecked Sendable {
   /// How long a new window manager has to take over before the desktop is reported lost.
   static let managerGrace: Duration = .seconds(5)
@@ -17,6 +21,8 @@ final class XEventLoop: @unchecked Sendable {
   private let connection: XConnection
   private let capabilities: XCapabilities
   private let idleMilliseconds: Int64
+  /// Whether focus (and the window manager) is watched, or only idle and the screen.
+  private let watchesFocus: Bool
   private let continuation: AsyncStream<DesktopEvent>.Continuation
   private let wake: FileDescriptor
   private var checkWindow: xcb_window_t?
@@ -27,11 +33,12 @@ final class XEventLoop: @unchecked Sendable {
 
   init(
     connection: XConnection, capabilities: XCapabilities, checkWindow: xcb_window_t, idleAfter: Duration,
-    continuation: AsyncStream<DesktopEvent>.Continuation, wake: FileDescriptor
+    watchesFocus: Bool, continuation: AsyncStream<DesktopEvent>.Continuation, wake: FileDescriptor
   ) {
     self.connection = connection
     self.capabilities = capabilities
-    self.checkWindow = checkWindow
+    self.watchesFocus = watchesFocus
+    self.checkWindow = watchesFocus ? checkWindow : nil
     let (seconds, attoseconds) = idleAfter.components
     let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
     self.idleMilliseconds =
@@ -74,7 +81,7 @@ final class XEventLoop: @unchecked Sendable {
   }
 
   private func start() {
-    connection.selectRootEvents(screenSaver: capabilities.screenSaverEvent != nil)
+    connection.selectRootEvents(properties: watchesFocus, screenSaver: capabilities.screenSaverEvent != nil)
     if let checkWindow {
       connection.watchDestruction(of: checkWindow)
       // The manager may have gone between `connect` and now, before the watch was set.
@@ -92,7 +99,7 @@ final class XEventLoop: @unchecked Sendable {
       // Read after the alarms exist, so a crossing between the two is not missed.
       idle = connection.counterValue(counter).map { $0 >= idleMilliseconds }
     }
-    refreshFocus()
+    if watchesFocus { refreshFocus() }
     if capabilities.screenSaverEvent != nil, let screen = connection.screenSaverState() { report(screen) }
     if let idle { report(idle: idle) }
   }
