@@ -27,6 +27,8 @@ let package = Package(
     ),
     // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
     .target(name: "Posix"),
+    // Log lines with a level and a subsystem, and their one format; pure, so that the core can say what to log.
+    .target(name: "Log"),
     .target(name: "Spawn", dependencies: ["Posix"]),
     // The global executor of the `shieldbridge` binary: a thread pool that sleeps while idle.
     .target(name: "Executor", dependencies: ["Spawn"]),
@@ -39,27 +41,28 @@ let package = Package(
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
     // Every decision of the service, pure: no bus, no desktop, no files, no clock of its own.
-    .target(name: "ShieldCore", dependencies: ["Brake", "DeepLink"]),
+    .target(name: "ShieldCore", dependencies: ["Brake", "DeepLink", "Log"]),
     .target(name: "Desktop", dependencies: ["Brake", "CXCB", "DBus", "JSON", "Posix", "Spawn"]),
     .target(
       name: "ShieldBridge",
       dependencies: [
-        "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Posix", "ShieldCore",
-        "Spawn",
+        "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Log", "Posix",
+        "ShieldCore", "Spawn",
       ]
     ),
     // `shieldbridge demo`: a private bus, Xvfb with i3 and the service, outside the shipped library.
     .target(
       name: "ShieldBridgeDemo",
       dependencies: [
-        "Brake", "DBus", "Desktop", "JSON", "Localization", "Notifications", "Posix", "ShieldBridge", "Spawn",
+        "Brake", "DBus", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix", "ShieldBridge",
+        "Spawn",
       ]
     ),
     .target(
       name: "ShieldBridgeCLI",
       dependencies: [
-        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Notifications", "Posix", "ShieldBridge",
-        "ShieldBridgeDemo", "Spawn",
+        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
+        "ShieldBridge", "ShieldBridgeDemo", "Spawn",
       ]
     ),
     .executableTarget(name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"]),
@@ -72,6 +75,7 @@ let package = Package(
     ),
     .target(name: "TestSupport", dependencies: ["DBus", "Posix", "Spawn"], path: "Tests/TestSupport"),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+    .testTarget(name: "LogTests", dependencies: ["Log"]),
     .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
@@ -83,15 +87,15 @@ let package = Package(
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "Posix", "Spawn", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Spawn", "TestSupport"]),
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "JSON", "Posix", "TestSupport"]),
-    .testTarget(name: "ShieldCoreTests", dependencies: ["Brake", "DeepLink", "Posix", "ShieldCore"]),
+    .testTarget(name: "ShieldCoreTests", dependencies: ["Brake", "DeepLink", "Log", "Posix", "ShieldCore"]),
     .testTarget(
       name: "DesktopTests", dependencies: ["Brake", "CXCB", "DBus", "Desktop", "JSON", "Posix", "TestSupport"]
     ),
     .testTarget(
       name: "ShieldBridgeTests",
       dependencies: [
-        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Notifications", "Posix", "ShieldBridge",
-        "ShieldBridgeDemo", "ShieldCore", "Spawn", "TestSupport",
+        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
+        "ShieldBridge", "ShieldBridgeDemo", "ShieldCore", "Spawn", "TestSupport",
       ]
     ),
     .testTarget(name: "ShieldBridgeCLITests", dependencies: ["Brake", "Desktop", "JSON", "ShieldBridgeCLI"]),

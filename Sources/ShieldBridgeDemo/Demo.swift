@@ -97,7 +97,7 @@ public enum Demo {
     let options = ShieldService.Options(
       configuration: Configuration(rules: rules), ledger: LedgerStore(directory: directory + "/state"),
       localizer: localizer, launcher: Launcher(environment: [:]), executable: executable, desktop: backend,
-      meter: MeterSettings(minuteLength: minuteLength, saveInterval: .seconds(5)), log: { _ in })
+      meter: MeterSettings(minuteLength: minuteLength, saveInterval: .seconds(5)), logger: .discarding)
     let serviceConnection = try connect(bus)
     defer { serviceConnection.close() }
     let service: ShieldService

@@ -17,14 +17,14 @@ extension ShieldCore {
         // Whole minutes left, rounded up ("1 minute left" until the limit); a zero-length minute counts as one.
         let minute = max(settings.minuteLength, .milliseconds(1))
         let minutes = max(1, Int(min(1e9, (remaining / minute).rounded(.up))))
-        effects.log("meter: rule \(name): \(minutes) minute(s) left today, warning")
+        effects.log(.notice, "meter", "rule \(name): \(minutes) minute(s) left today, warning")
         effects.append(.post(.warning(app: displayApp(of: rule), minutes: minutes), key: nextPostKey()))
       case .limitReached(let name):
         guard let rule = rule(named: name), overLimit[name] == nil else { continue }
         overLimit[name] = meter.usage(of: name)?.grantsToday ?? 0
         save(reason: "limit", at: now, effects: &effects)
         let app = displayApp(of: rule)
-        effects.log("meter: rule \(name) reached today's limit (\(app) in use); \(rule.onLimit.rawValue)")
+        effects.log(.notice, "meter", "rule \(name) reached today's limit (\(app) in use); \(rule.onLimit.rawValue)")
         effects.append(.limitReached(rule: name, app: app))
         // The rule's action first: the hide must not wait for the notification server.
         effects.append(.enforce(rule: name))
@@ -40,11 +40,11 @@ extension ShieldCore {
           newDay ? rule.dailyLimitMinutes : rule.grantMinutes * max(1, grants - (grantsAtLimit ?? grants - 1))
         // Saved once at the end of the input, however many rules a new day lifts.
         effects.save = newDay ? "new day" : "grant"
-        effects.log("meter: rule \(name) is unlocked: \(minutes) more minute(s)")
+        effects.log(.notice, "meter", "rule \(name) is unlocked: \(minutes) more minute(s)")
         lift(rule: name, effects: &effects)
         effects.append(.unlocked(rule: name, minutes: minutes))
       case .newDay(let day):
-        effects.log("meter: a new day, \(day): every rule starts from its daily limit")
+        effects.log(.info, "meter", "a new day, \(day): every rule starts from its daily limit")
         newDay = true
         for name in overLimit.keys.sorted() where !events.contains(.lifted(rule: name)) {
           // Lift what the meter does not lift itself, so that nothing stays hidden past midnight.
@@ -62,7 +62,7 @@ extension ShieldCore {
     for rule in rules.rules {
       let grants = ledger.grants(for: rule.name, on: meter.day)
       if let usage = meter.usage(of: rule.name), grants > usage.grantsToday {
-        effects.log("meter: rule \(rule.name): \(grants - usage.grantsToday) grant(s) recorded")
+        effects.log(.notice, "meter", "rule \(rule.name): \(grants - usage.grantsToday) grant(s) recorded")
       }
     }
     effects.meter(meter.absorb(ledger, at: now))
@@ -90,7 +90,7 @@ extension ShieldCore {
     effects.meter(meter.inhibited(old.isInhibited, at: now))
     effects.meter(meter.screenVisible(old.isScreenVisible, at: now))
     effects.meter(matchInUse(at: now))
-    effects.log("meter: rules now \(newRules.rules.map(\.name).joined(separator: ", "))")
+    effects.log(.info, "meter", "rules now \(newRules.rules.map(\.name).joined(separator: ", "))")
   }
 
   // MARK: What is in use

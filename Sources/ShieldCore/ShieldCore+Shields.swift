@@ -25,7 +25,7 @@ extension ShieldCore {
       taskOpened(activation, rule: rule, opening, effects: &effects)
     case .taskEnded(let activation):
       if let rule = tasks.removeValue(forKey: activation) {
-        effects.log("the task \(activation) ended")
+        effects.log(.info, "task", "the task \(activation) ended")
         // Ended unsolved (a solved one lifted the rule): the shield may be offered again at once.
         if let rule { lastOffer[rule] = nil }
       }
@@ -50,10 +50,10 @@ extension ShieldCore {
   mutating func reoffer(_ rule: Rule, app: String, at now: MeterInstant, effects: inout Effects) {
     guard !isShown(rule: rule.name), !tasks.values.contains(rule.name) else { return }
     if let last = lastOffer[rule.name], now.monotonic.duration(since: last.monotonic) < settings.reofferInterval {
-      effects.log("meter: \(app) is over its limit; the shield was offered less than a minute ago")
+      effects.log(.debug, "meter", "\(app) is over its limit; the shield was offered less than a minute ago")
       return
     }
-    effects.log("meter: \(app) came back over its limit; offering the shield again")
+    effects.log(.info, "meter", "\(app) came back over its limit; offering the shield again")
     postShield(rule: rule.name, app: app, at: now, effects: &effects)
   }
 
@@ -107,6 +107,7 @@ extension ShieldCore {
     guard let shield = shown[id] ?? closedShields[id] else {
       if inline[id] == nil {
         effects.log(
+          .info, "shield",
           "ignored a click on notification \(id): not a shield this service shows, nor one of the last "
             + "\(settings.closedShieldsKept) closed (run shieldbridge shield --app APP for a new one)")
       }
@@ -171,13 +172,14 @@ extension ShieldCore {
       if byUser && !shield.acted {
         // A dismissal: the shield is not offered again for a while, however often the app comes back.
         lastOffer[shield.rule] = now
-        effects.log("shield notification \(id) was dismissed; it is offered again when the app comes back")
+        effects.log(
+          .info, "shield", "shield notification \(id) was dismissed; it is offered again when the app comes back")
       }
     }
     if let task = inline.removeValue(forKey: id) {
       tasks[task.activation] = nil
       lastOffer[task.rule] = nil
-      effects.log("puzzle notification \(id) was closed unanswered")
+      effects.log(.info, "task", "puzzle notification \(id) was closed unanswered")
     }
   }
 
@@ -190,12 +192,14 @@ extension ShieldCore {
           app: task.app, grantMinutes: task.grantMinutes, puzzle: task.session.puzzle,
           afterWrongAnswer: attempt == .wrong, replacing: id),
         key: nextPostKey(), pending: .task(task), effects: &effects)
-      effects.log("puzzle notification \(id): \(attempt == .wrong ? "wrong answer, new task" : "blank answer")")
+      effects.log(
+        .info, "task", "puzzle notification \(id): \(attempt == .wrong ? "wrong answer, new task" : "blank answer")")
       return
     }
     tasks[task.activation] = nil
     guard mayGrant(task.rule) else {
-      effects.log("puzzle notification \(id) solved, but rule \(task.rule) is not at its limit: nothing to unlock")
+      effects.log(
+        .info, "task", "puzzle notification \(id) solved, but rule \(task.rule) is not at its limit: nothing to unlock")
       effects.append(.close(id))
       return
     }
@@ -209,6 +213,7 @@ extension ShieldCore {
     case .recorded(let grantsToday):
       for (id, task) in waiting.sorted(by: { $0.key < $1.key }) {
         effects.log(
+          .notice, "task",
           "puzzle solved: \(task.grantMinutes) more minutes for \(task.app ?? "the app") (grant \(grantsToday) today)")
         post(
           .solved(app: task.app, minutes: task.grantMinutes, replacing: id), key: nextPostKey(), pending: .other,
@@ -220,9 +225,9 @@ extension ShieldCore {
       for task in waiting.values.sorted(by: { $0.activation < $1.activation }) {
         post(.usedUp(app: task.app), key: nextPostKey(), pending: .other, effects: &effects)
       }
-      effects.log("puzzle solved, but today's grants for \(name) are used up")
+      effects.log(.notice, "task", "puzzle solved, but today's grants for \(name) are used up")
     case .failed(let reason):
-      effects.log("puzzle solved, but the grant could not be recorded: \(reason)")
+      effects.log(.error, "task", "puzzle solved, but the grant could not be recorded: \(reason)")
     }
   }
 

@@ -1,5 +1,6 @@
 public import Brake
 public import DeepLink
+import Log
 
 /// Every decision the service makes, as one value: inputs in, effects out.
 ///
@@ -268,7 +269,9 @@ public struct ShieldCore: Sendable {
 
     mutating func meter(_ new: [MeterEvent]) { events += new }
     mutating func append(_ effect: ShieldEffect) { list.append(effect) }
-    mutating func log(_ line: String) { list.append(.log(line)) }
+    mutating func log(_ level: LogLevel, _ subsystem: String, _ message: String) {
+      list.append(.log(LogEntry(level, subsystem: subsystem, message)))
+    }
   }
 
   private mutating func finish(_ gathered: Effects, at now: MeterInstant) -> [ShieldEffect] {

@@ -1,5 +1,6 @@
 public import Brake
 public import DeepLink
+public import Log
 
 /// What the core decided: something the service carries out, in order.
 ///
@@ -34,8 +35,8 @@ public enum ShieldEffect: Hashable, Sendable {
   case unlocked(rule: String, minutes: Int)
   /// Say what became of a click that opened nothing (`Dispatched`): a repeat, or one coalesced with an open task.
   case dispatched(ShieldAction, outcome: Dispatch, detail: String, key: PostKey)
-  /// A line for the log.
-  case log(String)
+  /// An entry for the log; its subsystem (`meter`, `shield`, `task`) goes under the service's.
+  case log(LogEntry)
 
   /// What became of a click the core answered itself.
   public enum Dispatch: String, Hashable, Sendable {

@@ -1,5 +1,6 @@
 import Brake
 import Foundation
+import Log
 import TestSupport
 import Testing
 
@@ -14,7 +15,8 @@ import Testing
     // Started before config.json, or even its folder, exists: the built-in rule covers every app.
     #expect(!FileManager.default.fileExists(atPath: sandbox.root.file("config")))
     let harness = try await ServiceHarness(
-      configuration: .defaults, sandbox: sandbox, configurationPath: sandbox.configPath, log: { log.append($0) })
+      configuration: .defaults, sandbox: sandbox, configurationPath: sandbox.configPath,
+      logger: Logger(sink: LogSink { log.append($0.message) }))
     _ = try await harness.service.shield(app: "Facebook")
 
     try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"],"maxGrantsPerDay":3}]}"#)
@@ -47,7 +49,7 @@ import Testing
     try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"]}]}"#)
     let harness = try await ServiceHarness(
       configuration: try Configuration.load(from: sandbox.configPath).configuration, sandbox: sandbox,
-      configurationPath: sandbox.configPath, log: { log.append($0) })
+      configurationPath: sandbox.configPath, logger: Logger(sink: LogSink { log.append($0.message) }))
     try sandbox.writeConfig(#"{"scheme":"other","rules":[{"name":"social","apps":["Instagram","TikTok"]}]}"#)
     let line = try await log.first("the restart notice") { $0.contains("kept until the service restarts") }
     #expect(line.hasSuffix("restart shieldbridge): the scheme"))

@@ -3,6 +3,7 @@ import DBus
 import Desktop
 import Foundation
 import JSON
+import Log
 import Notifications
 import TestSupport
 
@@ -26,7 +27,7 @@ final class MeterHarness: Sendable {
   let serviceConnection: Connection
   /// `LimitReached` and `Unlocked`, in the order the bus delivered them.
   let signals = EventLog<MeterSignal>()
-  /// Every line the service logged.
+  /// Every entry the service logged, at every level, as `subsystem: message`.
   let log = EventLog<String>()
   private let collector: Task<Void, Never>
 
@@ -70,7 +71,8 @@ final class MeterHarness: Sendable {
     var options = ShieldService.Options(
       configuration: Configuration(rules: RuleSet(rules), desktop: choice), ledger: store,
       localizer: .source, launcher: Launcher(environment: sandbox.environment), executable: ShieldBridgeTool.path,
-      puzzleSeed: 42, desktop: desktop, meter: settings, log: { log.append($0) })
+      puzzleSeed: 42, desktop: desktop, meter: settings,
+      logger: Logger(threshold: .debug, sink: LogSink { log.append($0.description) }))
     if watchesConfiguration { options.configurationPath = sandbox.configPath }
     if desktop == nil { options.openDesktop(environment: environment) }
     service = try await ShieldService.start(on: serviceConnection, options: options)

@@ -91,7 +91,7 @@ struct MeterSiteX11Tests {
     try await session.xdotool(["windowactivate", "--sync", browser.hexWindow])
     try await waitForCounting(harness, ["social"])
     host.close()
-    _ = try await harness.logLine(containing: "site reports: a host left the bus")
+    _ = try await harness.logLine(containing: "sites: a host left the bus")
     try await waitForCounting(harness, ["browsers"])
     await harness.stop()
   }

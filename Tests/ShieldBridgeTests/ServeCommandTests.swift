@@ -66,14 +66,14 @@ struct ServeCommandTests {
     #expect(ended.status == 0, "\(ended.error)")
     let records = running.watcher.dispatched.events
     #expect(records.map(\.outcome) == ["handler", "refused", "opened"])
-    let lines = ended.error.split(separator: "\n").filter { $0.hasPrefix("shieldbridge: dispatched ") }
+    let lines = ended.error.split(separator: "\n").filter { $0.hasPrefix("shieldbridge serve: notice: dispatched ") }
     let puzzleHandler = running.sandbox.root.file("puzzle.sh")
     let viewHandler = running.sandbox.root.file("view.sh")
     let expected: [Substring] = [
-      "shieldbridge: dispatched puzzle app=Instagram grant=5 id=shield-open: handler (\(puzzleHandler))",
-      "shieldbridge: dispatched view app=Instagram view=feed id=shield-open: refused "
+      "shieldbridge serve: notice: dispatched puzzle app=Instagram grant=5 id=shield-open: handler (\(puzzleHandler))",
+      "shieldbridge serve: notice: dispatched view app=Instagram view=feed id=shield-open: refused "
         + "(the view 'feed' is not configured for Instagram)",
-      "shieldbridge: dispatched view app=Instagram view=direct id=shield-open: opened (\(viewHandler))",
+      "shieldbridge serve: notice: dispatched view app=Instagram view=direct id=shield-open: opened (\(viewHandler))",
     ]
     #expect(lines == expected)
     #expect(try await running.sandbox.handlerOutput("view").first == "arg=https://www.instagram.com/direct/inbox/")

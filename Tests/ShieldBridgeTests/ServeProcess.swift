@@ -43,7 +43,7 @@ final class ServeProcess: Sendable {
   /// Its log lines for dispatches, once there are `count` of them.
   func dispatchLines(_ count: Int) async throws -> [String] {
     try await poll("\(count) dispatch line(s) in serve's log") {
-      let lines = self.logLines.filter { $0.hasPrefix("shieldbridge: dispatched ") }
+      let lines = self.logLines.filter { $0.hasPrefix("shieldbridge serve: notice: dispatched ") }
       return lines.count >= count ? lines : nil
     }
   }

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import JSON
 import Localization
+import Log
 import Notifications
 import TestSupport
 
@@ -25,7 +26,7 @@ final class ServiceHarness: Sendable {
   init(
     capabilities: [Capability] = allCapabilities, configuration: Configuration = ServiceHarness.configuration(),
     environment: [String: String] = [:], sandbox: Sandbox? = nil, configurationPath: String? = nil,
-    log: @escaping @Sendable (String) -> Void = { _ in }
+    logger: Logger = .discarding
   ) async throws {
     let sandbox = try sandbox ?? Sandbox()
     self.sandbox = sandbox
@@ -37,7 +38,7 @@ final class ServiceHarness: Sendable {
       options: ShieldService.Options(
         configuration: configuration, ledger: sandbox.store, localizer: .source,
         launcher: Launcher(environment: environment), executable: ShieldBridgeTool.path, puzzleSeed: 42,
-        configurationPath: configurationPath, log: log))
+        configurationPath: configurationPath, logger: logger))
   }
 
   var bus: BusDaemon { notifications.bus }

@@ -1,5 +1,6 @@
 import Brake
 import DeepLink
+import Log
 import ShieldCore
 import Testing
 
@@ -38,7 +39,7 @@ struct ShieldLifeTests {
     var harness = CoreHarness()
     let shield = try harness.reachLimit()
     let dismissed = harness.send(.closed(id: shield, byUser: true))
-    #expect(dismissed.contains { if case .log(let line) = $0 { line.contains("dismissed") } else { false } })
+    #expect(dismissed.contains { if case .log(let entry) = $0 { entry.message.contains("dismissed") } else { false } })
     harness.send(.focus(CoreHarness.terminal))
     let soon = harness.send(.focus(CoreHarness.instagram))
     #expect(soon.contains(.enforce(rule: "social")))

@@ -1,5 +1,6 @@
 import Brake
 import Desktop
+import Log
 
 extension ShieldService.Options {
   /// Opens the desktop `config.json`'s `"desktop"` asks for, and the way down when it is lost.
@@ -15,11 +16,11 @@ extension ShieldService.Options {
     let choice = configuration.desktop
     guard !rules.isBuiltIn, choice != .off else { return }
     let covers: @Sendable (AppIdentity) -> Bool = { rules.match($0) != nil }
-    let log = self.log
+    let log = logger.for("meter")
     do {
       desktop = try choice.open(environment: environment, covers: covers)
     } catch {
-      log("meter: the \(choice) desktop cannot be watched: \(error)")
+      log.warning("the \(choice) desktop cannot be watched: \(error)")
       let lost: Set<DesktopKind> = choice.kind.map { [$0] } ?? []
       desktop = DesktopChoice.fallback(after: lost, environment: environment, covers: covers, log: log)
     }
@@ -36,14 +37,14 @@ extension DesktopChoice {
   /// The first backend down the line that is not among the `lost` and opens.
   static func fallback(
     after lost: Set<DesktopKind>, environment: [String: String], covers: @escaping @Sendable (AppIdentity) -> Bool,
-    log: @Sendable (String) -> Void
+    log: Logger
   ) -> (any DesktopBackend)? {
     for choice in fallbackOrder {
       guard let kind = choice.kind, !lost.contains(kind) else { continue }
       do {
         if let backend = try choice.open(environment: environment, covers: covers) { return backend }
       } catch {
-        log("meter: cannot fall back to \(choice): \(error)")
+        log.warning("cannot fall back to \(choice): \(error)")
       }
     }
     return nil

@@ -91,7 +91,7 @@ extension NativeHost {
     do {
       let prepared = try PuzzleRun.prepare(
         for: match.rule, in: options.ledger, random: SeededRandom(seed: random.next()))
-      for warning in prepared.warnings { options.log("\(warning)") }
+      for warning in prepared.warnings { options.logger.warning("\(warning)") }
       switch prepared.value {
       case .ready(let ready):
         run = ready
@@ -145,7 +145,7 @@ extension NativeHost {
       let minutes = open.match.rule.grantMinutes
       do {
         let outcome = try solved.grant()
-        for warning in outcome.warnings { options.log("\(warning)") }
+        for warning in outcome.warnings { options.logger.warning("\(warning)") }
         let grant: RecordedGrant
         switch outcome.value {
         case .granted(let recorded): grant = recorded
@@ -156,7 +156,7 @@ extension NativeHost {
           send(notAtLimit(site: open.site, match: open.match))
           return
         }
-        options.log(
+        options.logger.notice(
           "puzzle solved: \(minutes) more minutes for \(app) (grant \(grant.status.grantsToday) of "
             + "\(open.match.rule.maxGrantsPerDay) today)")
       } catch {

@@ -10,7 +10,7 @@ extension NativeHost {
     do {
       connection = try Connection(options.bus)
     } catch {
-      options.log("no message bus to reach the ShieldBridge service on: \(error.message)")
+      options.logger.error("no message bus to reach the ShieldBridge service on: \(error.message)")
       return
     }
     self.connection = connection
@@ -29,7 +29,8 @@ extension NativeHost {
           try await connection.addSignalHandler(matching: rule, from: tracker) { _ in sink.yield(.serviceChanged) })
       }
     } catch {
-      options.log("cannot follow the ShieldBridge service's signals: \(error.message); states are sent only when asked")
+      options.logger.warning(
+        "cannot follow the ShieldBridge service's signals: \(error.message); states are sent only when asked")
     }
   }
 
@@ -53,7 +54,7 @@ extension NativeHost {
         ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.siteFocus, site?.name ?? "",
         UInt32(clamping: options.browserPID), timeout: options.callTimeout)
     } catch {
-      options.log("SiteFocus failed: \(error.name): \(error.message)")
+      options.logger.warning("SiteFocus failed: \(error.name): \(error.message)")
       return Self.error("the ShieldBridge service did not answer: \(error.message)")
     }
     told = .some(site)

@@ -3,6 +3,7 @@ public import DBus
 import Dispatch
 import JSON
 public import Localization
+public import Log
 public import Posix
 import Spawn
 
@@ -50,15 +51,15 @@ public actor NativeHost {
     public var puzzleSeed: UInt64?
     /// The longest message taken from the browser.
     public var inputLimit: Int
-    /// Where the log lines go: stderr, which browsers keep in their log.
-    public var log: @Sendable (String) -> Void
+    /// Where the host logs: stderr, which browsers keep in their log.
+    public var logger: Logger
 
     public init(
       bus: Connection.Bus, input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput,
       browserPID: Int32, rules: RuleSet, reloadRules: (@Sendable () -> RuleSet?)? = nil, ledger: LedgerStore,
       catalogDirectory: CatalogDirectory? = nil,
       focusInterval: Duration = .milliseconds(100), callTimeout: Duration = .seconds(10), puzzleSeed: UInt64? = nil,
-      inputLimit: Int = NativeMessageReader.defaultLimit, log: @escaping @Sendable (String) -> Void
+      inputLimit: Int = NativeMessageReader.defaultLimit, logger: Logger
     ) {
       self.bus = bus
       self.input = input
@@ -72,7 +73,7 @@ public actor NativeHost {
       self.callTimeout = callTimeout
       self.puzzleSeed = puzzleSeed
       self.inputLimit = inputLimit
-      self.log = log
+      self.logger = logger
     }
   }
 
@@ -176,7 +177,7 @@ public actor NativeHost {
       case .inputEnded:
         return .inputClosed
       case .inputFailed(let error):
-        options.log(error.description)
+        options.logger.error(error.description)
         return .badInput(error.description)
       case .serviceChanged:
         await serviceChanged()
@@ -201,7 +202,7 @@ public actor NativeHost {
       try writer.write(message)
     } catch {
       outputFailure = "cannot write to the browser: \(error)"
-      options.log(outputFailure ?? "")
+      options.logger.error(outputFailure ?? "")
     }
   }
 
@@ -211,7 +212,7 @@ public actor NativeHost {
 
   /// Logs a message the host could not take and tells the browser; the host goes on.
   func refuse(_ message: String) {
-    options.log(message)
+    options.logger.warning(message)
     send(Self.error(message))
   }
 }

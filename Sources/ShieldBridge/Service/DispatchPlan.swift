@@ -44,7 +44,7 @@ struct DispatchPlanner: Sendable {
     }
     do {
       let result = try options.ledger.status(of: rule)
-      for warning in result.warnings { options.log("\(warning)") }
+      for warning in result.warnings { options.logger.warning("\(warning)") }
       status = result.value
     } catch {
       return .failed("\(error)")

@@ -1,3 +1,4 @@
+import Log
 import Posix
 import Spawn
 import Synchronization
@@ -32,9 +33,7 @@ final class FileWatcher: Sendable {
   /// Starts watching `path`; `changed` runs on the watcher's thread after each change.
   ///
   /// - Throws: ``Errno`` when no inotify instance or pipe can be made.
-  init(path: String, label: String, log: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void)
-    throws(Errno)
-  {
+  init(path: String, label: String, log: Logger, changed: @escaping @Sendable () -> Void) throws(Errno) {
     let inotify = try Inotify()
     let wake = try FileDescriptor.pipe()
     self.wake = wake
@@ -57,7 +56,7 @@ final class FileWatcher: Sendable {
   /// The watcher's thread: arm, wait, read, and again, until woken.
   private static func run(
     inotify: Inotify, folder: String, name: String, label: String, wake: FileDescriptor,
-    log: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void
+    log: Logger, changed: @escaping @Sendable () -> Void
   ) {
     var watched = arm(inotify, folder: folder, label: label, log: log)
     while true {
@@ -65,7 +64,7 @@ final class FileWatcher: Sendable {
       do {
         ready = try Poll.readable([wake, inotify.descriptor], timeout: nil)
       } catch {
-        log("\(label) is no longer watched: poll failed: \(error)")
+        log.warning("\(label) is no longer watched: poll failed: \(error)")
         return
       }
       if ready.contains(0) { return }
@@ -73,7 +72,7 @@ final class FileWatcher: Sendable {
       do {
         events = try inotify.readEvents()
       } catch {
-        log("\(label) is no longer watched: cannot read inotify events: \(error)")
+        log.warning("\(label) is no longer watched: cannot read inotify events: \(error)")
         return
       }
       guard let current = watched else { continue }
@@ -102,7 +101,7 @@ final class FileWatcher: Sendable {
 
   /// Watches `folder`, or its nearest existing parent; `nil` when not even `/` can be watched.
   private static func arm(
-    _ inotify: Inotify, folder: String, label: String, log: @Sendable (String) -> Void
+    _ inotify: Inotify, folder: String, label: String, log: Logger
   ) -> (path: String, watch: Int32)? {
     var path = folder
     while true {
@@ -111,7 +110,7 @@ final class FileWatcher: Sendable {
       } catch  where (error == .noSuchFileOrDirectory || error == .notDirectory) && path != "/" && path != "." {
         path = path.parentPath
       } catch {
-        log("\(label) is not watched: cannot watch \(path): \(error)")
+        log.warning("\(label) is not watched: cannot watch \(path): \(error)")
         return nil
       }
     }

@@ -55,7 +55,7 @@ extension ShieldService {
       } catch {
         return nothing(.failed, "\(error)")
       }
-      for warning in prepared.warnings { options.log("\(warning)") }
+      for warning in prepared.warnings { log.warning("\(warning)") }
       switch prepared.value {
       case .ready: break
       case .usedUp(let status):

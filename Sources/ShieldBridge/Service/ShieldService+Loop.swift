@@ -138,8 +138,8 @@ extension ShieldService {
       report(record)
       answer(key, .record(record))
       return []
-    case .log(let line):
-      options.log(line)
+    case .log(let entry):
+      log.log(entry)
       return []
     }
   }
@@ -175,13 +175,13 @@ extension ShieldService {
     }
     do {
       let id = try await self.post(notification)
-      if !what.isEmpty { options.log("\(what): notification \(id)") }
+      if !what.isEmpty { log.info("\(what): notification \(id)") }
       answer(key, .posted(.success(id)))
       var offered: [String: String] = [:]
       for action in notification.actions { offered[action.key] = action.link }
       return [.posted(key, id: id, links: offered)]
     } catch {
-      if !what.isEmpty { options.log("\(what): the notification could not be shown: \(error)") }
+      if !what.isEmpty { log.error("\(what): the notification could not be shown: \(error)") }
       answer(key, .posted(.failure(error)))
       return [.posted(key, id: nil, links: [:])]
     }
@@ -191,13 +191,13 @@ extension ShieldService {
   private func grant(for rule: Rule) -> GrantResult {
     do {
       let prepared = try PuzzleRun.prepare(for: rule, in: options.ledger, random: SeededRandom(seed: 0))
-      for warning in prepared.warnings { options.log("\(warning)") }
+      for warning in prepared.warnings { log.warning("\(warning)") }
       switch prepared.value {
       case .usedUp: return .usedUp
       case .notAtLimit: return .failed("rule \(rule.name) is not at its limit")
       case .ready(let run):
         let grant = try run.solved().grant()
-        for warning in grant.warnings { options.log("\(warning)") }
+        for warning in grant.warnings { log.warning("\(warning)") }
         switch grant.value {
         case .granted(let recorded): return .recorded(grantsToday: recorded.status.grantsToday)
         case .usedUp: return .usedUp
@@ -214,10 +214,10 @@ extension ShieldService {
     do {
       let result = try options.ledger.recordMeter(
         usage: save.usedSecondsByDay, metered: save.metered, limitReached: save.limitReached, on: core.meter.day)
-      for warning in result.warnings { options.log("meter: \(warning)") }
+      for warning in result.warnings { meterLog.warning("\(warning)") }
       return [.ledger(result.value)]
     } catch {
-      options.log("meter: cannot store today's use\(save.reason.map { " (\($0))" } ?? ""): \(error)")
+      meterLog.error("cannot store today's use\(save.reason.map { " (\($0))" } ?? ""): \(error)")
       return []
     }
   }
@@ -227,12 +227,12 @@ extension ShieldService {
       try connection.emit(
         path: ServiceNames.path, interface: ServiceNames.interface, member: member, repeat each arguments)
     } catch {
-      options.log("cannot emit \(member.rawValue): \(error.message)")
+      log.warning("cannot emit \(member.rawValue): \(error.message)")
     }
   }
 
   nonisolated func report(_ record: DispatchRecord) {
-    options.log(record.logLine)
+    log.notice(record.logLine)
     try? connection.emit(
       path: ServiceNames.path, interface: ServiceNames.interface, member: ServiceNames.dispatched,
       record.json.serialized)
@@ -242,10 +242,10 @@ extension ShieldService {
   static func storedLedger(_ options: Options) -> Ledger {
     do {
       let loaded = try options.ledger.loadForMeter()
-      for warning in loaded.warnings { options.log("\(warning)") }
+      for warning in loaded.warnings { options.logger.warning("\(warning)") }
       return loaded.value
     } catch {
-      options.log("meter: the ledger cannot be read (\(error)); today's use starts from zero")
+      options.logger.for("meter").error("the ledger cannot be read (\(error)); today's use starts from zero")
       return Ledger()
     }
   }

@@ -12,12 +12,12 @@ extension ShieldService {
   /// backend is then stopped at once.
   func startMeter() async {
     guard let desktop = options.desktop else {
-      options.log("meter: off (no desktop is watched)")
+      meterLog.info("off (no desktop is watched)")
       return
     }
     guard !options.configuration.rules.isBuiltIn else {
       desktop.stop()
-      options.log("meter: off (config.json has no rules, so no app is metered)")
+      meterLog.info("off (config.json has no rules, so no app is metered)")
       return
     }
     watch(desktop)
@@ -32,8 +32,8 @@ extension ShieldService {
     generation += 1
     let generation = self.generation
     self.backend = backend
-    options.log(
-      "meter: watching the desktop through \(backend.kind) (counting \(backend.countingSource.rawValue) time)"
+    meterLog.info(
+      "watching the desktop through \(backend.kind) (counting \(backend.countingSource.rawValue) time)"
         + (backend.limitations.isEmpty ? "" : "; " + backend.limitations.joined(separator: "; ")))
     inbox.yield(Envelope(.desktopStarted(countsRunning: backend.countingSource == .running), at: instant()))
     let events = backend.events(idleAfter: options.meter.idleLimit)
@@ -59,13 +59,14 @@ extension ShieldService {
   }
 
   private func notice(_ text: String) {
-    options.log("meter: \(backend?.kind.description ?? "desktop"): \(text)")
+    let desktopLog = log.for("desktop")
+    (backend.map { desktopLog.for($0.kind.description) } ?? desktopLog).notice(text)
   }
 
   /// The backend stopped working: fall back to the next one, or go on without a desktop.
   private func lose(_ reason: String, generation: Int) async {
     guard !stopped, generation == self.generation, let lost = backend else { return }
-    options.log("meter: the \(lost.kind) desktop was lost: \(reason)")
+    meterLog.warning("the \(lost.kind) desktop was lost: \(reason)")
     lostKinds.insert(lost.kind)
     lost.stop()
     backend = nil
@@ -75,13 +76,13 @@ extension ShieldService {
     if let next = await options.fallbackDesktop?(lostKinds), !stopped {
       if lostKinds.contains(next.kind) {
         next.stop()
-        options.log("meter: no other desktop to fall back on; nothing is counted until the service restarts")
+        meterLog.error("no other desktop to fall back on; nothing is counted until the service restarts")
       } else {
-        options.log("meter: falling back to \(next.kind)")
+        meterLog.notice("falling back to \(next.kind)")
         watch(next)
       }
     } else {
-      options.log("meter: no other desktop to fall back on; nothing is counted until the service restarts")
+      meterLog.error("no other desktop to fall back on; nothing is counted until the service restarts")
     }
   }
 
@@ -113,20 +114,20 @@ extension ShieldService {
     case .hide:
       do {
         let count = try await backend.hide(where: matches)
-        options.log("meter: rule \(rule.name): hid \(count) window(s)")
+        meterLog.info("rule \(rule.name): hid \(count) window(s)")
         return
       } catch {
-        options.log("meter: rule \(rule.name): \(backend.kind) cannot hide (\(error)); closing instead")
+        meterLog.warning("rule \(rule.name): \(backend.kind) cannot hide (\(error)); closing instead")
       }
     case .close:
       break
     }
     do {
       let pids = try await backend.close(where: matches)
-      options.log("meter: rule \(rule.name): asked \(pids.count) process(es) to close")
+      meterLog.info("rule \(rule.name): asked \(pids.count) process(es) to close")
       escalation.closing(pids, rule: rule.name, at: .now)
     } catch {
-      options.log("meter: rule \(rule.name): cannot close its apps: \(error)")
+      meterLog.error("rule \(rule.name): cannot close its apps: \(error)")
     }
   }
 
@@ -157,7 +158,7 @@ extension ShieldService {
       timer = nil
       timerDeadline = nil
     }
-    for line in escalation.fire(at: .now) { options.log("meter: " + line) }
+    for line in escalation.fire(at: .now) { meterLog.info(line) }
   }
 
   /// Today's use per rule and the source that counts it: what `Usage()` answers.

@@ -15,7 +15,6 @@ extension ShieldService {
   /// A grant another process records (the terminal task, the browser's
   /// shield page) reaches the core as the ledger it wrote, at once.
   func watchFiles() {
-    let log = startOptions.log
     let ledger = startOptions.ledger
     let inbox = self.inbox
     do {
@@ -24,7 +23,7 @@ extension ShieldService {
         inbox.yield(Envelope(.ledger(loaded.value), at: .now(wall: ledger.clock)))
       }
     } catch {
-      log("the ledger is not watched (\(error)); grants from other processes count from the next start")
+      log.warning("the ledger is not watched (\(error)); grants from other processes count from the next start")
     }
     guard let path = startOptions.configurationPath else { return }
     do {
@@ -32,7 +31,7 @@ extension ShieldService {
         Task { await self?.reloadConfiguration() }
       }
     } catch {
-      log("config.json is not watched (\(error)); changes take effect at the next start")
+      log.warning("config.json is not watched (\(error)); changes take effect at the next start")
     }
   }
 
@@ -52,15 +51,14 @@ extension ShieldService {
   @discardableResult
   public func reloadConfiguration() async -> Bool {
     guard let path = startOptions.configurationPath, !gate.isClosed else { return false }
-    let log = startOptions.log
     let loaded: LoadedConfiguration
     do {
       loaded = try Configuration.load(from: path)
     } catch {
-      log("config.json changed but cannot be used, so the last good one stays in force: \(error)")
+      log.error("config.json changed but cannot be used, so the last good one stays in force: \(error)")
       return false
     }
-    for warning in loaded.warnings { log("warning: \(warning)") }
+    for warning in loaded.warnings { log.warning("\(warning)") }
     var new = loaded.configuration
     let old = currentConfiguration.withLock { $0 }
     guard new != old else { return false }
@@ -77,9 +75,9 @@ extension ShieldService {
     currentConfiguration.withLock { $0 = new }
     if new.rules != old.rules { await settle(.rulesReplaced(new.rules, Self.storedLedger(options))) }
     let rules = new.rules.isBuiltIn ? "the built-in rule" : new.rules.rules.map(\.name).joined(separator: ", ")
-    log("config.json reloaded from \(loaded.path): rules \(rules)")
+    log.notice("config.json reloaded from \(loaded.path): rules \(rules)")
     if !needsRestart.isEmpty {
-      log(
+      log.warning(
         "config.json: kept until the service restarts (systemctl --user restart shieldbridge): "
           + needsRestart.joined(separator: ", "))
     }

@@ -82,7 +82,7 @@ extension ShieldService {
         Task { await self.left(caller) }
       }
     } catch {
-      options.log("site reports: cannot watch a host leave the bus (\(error.message)); its site is not kept")
+      log.for("sites").warning("cannot watch a host leave the bus (\(error.message)); its site is not kept")
       siteCallers[caller] = nil
       return false
     }
@@ -98,7 +98,7 @@ extension ShieldService {
   func left(_ caller: BusName) async {
     guard let gone = siteCallers.removeValue(forKey: caller) else { return }
     gone.subscription?.cancel()
-    options.log("site reports: a host left the bus; \(siteCallers.count) still report")
+    log.for("sites").info("a host left the bus; \(siteCallers.count) still report")
     _ = await sitesChanged()
   }
 

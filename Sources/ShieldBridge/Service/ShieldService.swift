@@ -4,6 +4,7 @@ import DeepLink
 public import Desktop
 import JSON
 public import Localization
+public import Log
 public import Notifications
 import Posix
 import ShieldCore
@@ -46,8 +47,9 @@ public actor ShieldService {
     public var fallbackDesktop: (@Sendable (_ lost: Set<DesktopKind>) async -> (any DesktopBackend)?)?
     /// The meter's timings: idle limit, the length of a minute, the save interval, the grace periods.
     public var meter: MeterSettings
-    /// Where log lines go (stderr for `serve`).
-    public var log: @Sendable (String) -> Void
+    /// Where the service logs: its own lines under the logger's subsystem, the
+    /// meter's under `meter`, the desktop's under `desktop.KIND` (stderr for `serve`).
+    public var logger: Logger
     /// The `config.json` that ``configuration`` came from, watched for
     /// changes and reloaded (see ``ShieldService/reloadConfiguration()``);
     /// `nil` (the default) watches nothing.
@@ -61,8 +63,7 @@ public actor ShieldService {
       notificationTimeout: Duration = .seconds(2), stopTimeout: Duration = .seconds(5),
       desktop: (any DesktopBackend)? = nil,
       fallbackDesktop: (@Sendable (_ lost: Set<DesktopKind>) async -> (any DesktopBackend)?)? = nil,
-      meter: MeterSettings? = nil, configurationPath: String? = nil,
-      log: @escaping @Sendable (String) -> Void
+      meter: MeterSettings? = nil, configurationPath: String? = nil, logger: Logger
     ) {
       self.configurationPath = configurationPath
       self.desktop = desktop
@@ -77,7 +78,7 @@ public actor ShieldService {
       self.doubleClickWindow = doubleClickWindow
       self.notificationTimeout = notificationTimeout
       self.stopTimeout = stopTimeout
-      self.log = log
+      self.logger = logger
     }
   }
 
@@ -85,6 +86,10 @@ public actor ShieldService {
   public nonisolated let client: NotificationClient
   /// The options the service started with; the configuration in them is the first one.
   nonisolated let startOptions: Options
+  /// The service's own log lines.
+  nonisolated var log: Logger { startOptions.logger }
+  /// The meter's log lines (`meter`).
+  nonisolated var meterLog: Logger { startOptions.logger.for("meter") }
   /// The configuration in force: the last good one read (see ``reloadConfiguration()``).
   nonisolated let currentConfiguration: Mutex<Configuration>
   /// Watches `config.json` while the service runs; `nil` without ``Options/configurationPath``.
@@ -222,7 +227,7 @@ public actor ShieldService {
     gate.close()
     _ = try? await connection.releaseName(ServiceNames.busName)
     if !(await gate.drained(within: options.stopTimeout)) {
-      options.log("stopping without the answer to some notifications after \(options.stopTimeout)")
+      log.warning("stopping without the answer to some notifications after \(options.stopTimeout)")
     }
     inbox.finish()
     await loop?.value
@@ -413,7 +418,7 @@ public actor ShieldService {
   nonisolated func ruleStatus(_ rule: Rule) throws(ServiceError) -> RuleStatus {
     do {
       let result = try options.ledger.status(of: rule)
-      for warning in result.warnings { options.log("\(warning)") }
+      for warning in result.warnings { log.warning("\(warning)") }
       return result.value
     } catch {
       throw ServiceError(.state, "\(error)")

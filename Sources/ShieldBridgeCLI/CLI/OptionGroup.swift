@@ -73,6 +73,23 @@ struct OptionDeclarations: Sendable {
     }
   }
 
+  /// Declares an option whose value is one of `choices`, named as `choices` names them, `--log-level LEVEL`;
+  /// the last one given wins.
+  ///
+  /// Reading any other text is a usage failure that names the option and every choice.
+  mutating func choice<Value: Sendable>(
+    _ name: String, short: Character? = nil, _ placeholder: String, _ choices: [(name: String, value: Value)],
+    _ help: String
+  ) -> Option<Value> {
+    all.append(OptionDeclaration(name: name, short: short, kind: .value(placeholder), help: help))
+    return Option(name: name) { text throws(CommandFailure) in
+      guard let chosen = choices.first(where: { $0.name == text }) else {
+        throw .usage("\(name) takes one of \(choices.map(\.name).joined(separator: ", ")), not '\(text)'")
+      }
+      return chosen.value
+    }
+  }
+
   /// Declares an option that may be given more than once, `--action KEY=LABEL`; all values are kept in order.
   mutating func repeated(_ name: String, short: Character? = nil, _ placeholder: String, _ help: String)
     -> RepeatedOption

@@ -1,3 +1,4 @@
+import Log
 import Posix
 import ShieldBridge
 
@@ -49,11 +50,13 @@ private func runNativeHost(_ invocation: Invocation<NativeHostOptions>) async th
         + "or the manifest's path and the extension's id; install the host manifest with 'make install' "
         + "and load the extension instead of running it by hand")
   }
-  let log: @Sendable (String) -> Void = { Output.err("shieldbridge native-host: \($0)") }
+  // Browsers pass no options: the level comes from SHIELDBRIDGE_LOG_LEVEL alone.
+  let logger = Logger.standardError(program: "shieldbridge native-host", level: nil)
   let options = NativeHost.Options(
     bus: bus(invocation), browserPID: CurrentProcess.parentID, rules: try loadConfiguration().rules,
-    reloadRules: { try? Configuration.load().configuration.rules }, ledger: try standardLedgerStore(), log: log)
-  log("started for \(caller) (browser process \(options.browserPID))")
+    reloadRules: { try? Configuration.load().configuration.rules }, ledger: try standardLedgerStore(),
+    logger: logger)
+  logger.info("started for \(caller) (browser process \(options.browserPID))")
   switch await NativeHost.run(options) {
   case .inputClosed:
     return .success

@@ -1,6 +1,7 @@
 import DBus
 import DeepLink
 import JSON
+import Log
 import Posix
 import ShieldBridge
 
@@ -35,7 +36,8 @@ private func openLink(_ invocation: Invocation<AddressOptions>) async throws(Com
     let detail = (try? JSONValue(parsing: answer))?["detail"]?.stringValue ?? ""
     return try exitCode(outcome.flatMap(DispatchRecord.Outcome.init(rawValue:)) ?? .failed, detail)
   }
-  let options = try serviceOptions()
+  // Without the service the dispatch runs here; what it would log (a damaged ledger) goes to stderr.
+  let options = try serviceOptions(logger: Logger(sink: .lines(program: "shieldbridge") { Output.err($0) }))
   let links: LinkConfiguration
   do {
     links = try LinkConfiguration(scheme: options.configuration.scheme)

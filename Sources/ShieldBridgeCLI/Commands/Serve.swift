@@ -1,5 +1,6 @@
 import DBus
 import Localization
+import Log
 import Posix
 import ShieldBridge
 import Spawn
@@ -44,9 +45,11 @@ struct ServeOptions: BusOptions {
   let address: Option<String>
   let minuteLength: Option<Int>
   let saveInterval: Option<Int>
+  let logLevel: Option<LogLevel>
 
   init(declaring options: inout OptionDeclarations) {
     address = options.address()
+    logLevel = options.logLevel()
     minuteLength = options.integer(
       "--minute-length", "MS", in: 1...60_000, digitsOnly: true,
       "How long a minute of the rules' limits lasts, in milliseconds (60000; shorter for tests and demos).")
@@ -72,30 +75,31 @@ private func runService(_ invocation: Invocation<ServeOptions>) async throws(Com
   } catch {
     throw CommandFailure(error.message, exitCode: error.code == .alreadyRunning ? .tryAgain : .unavailable)
   }
-  options.log("serving \(ServiceNames.busName) as \(connection.uniqueName)")
+  options.logger.info("serving \(ServiceNames.busName) as \(connection.uniqueName)")
   guard await stop.wait(orUntilLost: connection) != nil else {
     let reason = await connection.disconnection()
     throw CommandFailure("lost the message bus (\(reason.message)); stopping", exitCode: .unavailable)
   }
   await service.stop()
   connection.close()
-  options.log("stopped")
+  options.logger.info("stopped")
   return .success
 }
 
 /// The service's options from this process: config.json, the ledger, the
-/// user's language, this environment and this executable.
-func serviceOptions() throws(CommandFailure) -> ShieldService.Options {
+/// user's language, this environment and this executable, logging to `logger`.
+func serviceOptions(logger: Logger) throws(CommandFailure) -> ShieldService.Options {
   let environment = Environment.all
   return ShieldService.Options(
     configuration: try loadConfiguration(), ledger: try standardLedgerStore(),
     localizer: Localizer.current(environment: environment), launcher: Launcher(environment: environment),
-    executable: currentExecutable(), log: { Output.err("shieldbridge: \($0)") })
+    executable: currentExecutable(), logger: logger)
 }
 
 /// ``serviceOptions()`` with the desktop the meter watches and the timings given, for `serve`.
 func meteredServiceOptions(_ invocation: Invocation<ServeOptions>) throws(CommandFailure) -> ShieldService.Options {
-  var options = try serviceOptions()
+  var options = try serviceOptions(
+    logger: .standardError(program: "shieldbridge serve", level: try invocation[\.logLevel]))
   if let milliseconds = try invocation[\.minuteLength] { options.meter.minuteLength = .milliseconds(milliseconds) }
   if let milliseconds = try invocation[\.saveInterval] { options.meter.saveInterval = .milliseconds(milliseconds) }
   options.openDesktop(environment: Environment.all)
