@@ -28,7 +28,7 @@ struct ServeCommandTests {
     #expect(try await running.desk.closeReason(of: id) == .closed)
     // serve gave the name back (and had its reply) before it exited: no owner now.
     #expect(try await running.watcher.connection.nameOwner(ServiceNames.busName) == nil)
-    #expect(ended.error.hasSuffix("shieldbridge: stopped\n"))
+    #expect(ended.error.hasSuffix("shieldbridge serve: info: stopped\n"))
   }
 
   @Test func aSecondServeOnTheSameBusExits75AndLeavesTheFirstServing() async throws {
@@ -99,5 +99,65 @@ struct ServeCommandTests {
     // Only the service emits Dispatched: the link went to it, and it ran the handler.
     #expect(try await running.watcher.record(after: 0) == printed)
     #expect(try await running.sandbox.handlerOutput("puzzle").prefix(2) == ["arg=YouTube", "arg=5"])
+  }
+}
+
+@Suite("serve logs from the level --log-level or SHIELDBRIDGE_LOG_LEVEL names up")
+struct ServeLogLevelTests {
+  /// The levels of serve's lines, which all start with `shieldbridge serve: LEVEL: `.
+  private static func levels(_ stderr: String) -> [String] {
+    stderr.split(separator: "\n").map { line in
+      let rest = line.dropFirst("shieldbridge serve: ".count)
+      return String(rest.prefix { $0 != ":" })
+    }
+  }
+
+  /// Runs serve until one dispatch and SIGTERM; what it wrote on stderr.
+  private static func run(arguments: [String] = [], environment: [String: String] = [:]) async throws -> String {
+    let running = try await RunningService(arguments: arguments, environment: environment)
+    let opened = try await running.watcher.call(ServiceNames.open, "shieldbridge://puzzle?app=Instagram")
+    #expect(try JSONValue(parsing: opened.decode(String.self)).outcome == "handler")
+    let ended = await running.serve.terminate()
+    #expect(ended.status == 0, "\(ended.error)")
+    #expect(ended.error.split(separator: "\n").allSatisfy { $0.hasPrefix("shieldbridge serve: ") }, "\(ended.error)")
+    return ended.error
+  }
+
+  @Test func byDefaultEveryLevelFromInfoIsWritten() async throws {
+    let stderr = try await Self.run()
+    #expect(Set(Self.levels(stderr)) == ["info", "notice"], "\(stderr)")
+    #expect(stderr.contains("shieldbridge serve: info: serving "))
+    #expect(stderr.contains("shieldbridge serve: notice: dispatched puzzle app=Instagram"))
+  }
+
+  @Test func logLevelNoticeLeavesOutTheInfoLinesAndKeepsTheDispatches() async throws {
+    let stderr = try await Self.run(arguments: ["--log-level", "notice"])
+    #expect(Self.levels(stderr) == ["notice"], "\(stderr)")
+    #expect(stderr.hasPrefix("shieldbridge serve: notice: dispatched puzzle app=Instagram"))
+  }
+
+  @Test func theEnvironmentSetsTheLevelAndTheOptionWinsOverIt() async throws {
+    let quiet = try await Self.run(environment: ["SHIELDBRIDGE_LOG_LEVEL": "warning"])
+    #expect(quiet == "")
+    let told = try await Self.run(arguments: ["--log-level", "info"], environment: ["SHIELDBRIDGE_LOG_LEVEL": "error"])
+    #expect(told.hasSuffix("shieldbridge serve: info: stopped\n"), "\(told)")
+  }
+
+  @Test func aLevelNobodyKnowsInTheEnvironmentIsSaidAndTheDefaultTaken() async throws {
+    let stderr = try await Self.run(environment: ["SHIELDBRIDGE_LOG_LEVEL": "loud"])
+    #expect(
+      stderr.hasPrefix(
+        "shieldbridge serve: warning: SHIELDBRIDGE_LOG_LEVEL='loud' names no level (debug, info, notice, warning, "
+          + "error); logging from info\n"), "\(stderr)")
+    #expect(stderr.hasSuffix("shieldbridge serve: info: stopped\n"), "\(stderr)")
+  }
+
+  @Test func aLevelNobodyKnowsOnTheCommandLineIsAUsageError() async throws {
+    let sandbox = try Sandbox()
+    let result = try await sandbox.run(["serve", "--log-level", "loud"], address: "unix:path=/nonexistent")
+    #expect(result.status == 64)
+    #expect(
+      result.error.hasPrefix(
+        "shieldbridge: --log-level takes one of debug, info, notice, warning, error, not 'loud'\n"), "\(result.error)")
   }
 }

@@ -58,8 +58,11 @@ final class RunningService: Sendable {
   let watcher: ServiceWatcher
   let serve: ServeProcess
 
-  /// - Parameter answersZeroIDs: whether the notification server answers `Notify` with 0, as notify-osd does.
-  init(answersZeroIDs: Bool = false) async throws {
+  /// - Parameters:
+  ///   - answersZeroIDs: whether the notification server answers `Notify` with 0, as notify-osd does.
+  ///   - arguments: Given to `serve` after its `--address`.
+  ///   - environment: Set on top of the sandbox's service environment.
+  init(answersZeroIDs: Bool = false, arguments: [String] = [], environment: [String: String] = [:]) async throws {
     sandbox = try Sandbox()
     try sandbox.writeServiceConfig(
       puzzleHandler: [try sandbox.recordingHandler("puzzle"), "{app}", "{grant}"],
@@ -67,7 +70,8 @@ final class RunningService: Sendable {
     desk = try await EmbeddedNotifications(
       capabilities: NotificationServer.Configuration.defaultCapabilities, answersZeroIDs: answersZeroIDs)
     watcher = try await ServiceWatcher(address: desk.bus.address)
-    serve = try await ServeProcess(sandbox: sandbox, address: desk.bus.address, watcher: watcher)
+    serve = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: environment, arguments: arguments)
   }
 
   /// Runs `shieldbridge` with the service's environment, on the same bus.
@@ -92,7 +96,7 @@ extension Sandbox {
   var isolatedEnvironment: [String: String] {
     environment.merging([
       "XDG_RUNTIME_DIR": root.path, "DISPLAY": "", "WAYLAND_DISPLAY": "", "DBUS_SESSION_BUS_ADDRESS": "",
-      "LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "",
+      "LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "SHIELDBRIDGE_LOG_LEVEL": "",
     ]) { $1 }
   }
 

@@ -57,7 +57,7 @@ struct ServeStoppingTests {
     await callers.value
 
     #expect(ended.status == 0, "\(ended.error)")
-    #expect(ended.error.hasSuffix("shieldbridge: stopped\n"), "\(ended.error)")
+    #expect(ended.error.hasSuffix("shieldbridge serve: info: stopped\n"), "\(ended.error)")
     // serve waited for the answer to every close it sent, so the server's state is final now.
     let open = running.desk.server.notifications
     #expect(open.map { "\($0.id) \($0.summary)" } == [])

@@ -23,7 +23,9 @@ extension Command {
         signal Dispatched(s)      one JSON record per dispatched action
         signal LimitReached(ss)   a rule and the app in use reached today's limit
         signal Unlocked(su)       a rule and the minutes a grant (or a new day) unlocked
-      Each dispatch is also logged as one line on stderr.
+      Each dispatch is also logged as one line on stderr, as everything the
+      service does is: "shieldbridge serve: LEVEL: PART: message", from the
+      level --log-level (or SHIELDBRIDGE_LOG_LEVEL) names up, info by default.
 
       With rules in config.json it meters the desktop "desktop" names (auto:
       sway, i3, X11, else the running processes), acts at each rule's limit
