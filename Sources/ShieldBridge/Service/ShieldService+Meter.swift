@@ -59,8 +59,7 @@ extension ShieldService {
   }
 
   private func notice(_ text: String) {
-    let desktopLog = log.for("desktop")
-    (backend.map { desktopLog.for($0.kind.description) } ?? desktopLog).notice(text)
+    log.for("desktop").for(backend?.kind.description ?? "").notice(text)
   }
 
   /// The backend stopped working: fall back to the next one, or go on without a desktop.
