@@ -70,17 +70,20 @@ public struct NotificationServerControl: Sendable {
     async throws(NotificationError)
     -> String
   {
-    try await call(NotificationServerInterface.click, id, action)
+    let method = NotificationServerInterface.click
+    return try Self.answer(method, try await send(try Self.request(method, id, action), method.name))
   }
 
   /// Closes a notification with `reason`.
   public func close(_ id: UInt32, reason: CloseReason) async throws(NotificationError) {
-    try await call(NotificationServerInterface.close, id, reason.rawValue)
+    let method = NotificationServerInterface.close
+    try Self.answer(method, try await send(try Self.request(method, id, reason.rawValue), method.name))
   }
 
   /// Replies to a notification through the inline reply field.
   public func reply(_ id: UInt32, text: String) async throws(NotificationError) {
-    try await call(NotificationServerInterface.reply, id, text)
+    let method = NotificationServerInterface.reply
+    try Self.answer(method, try await send(try Self.request(method, id, text), method.name))
   }
 
   /// The open notifications the server keeps in memory, least recently posted first, as a JSON array.
@@ -119,7 +122,8 @@ public struct NotificationServerControl: Sendable {
 
   /// One page of `ListPage`: the notifications stored after `cursor`.
   private func page(after cursor: UInt64) async throws(NotificationError) -> JSONValue {
-    let text = try await call(NotificationServerInterface.listPage, cursor)
+    let method = NotificationServerInterface.listPage
+    let text = try Self.answer(method, try await send(try Self.request(method, cursor), method.name))
     guard let json = try? JSONValue(parsing: text),
       json["notifications"]?.arrayValue != nil
     else {
@@ -129,15 +133,36 @@ public struct NotificationServerControl: Sendable {
     return json
   }
 
-  private func call<each Input: DBusArgument, each Output: DBusArgument>(
+  // Each method builds its call and reads its answer here, and awaits `send`,
+  // which is not generic: Swift 6.3 frees an async frame generic over two
+  // packs out of order when the call it awaits throws a `NotificationError`
+  // ("freed pointer was not the last allocation").
+  private static func request<each Input: DBusArgument, each Output: DBusArgument>(
     _ method: MethodContract<(repeat each Input) -> (repeat each Output)>, _ inputs: repeat each Input
-  ) async throws(NotificationError) -> (repeat each Output) {
+  ) throws(NotificationError) -> Message {
     do {
-      return try await connection.call(
-        method, destination: NotificationsNames.busName, path: NotificationsNames.path, repeat each inputs,
-        timeout: timeout, autoStart: false)
-    } catch  where error.is(.invalidSignature) {
+      let message = try method.message(
+        destination: NotificationsNames.busName, path: NotificationsNames.path, repeat each inputs)
+      message.autoStart = false
+      return message
+    } catch {
+      throw NotificationError(.invalidArgument, "\(method.name) cannot be sent: \(error.message)", underlying: error)
+    }
+  }
+
+  private static func answer<each Input: DBusArgument, each Output: DBusArgument>(
+    _ method: MethodContract<(repeat each Input) -> (repeat each Output)>, _ reply: Message
+  ) throws(NotificationError) -> (repeat each Output) {
+    do {
+      return try method.reply(from: reply)
+    } catch {
       throw NotificationError(.serverError, "the server's answer: \(error.message)", underlying: error)
+    }
+  }
+
+  private func send(_ message: Message, _ method: MemberName) async throws(NotificationError) -> Message {
+    do {
+      return try await connection.call(message, timeout: timeout)
     } catch
       where error.is(.unknownInterface) || error.is(.unknownObject) || error.is(.unknownMethod)
     {
@@ -149,7 +174,7 @@ public struct NotificationServerControl: Sendable {
       if let known = NotificationError.Code(dbusErrorName: error.name) {
         throw NotificationError(known, error.message, underlying: error)
       }
-      throw NotificationError.from(error, doing: method.name.rawValue, timeout: timeout)
+      throw NotificationError.from(error, doing: method.rawValue, timeout: timeout)
     }
   }
 }

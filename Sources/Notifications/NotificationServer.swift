@@ -354,10 +354,12 @@ public final class NotificationServer: Sendable {
       NotificationsInterface.contract,
       methods: [
         // Read by `notify` itself: more actions or hints than are kept are skipped unread.
-        Method(NotificationsInterface.notify, reading: { [weak self] call in
-          guard let self else { throw DBusError(.failed, "the server has stopped") }
-          return try self.notify(call)
-        }),
+        Method(
+          NotificationsInterface.notify,
+          reading: { [weak self] call in
+            guard let self else { throw DBusError(.failed, "the server has stopped") }
+            return try self.notify(call)
+          }),
         Method(NotificationsInterface.closeNotification) { [weak self] _, id in
           do throws(NotificationError) {
             try self?.close(id, reason: .closed)

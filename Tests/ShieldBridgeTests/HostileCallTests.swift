@@ -20,7 +20,8 @@ struct HostileCallServeTests {
   private func expectStillServing(_ running: RunningService) async throws {
     #expect(running.serve.process.process.exitStatus == nil, "\(running.serve.process.standardError)")
     #expect(running.watcher.owner.owner == running.serve.uniqueName)
-    let status = try JSONValue(parsing: try await running.watcher.call(ServiceInterface.status.name).decode(String.self))
+    let status = try JSONValue(
+      parsing: try await running.watcher.call(ServiceInterface.status.name).decode(String.self))
     #expect(status["rules"] != nil, "\(status)")
   }
 

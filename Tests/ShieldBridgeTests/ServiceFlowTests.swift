@@ -251,7 +251,9 @@ struct ServiceFlowTests {
     }
     #expect(badLink?.name == ServiceNames.Error.badLink)
     #expect(badLink?.message.contains("bad-percent-escape") == true)
-    let notCovered = await #expect(throws: DBusError.self) { try await harness.call(ServiceInterface.shield.name, "Facebook") }
+    let notCovered = await #expect(throws: DBusError.self) {
+      try await harness.call(ServiceInterface.shield.name, "Facebook")
+    }
     #expect(notCovered?.name == ServiceNames.Error.notCovered)
   }
 
