@@ -198,3 +198,33 @@ public struct Variant: DBusArgument, Hashable {
     try writer.append(value: .variant(value))
   }
 }
+
+/// A dictionary argument (`a{KV}`) as its entries in order: written as given,
+/// read as they arrived, a key that repeats kept each time. For a dictionary
+/// whose order is part of what is sent, such as a notification's hints.
+public struct DictionaryEntries<Key: DBusArgument, Value: DBusArgument>: DBusArgument {
+  public var entries: [(key: Key, value: Value)]
+
+  public init(_ entries: [(key: Key, value: Value)]) { self.entries = entries }
+
+  public static var dbusType: SignatureType { .dictionary(key: Key.dbusType, value: Value.dbusType) }
+
+  public init(from reader: inout MessageReader) throws(DBusError) {
+    entries = try reader.readEntries(Key.self, Value.self)
+  }
+
+  public func write(to writer: inout MessageWriter) throws(DBusError) {
+    guard Key.dbusType.isBasic else {
+      throw DBusError(.invalidArgs, "dictionary key type '\(Key.dbusType)' is not a basic type")
+    }
+    let signature = "{\(Key.dbusType)\(Value.dbusType)}"
+    try writer.withContainer(TypeCode.array, signature: signature) { inner throws(DBusError) in
+      for (key, value) in entries {
+        try inner.withContainer(TypeCode.dictEntry, signature: nil) { entry throws(DBusError) in
+          try key.write(to: &entry)
+          try value.write(to: &entry)
+        }
+      }
+    }
+  }
+}

@@ -1,4 +1,8 @@
 /// An interface exported on an object: its methods, and the signals it declares.
+///
+/// Built from an ``InterfaceContract`` with a handler for each of its methods,
+/// or, for values whose types are known only at run time, from methods with
+/// signatures given as text.
 public struct Interface: Sendable {
   public let name: InterfaceName
   public let methods: [Method]
@@ -15,6 +19,21 @@ public struct Interface: Sendable {
     }
     self.methods = methods
     self.signals = signals
+  }
+
+  /// The interface `contract` declares, answered by `methods`.
+  ///
+  /// - Throws: `InvalidArgs` when a method is not one the contract declares
+  ///   (by name and signatures), is given twice, or a declared one is missing.
+  public init(_ contract: InterfaceContract, methods: [Method]) throws(DBusError) {
+    for method in methods where !contract.methods.contains(method.declaration) {
+      throw DBusError(
+        .invalidArgs, "\(contract.name) declares no method \(method.name)(\(method.inputs)) → \(method.outputs)")
+    }
+    for declared in contract.methods where !methods.contains(where: { $0.name == declared.name }) {
+      throw DBusError(.invalidArgs, "\(contract.name).\(declared.name) has no handler")
+    }
+    try self.init(contract.name.rawValue, methods: methods, signals: contract.signals)
   }
 }
 
@@ -37,22 +56,91 @@ public struct MethodCall: Sendable {
 /// A method of an exported interface.
 public struct Method: Sendable {
   enum Handler: Sendable {
-    case immediate(@Sendable (MethodCall) throws -> [DBusValue])
-    case async(@Sendable (MethodCall) async throws -> [DBusValue])
+    case immediate(@Sendable (MethodCall) throws -> Reply)
+    case async(@Sendable (MethodCall) async throws -> Reply)
   }
 
-  public let name: MemberName
-  public let inputs: Signature
-  public let outputs: Signature
-  let inputNames: [String]
-  let outputNames: [String]
+  /// What a handler answers: values checked against the declared outputs, or
+  /// typed values whose types are the declared outputs already.
+  enum Reply: Sendable {
+    case values([DBusValue])
+    case typed(@Sendable (Message) throws(DBusError) -> Void)
+  }
+
+  let declaration: MethodDeclaration
   let handler: Handler
+
+  public var name: MemberName { declaration.name }
+  public var inputs: Signature { declaration.inputs }
+  public var outputs: Signature { declaration.outputs }
+
+  /// A declared method answered at once where the connection is dispatched (see ``Connection``).
+  ///
+  /// The handler gets the call and its arguments, read as the contract's
+  /// types (a call with other arguments gets `InvalidArgs` without reaching
+  /// it), and must not block. A ``DBusError`` it throws becomes the error
+  /// reply, any other error becomes `org.freedesktop.DBus.Error.Failed`.
+  public init<each Input: DBusArgument, each Output: DBusArgument>(
+    _ contract: MethodContract<(repeat each Input) -> (repeat each Output)>,
+    _ handler: @escaping @Sendable (MethodCall, repeat each Input) throws -> (repeat each Output)
+  ) {
+    declaration = contract.declaration
+    self.handler = .immediate { call in
+      let inputs = try Self.arguments(of: call, repeat (each Input).self)
+      let outputs = try handler(call, repeat each inputs)
+      return Self.reply(repeat each outputs)
+    }
+  }
+
+  /// A declared method whose handler runs as a task, for work that waits (calls to other services).
+  ///
+  /// The reply is sent when the handler returns; calls keep being dispatched meanwhile.
+  public init<each Input: DBusArgument, each Output: DBusArgument>(
+    _ contract: MethodContract<(repeat each Input) -> (repeat each Output)>,
+    async handler: @escaping @Sendable (MethodCall, repeat each Input) async throws -> (repeat each Output)
+  ) {
+    declaration = contract.declaration
+    self.handler = .async { call in
+      let inputs = try Self.arguments(of: call, repeat (each Input).self)
+      let outputs = try await handler(call, repeat each inputs)
+      return Self.reply(repeat each outputs)
+    }
+  }
+
+  /// A declared method whose handler reads the arguments itself, from
+  /// ``MethodCall/message``: for bounded reads that skip what is too large
+  /// before it is built. The dispatcher has checked the signature.
+  public init<each Input: DBusArgument, each Output: DBusArgument>(
+    _ contract: MethodContract<(repeat each Input) -> (repeat each Output)>,
+    reading handler: @escaping @Sendable (MethodCall) throws -> (repeat each Output)
+  ) {
+    declaration = contract.declaration
+    self.handler = .immediate { call in
+      let outputs = try handler(call)
+      return Self.reply(repeat each outputs)
+    }
+  }
+
+  /// Reads the arguments the dispatcher has checked the signature of.
+  private static func arguments<each Input: DBusArgument>(
+    of call: MethodCall, _ types: repeat (each Input).Type
+  ) throws(DBusError) -> (repeat each Input) {
+    var reader = call.message.reader()
+    return (repeat try reader.read((each Input).self))
+  }
+
+  // Takes the outputs as a pack, not as one tuple: Swift 6.3's SILGen crashes on the tuple.
+  private static func reply<each Output: DBusArgument>(_ outputs: repeat each Output) -> Reply {
+    let outputs = (repeat each outputs)
+    return .typed { message throws(DBusError) in try message.append(repeat each outputs) }
+  }
 
   /// A method answered at once where the connection is dispatched (see ``Connection``).
   ///
-  /// The handler must not block. It returns the reply's values, which must
-  /// match `outputs`; a ``DBusError`` it throws becomes the error reply, any
-  /// other error becomes `org.freedesktop.DBus.Error.Failed`.
+  /// For values whose types are known only at run time; a declared method is
+  /// built from its ``MethodContract``. The handler must not block. It returns
+  /// the reply's values, which must match `outputs`; a ``DBusError`` it throws
+  /// becomes the error reply, any other error becomes `org.freedesktop.DBus.Error.Failed`.
   ///
   /// - Parameters:
   ///   - inputs, outputs: The signatures of the arguments and of the reply; a
@@ -63,7 +151,7 @@ public struct Method: Sendable {
     _ name: String, inputs: String = "", outputs: String = "", inputNames: [String] = [],
     outputNames: [String] = [], _ handler: @escaping @Sendable (MethodCall) throws -> [DBusValue]
   ) throws(DBusError) {
-    try self.init(name, inputs, outputs, inputNames, outputNames, .immediate(handler))
+    try self.init(name, inputs, outputs, inputNames, outputNames, .immediate { .values(try handler($0)) })
   }
 
   /// A method whose handler runs as a task, for work that waits (calls to other services).
@@ -75,27 +163,31 @@ public struct Method: Sendable {
     _ name: String, inputs: String = "", outputs: String = "", inputNames: [String] = [],
     outputNames: [String] = [], async handler: @escaping @Sendable (MethodCall) async throws -> [DBusValue]
   ) throws(DBusError) {
-    try self.init(name, inputs, outputs, inputNames, outputNames, .async(handler))
+    try self.init(name, inputs, outputs, inputNames, outputNames, .async { .values(try await handler($0)) })
   }
 
   private init(
     _ name: String, _ inputs: String, _ outputs: String, _ inputNames: [String], _ outputNames: [String],
     _ handler: Handler
   ) throws(DBusError) {
-    self.name = try MemberName(name)
-    self.inputs = try Signature(inputs)
-    self.outputs = try Signature(outputs)
-    self.inputNames = inputNames
-    self.outputNames = outputNames
+    declaration = MethodDeclaration(
+      name: try MemberName(name), inputs: try Signature(inputs), outputs: try Signature(outputs),
+      inputNames: inputNames, outputNames: outputNames)
     self.handler = handler
   }
 }
 
 /// A signal an interface declares, for introspection.
-public struct SignalDeclaration: Sendable {
+public struct SignalDeclaration: Sendable, Hashable {
   public let name: MemberName
   public let signature: Signature
-  let argumentNames: [String]
+  public let argumentNames: [String]
+
+  init(name: MemberName, signature: Signature, argumentNames: [String]) {
+    self.name = name
+    self.signature = signature
+    self.argumentNames = argumentNames
+  }
 
   /// - Throws: `InvalidArgs` or `InvalidSignature` for an invalid name or signature.
   public init(_ name: String, signature: String = "", argumentNames: [String] = []) throws(DBusError) {

@@ -10,29 +10,16 @@ extension Notification {
   func notifyCall(replacesID: UInt32, destination: BusName = NotificationsNames.busName)
     throws(DBusError) -> Message
   {
-    let message = try Message.methodCall(
-      destination: destination, path: NotificationsNames.path,
-      interface: NotificationsNames.interface, member: NotificationsNames.notify)
-    try message.append(values: notifyArguments(replacesID: replacesID))
-    return message
-  }
-
-  /// The eight arguments of `Notify` (`susssasa{sv}i`).
-  func notifyArguments(replacesID: UInt32) -> [DBusValue] {
-    var actionStrings: [DBusValue] = []
+    var actionStrings: [String] = []
     actionStrings.reserveCapacity(actions.count * 2)
     for action in actions {
-      actionStrings.append(.string(action.key))
-      actionStrings.append(.string(action.label))
+      actionStrings.append(action.key)
+      actionStrings.append(action.label)
     }
-    let hintEntries = hints.entries.map {
-      DBusValue.DictionaryEntry(.string($0.name.rawValue), .variant($0.value))
-    }
-    return [
-      .string(appName), .uint32(replacesID), .string(icon), .string(summary), .string(body),
-      .array(element: .string, actionStrings),
-      .dictionary(key: .string, value: .variant, hintEntries),
-      .int32(expiry.wireValue),
-    ]
+    // In the order the hints are declared: the wire keeps it.
+    let hintEntries = DictionaryEntries(hints.entries.map { (key: $0.name.rawValue, value: Variant($0.value)) })
+    return try NotificationsInterface.notify.message(
+      destination: destination, path: NotificationsNames.path, appName, replacesID, icon, summary, body,
+      actionStrings, hintEntries, expiry.wireValue)
   }
 }

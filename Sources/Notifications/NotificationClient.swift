@@ -119,8 +119,7 @@ public final class NotificationClient: Sendable {
     let hub = EventHub()
     let prefetch = Task { await NotificationClient.fetchCapabilities(connection, timeout: timeout) }
     let rule = MatchRule(
-      sender: NotificationsNames.busName, interface: NotificationsNames.interface,
-      path: NotificationsNames.path)
+      sender: NotificationsNames.busName, interface: NotificationsInterface.name, path: NotificationsNames.path)
     do {
       // Signals are accepted from the tracked owner only: any connection can
       // send one unicast to this client, which no rule at the bus stops.
@@ -184,11 +183,9 @@ public final class NotificationClient: Sendable {
   public func serverInformation() async throws(NotificationError) -> ServerInformation {
     let action = "GetServerInformation"
     do {
-      let reply = try await connection.call(
-        NotificationsNames.busName, NotificationsNames.path, NotificationsNames.interface,
-        NotificationsNames.getServerInformation, timeout: timeout)
-      let (name, vendor, version, specVersion) = try reply.decode(
-        String.self, String.self, String.self, String.self)
+      let (name, vendor, version, specVersion) = try await connection.call(
+        NotificationsInterface.getServerInformation, destination: NotificationsNames.busName,
+        path: NotificationsNames.path, timeout: timeout)
       return ServerInformation(
         name: name, vendor: vendor, version: version, specVersion: specVersion)
     } catch {
@@ -254,9 +251,8 @@ public final class NotificationClient: Sendable {
       destination = owner
     }
     do {
-      _ = try await connection.call(
-        destination, NotificationsNames.path, NotificationsNames.interface,
-        NotificationsNames.closeNotification, id,
+      try await connection.call(
+        NotificationsInterface.closeNotification, destination: destination, path: NotificationsNames.path, id,
         timeout: timeout)
     } catch  where destination.isUnique && isGoneError(error) {
       throw NotificationError(
@@ -305,10 +301,10 @@ public final class NotificationClient: Sendable {
     _ connection: Connection, timeout: Duration
   ) async -> Result<(server: BusName, list: [Capability]), DBusError> {
     do {
-      let reply = try await connection.call(
-        NotificationsNames.busName, NotificationsNames.path, NotificationsNames.interface,
-        NotificationsNames.getCapabilities, timeout: timeout)
-      let list = try reply.decode([String].self).map(Capability.init(rawValue:))
+      let call = try NotificationsInterface.getCapabilities.message(
+        destination: NotificationsNames.busName, path: NotificationsNames.path)
+      let reply = try await connection.call(call, timeout: timeout)
+      let list = try NotificationsInterface.getCapabilities.reply(from: reply).map(Capability.init(rawValue:))
       guard let server = reply.sender else {
         return .failure(DBusError(.failed, "the reply to GetCapabilities has no sender"))
       }
@@ -344,7 +340,7 @@ public final class NotificationClient: Sendable {
     }
     let id: UInt32
     do {
-      id = try reply.decode(UInt32.self)
+      id = try NotificationsInterface.notify.reply(from: reply)
     } catch {
       throw NotificationError(
         .serverError, "the server answered Notify with '\(reply.signature)' instead of an id")

@@ -22,7 +22,7 @@ public enum NotificationEvent: Sendable, Hashable {
 
   /// Reads one of the four signals; `nil` for any other message or arguments of the wrong types.
   public init?(message: Message) {
-    guard message.interface == NotificationsNames.interface else { return nil }
+    guard message.interface == NotificationsInterface.name else { return nil }
     switch message.member {
     case ActionInvokedSignal.member:
       guard let signal = try? ActionInvokedSignal(message: message) else { return nil }
@@ -77,25 +77,25 @@ public enum CloseReason: UInt32, Sendable, Hashable, CaseIterable {
 
 /// `org.freedesktop.Notifications.ActionInvoked(u id, s action_key)`.
 public struct ActionInvokedSignal: DBusSignal, Hashable {
-  public static var interface: InterfaceName { NotificationsNames.interface }
-  public static var member: MemberName { NotificationsNames.actionInvoked }
+  public static var interface: InterfaceName { NotificationsInterface.name }
+  public static var member: MemberName { NotificationsInterface.actionInvoked.name }
   public var id: UInt32
   public var key: String
 
   public init(message: Message) throws(DBusError) {
-    (id, key) = try message.decode(UInt32.self, String.self)
+    (id, key) = try NotificationsInterface.actionInvoked.decode(message)
   }
 }
 
 /// `org.freedesktop.Notifications.NotificationClosed(u id, u reason)`.
 public struct NotificationClosedSignal: DBusSignal, Hashable {
-  public static var interface: InterfaceName { NotificationsNames.interface }
-  public static var member: MemberName { NotificationsNames.notificationClosed }
+  public static var interface: InterfaceName { NotificationsInterface.name }
+  public static var member: MemberName { NotificationsInterface.notificationClosed.name }
   public var id: UInt32
   public var reason: CloseReason
 
   public init(message: Message) throws(DBusError) {
-    let (id, code) = try message.decode(UInt32.self, UInt32.self)
+    let (id, code) = try NotificationsInterface.notificationClosed.decode(message)
     self.id = id
     reason = CloseReason(code: code)
   }
@@ -103,24 +103,24 @@ public struct NotificationClosedSignal: DBusSignal, Hashable {
 
 /// `org.freedesktop.Notifications.ActivationToken(u id, s activation_token)` (spec 1.3).
 public struct ActivationTokenSignal: DBusSignal, Hashable {
-  public static var interface: InterfaceName { NotificationsNames.interface }
-  public static var member: MemberName { NotificationsNames.activationToken }
+  public static var interface: InterfaceName { NotificationsInterface.name }
+  public static var member: MemberName { NotificationsInterface.activationToken.name }
   public var id: UInt32
   public var token: String
 
   public init(message: Message) throws(DBusError) {
-    (id, token) = try message.decode(UInt32.self, String.self)
+    (id, token) = try NotificationsInterface.activationToken.decode(message)
   }
 }
 
 /// KDE's `org.freedesktop.Notifications.NotificationReplied(u id, s text)`.
 public struct NotificationRepliedSignal: DBusSignal, Hashable {
-  public static var interface: InterfaceName { NotificationsNames.interface }
-  public static var member: MemberName { NotificationsNames.notificationReplied }
+  public static var interface: InterfaceName { NotificationsInterface.name }
+  public static var member: MemberName { NotificationsInterface.notificationReplied.name }
   public var id: UInt32
   public var text: String
 
   public init(message: Message) throws(DBusError) {
-    (id, text) = try message.decode(UInt32.self, String.self)
+    (id, text) = try NotificationsInterface.notificationReplied.decode(message)
   }
 }

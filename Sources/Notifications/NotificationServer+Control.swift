@@ -11,23 +11,15 @@ extension NotificationServer {
   /// accepts, however many notifications are kept and however large they are.
   func controlInterface() throws(DBusError) -> Interface {
     try Interface(
-      NotificationsNames.controlInterface.rawValue,
+      NotificationServerInterface.contract,
       methods: [
-        try Method(
-          "Click", inputs: "us", outputs: "s", inputNames: ["id", "action_key"],
-          outputNames: ["token"]
-        ) {
-          [weak self] call in
-          let (id, key) = try call.decode(UInt32.self, String.self)
-          return [
-            .string(
-              try NotificationServer.answering { () throws(NotificationError) in
-                try self?.click(id, action: key) ?? ""
-              })
-          ]
+        Method(NotificationServerInterface.click) { [weak self] _, id, key in
+          let token = try NotificationServer.answering { () throws(NotificationError) in
+            try self?.click(id, action: key) ?? ""
+          }
+          return token
         },
-        try Method("Close", inputs: "uu", inputNames: ["id", "reason"]) { [weak self] call in
-          let (id, code) = try call.decode(UInt32.self, UInt32.self)
+        Method(NotificationServerInterface.close) { [weak self] _, id, code in
           guard let reason = CloseReason(rawValue: code) else {
             throw DBusError(
               .invalidArgs,
@@ -37,20 +29,15 @@ extension NotificationServer {
           try NotificationServer.answering { () throws(NotificationError) in
             try self?.close(id, reason: reason)
           }
-          return []
         },
-        try Method("Reply", inputs: "us", inputNames: ["id", "text"]) { [weak self] call in
-          let (id, text) = try call.decode(UInt32.self, String.self)
+        Method(NotificationServerInterface.reply) { [weak self] _, id, text in
           try NotificationServer.answering { () throws(NotificationError) in
             try self?.reply(id, text: text)
           }
-          return []
         },
-        try Method(
-          "ListPage", inputs: "t", outputs: "s", inputNames: ["after"], outputNames: ["page"]
-        ) { [weak self] call in
-          let cursor = try call.decode(UInt64.self)
-          return [.string(self?.listPage(after: cursor) ?? "{\"notifications\":[]}")]
+        Method(NotificationServerInterface.listPage) { [weak self] _, cursor in
+          let page: String? = self?.listPage(after: cursor)
+          return page ?? "{\"notifications\":[]}"
         },
       ])
   }
@@ -83,22 +70,20 @@ public struct NotificationServerControl: Sendable {
     async throws(NotificationError)
     -> String
   {
-    let reply = try await call("Click", [.uint32(id), .string(action)])
-    do {
-      return try reply.decode(String.self)
-    } catch {
-      throw NotificationError(.serverError, "the server answered Click with '\(reply.signature)'")
-    }
+    let method = NotificationServerInterface.click
+    return try Self.answer(method, try await send(try Self.request(method, id, action), method.name))
   }
 
   /// Closes a notification with `reason`.
   public func close(_ id: UInt32, reason: CloseReason) async throws(NotificationError) {
-    _ = try await call("Close", [.uint32(id), .uint32(reason.rawValue)])
+    let method = NotificationServerInterface.close
+    try Self.answer(method, try await send(try Self.request(method, id, reason.rawValue), method.name))
   }
 
   /// Replies to a notification through the inline reply field.
   public func reply(_ id: UInt32, text: String) async throws(NotificationError) {
-    _ = try await call("Reply", [.uint32(id), .string(text)])
+    let method = NotificationServerInterface.reply
+    try Self.answer(method, try await send(try Self.request(method, id, text), method.name))
   }
 
   /// The open notifications the server keeps in memory, least recently posted first, as a JSON array.
@@ -137,8 +122,9 @@ public struct NotificationServerControl: Sendable {
 
   /// One page of `ListPage`: the notifications stored after `cursor`.
   private func page(after cursor: UInt64) async throws(NotificationError) -> JSONValue {
-    let reply = try await call("ListPage", [.uint64(cursor)])
-    guard let text = try? reply.decode(String.self), let json = try? JSONValue(parsing: text),
+    let method = NotificationServerInterface.listPage
+    let text = try Self.answer(method, try await send(try Self.request(method, cursor), method.name))
+    guard let json = try? JSONValue(parsing: text),
       json["notifications"]?.arrayValue != nil
     else {
       throw NotificationError(
@@ -147,15 +133,35 @@ public struct NotificationServerControl: Sendable {
     return json
   }
 
-  private func call(_ method: String, _ arguments: [DBusValue]) async throws(NotificationError)
-    -> Message
-  {
+  // Each method builds its call and reads its answer here, and awaits `send`,
+  // which is not generic: Swift 6.3 frees an async frame generic over two
+  // packs out of order when the call it awaits throws a `NotificationError`
+  // ("freed pointer was not the last allocation").
+  private static func request<each Input: DBusArgument, each Output: DBusArgument>(
+    _ method: MethodContract<(repeat each Input) -> (repeat each Output)>, _ inputs: repeat each Input
+  ) throws(NotificationError) -> Message {
     do {
-      let message = try Message.methodCall(
-        destination: NotificationsNames.busName, path: NotificationsNames.path,
-        interface: NotificationsNames.controlInterface, member: try MemberName(method))
+      let message = try method.message(
+        destination: NotificationsNames.busName, path: NotificationsNames.path, repeat each inputs)
       message.autoStart = false
-      try message.append(values: arguments)
+      return message
+    } catch {
+      throw NotificationError(.invalidArgument, "\(method.name) cannot be sent: \(error.message)", underlying: error)
+    }
+  }
+
+  private static func answer<each Input: DBusArgument, each Output: DBusArgument>(
+    _ method: MethodContract<(repeat each Input) -> (repeat each Output)>, _ reply: Message
+  ) throws(NotificationError) -> (repeat each Output) {
+    do {
+      return try method.reply(from: reply)
+    } catch {
+      throw NotificationError(.serverError, "the server's answer: \(error.message)", underlying: error)
+    }
+  }
+
+  private func send(_ message: Message, _ method: MemberName) async throws(NotificationError) -> Message {
+    do {
       return try await connection.call(message, timeout: timeout)
     } catch
       where error.is(.unknownInterface) || error.is(.unknownObject) || error.is(.unknownMethod)
@@ -168,7 +174,7 @@ public struct NotificationServerControl: Sendable {
       if let known = NotificationError.Code(dbusErrorName: error.name) {
         throw NotificationError(known, error.message, underlying: error)
       }
-      throw NotificationError.from(error, doing: method, timeout: timeout)
+      throw NotificationError.from(error, doing: method.rawValue, timeout: timeout)
     }
   }
 }

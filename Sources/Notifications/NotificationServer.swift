@@ -295,8 +295,8 @@ public final class NotificationServer: Sendable {
       state.nextToken += 1
       return (notification, token)
     }
-    emit(NotificationsNames.activationToken, to: notification.sender, id, token)
-    emit(NotificationsNames.actionInvoked, to: notification.sender, id, key)
+    emit(NotificationsInterface.activationToken, to: notification.sender, id, token)
+    emit(NotificationsInterface.actionInvoked, to: notification.sender, id, key)
     recorder?.record { line in
       line.member("event", "action")
       line.member("time", utcTimestamp())
@@ -336,7 +336,7 @@ public final class NotificationServer: Sendable {
       throw NotificationError(
         .invalidArgument, "notification \(id) has no 'inline-reply' action to answer")
     }
-    emit(NotificationsNames.notificationReplied, to: notification.sender, id, text)
+    emit(NotificationsInterface.notificationReplied, to: notification.sender, id, text)
     recorder?.record { line in
       line.member("event", "reply")
       line.member("time", utcTimestamp())
@@ -351,52 +351,29 @@ public final class NotificationServer: Sendable {
 
   private func interfaces() throws(DBusError) -> [Interface] {
     let standard = try Interface(
-      NotificationsNames.interface.rawValue,
+      NotificationsInterface.contract,
       methods: [
-        try Method(
-          "Notify", inputs: "susssasa{sv}i", outputs: "u",
-          inputNames: [
-            "app_name", "replaces_id", "app_icon", "summary", "body", "actions", "hints",
-            "expire_timeout",
-          ],
-          outputNames: ["id"]
-        ) { [weak self] call in
-          guard let self else { throw DBusError(.failed, "the server has stopped") }
-          return [.uint32(try self.notify(call))]
-        },
-        try Method("CloseNotification", inputs: "u", inputNames: ["id"]) { [weak self] call in
-          let id = try call.decode(UInt32.self)
+        // Read by `notify` itself: more actions or hints than are kept are skipped unread.
+        Method(
+          NotificationsInterface.notify,
+          reading: { [weak self] call in
+            guard let self else { throw DBusError(.failed, "the server has stopped") }
+            return try self.notify(call)
+          }),
+        Method(NotificationsInterface.closeNotification) { [weak self] _, id in
           do throws(NotificationError) {
             try self?.close(id, reason: .closed)
           } catch {
             throw error.dbusError
           }
-          return []
         },
-        try Method("GetCapabilities", outputs: "as", outputNames: ["capabilities"]) {
-          [configuration] _ in
-          [.array(element: .string, configuration.capabilities.map { .string($0.rawValue) })]
+        Method(NotificationsInterface.getCapabilities) { [configuration] _ in
+          configuration.capabilities.map(\.rawValue)
         },
-        try Method(
-          "GetServerInformation", outputs: "ssss",
-          outputNames: ["name", "vendor", "version", "spec_version"]
-        ) { [configuration] _ in
+        Method(NotificationsInterface.getServerInformation) { [configuration] _ in
           let information = configuration.information
-          return [
-            .string(information.name), .string(information.vendor), .string(information.version),
-            .string(information.specVersion),
-          ]
+          return (information.name, information.vendor, information.version, information.specVersion)
         },
-      ],
-      signals: [
-        try SignalDeclaration(
-          "NotificationClosed", signature: "uu", argumentNames: ["id", "reason"]),
-        try SignalDeclaration(
-          "ActionInvoked", signature: "us", argumentNames: ["id", "action_key"]),
-        try SignalDeclaration(
-          "ActivationToken", signature: "us", argumentNames: ["id", "activation_token"]),
-        try SignalDeclaration(
-          "NotificationReplied", signature: "us", argumentNames: ["id", "text"]),
       ])
     return [standard, try controlInterface()]
   }
@@ -551,7 +528,7 @@ public final class NotificationServer: Sendable {
     }
     guard let removed else { return }
     emit(
-      NotificationsNames.notificationClosed, to: removed.notification.sender, id, reason.rawValue)
+      NotificationsInterface.notificationClosed, to: removed.notification.sender, id, reason.rawValue)
     recorder?.record { line in
       line.member("event", "closed")
       line.member("time", utcTimestamp())
@@ -564,11 +541,9 @@ public final class NotificationServer: Sendable {
 
   /// Sends one of the four signals to `destination` alone.
   private func emit<A: DBusArgument>(
-    _ member: MemberName, to destination: BusName?, _ id: UInt32, _ argument: A
+    _ signal: SignalContract<UInt32, A>, to destination: BusName?, _ id: UInt32, _ argument: A
   ) {
-    try? connection.emit(
-      path: NotificationsNames.path, interface: NotificationsNames.interface, member: member,
-      destination: destination, id, argument)
+    try? connection.emit(signal, path: NotificationsNames.path, destination: destination, id, argument)
   }
 
   private func announce(_ activity: Activity) {

@@ -82,7 +82,7 @@ struct DunstEndToEndTests {
     let spoofer = try Connection(.address(desktop.bus.address))
     for destination in [BusName(rawValue: poster), nil] {
       try spoofer.emit(
-        path: NotificationsNames.path, interface: NotificationsNames.interface,
+        path: NotificationsNames.path, interface: NotificationsInterface.name,
         member: MemberName("ActionInvoked"),
         destination: destination, id, "view")
     }

@@ -74,7 +74,7 @@ private struct ServerProcess {
   ) async throws -> UInt32 {
     let message = try Message.methodCall(
       destination: NotificationsNames.busName, path: NotificationsNames.path,
-      interface: NotificationsNames.interface, member: MemberName("Notify"))
+      interface: NotificationsInterface.name, member: MemberName("Notify"))
     try message.append(values: [
       .string("tests"), .uint32(0), .string(""), .string(summary), .string(body),
       .array(element: .string, actions.map(DBusValue.string)),
@@ -92,7 +92,7 @@ private struct ServerProcess {
   /// Whether the server is still running and answers on the bus.
   func stillServes() async -> Bool {
     let reply = try? await connection.call(
-      NotificationsNames.busName, NotificationsNames.path, NotificationsNames.interface,
+      NotificationsNames.busName, NotificationsNames.path, NotificationsInterface.name,
       MemberName("GetServerInformation"), timeout: .seconds(5))
     return reply != nil && process.process.exitStatus == nil
   }
@@ -208,7 +208,7 @@ struct EmbeddedServerLimitTests {
     let id = try await server.notify(body: "keys", actions: ["default", "Open", key, "A", key + "2", "B"])
     let click = try Message.methodCall(
       destination: NotificationsNames.busName, path: NotificationsNames.path,
-      interface: NotificationsNames.controlInterface, member: MemberName("Click"))
+      interface: NotificationServerInterface.name, member: MemberName("Click"))
     try click.append(values: [.uint32(id), .string(String(repeating: "m", count: 1_000_000))])
     let error = await #expect(throws: DBusError.self) {
       _ = try await server.connection.call(click, timeout: .seconds(10))

@@ -11,7 +11,7 @@ private func callServer(
 ) async throws -> Message {
   let message = try Message.methodCall(
     destination: NotificationsNames.busName, path: NotificationsNames.path,
-    interface: NotificationsNames.interface,
+    interface: NotificationsInterface.name,
     member: MemberName(member))
   try message.append(values: arguments)
   return try await connection.call(message, timeout: .seconds(2))
@@ -34,7 +34,7 @@ private func notifyArguments(
 
 /// The signals of the notification interface that reach `connection`.
 private func notificationSignals(_ connection: Connection) async throws -> SignalStream {
-  try await connection.signals(matching: MatchRule(interface: NotificationsNames.interface))
+  try await connection.signals(matching: MatchRule(interface: NotificationsInterface.name))
 }
 
 @Suite("The embedded server answers every method of the specification")

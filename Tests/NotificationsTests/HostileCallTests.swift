@@ -36,7 +36,7 @@ struct HostileServerCallTests {
   ) async throws -> Result<Message, DBusError> {
     try await HostileCalls.call(
       connection, destination: NotificationsNames.busName, path: NotificationsNames.path,
-      interface: NotificationsNames.interface, member: MemberName(member), arguments)
+      interface: NotificationsInterface.name, member: MemberName(member), arguments)
   }
 
   @Test func everyMethodRefusesEveryOtherSignature() async throws {

@@ -336,7 +336,7 @@ struct NotificationClientEventTests {
     let spoofer = try fixture.connection()
     for destination in [client.connection.uniqueName, nil] {
       try spoofer.emit(
-        path: NotificationsNames.path, interface: NotificationsNames.interface,
+        path: NotificationsNames.path, interface: NotificationsInterface.name,
         member: MemberName("ActionInvoked"),
         destination: destination, id, "view")
     }

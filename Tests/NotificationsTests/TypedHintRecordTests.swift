@@ -72,7 +72,7 @@ struct TypedHintRecordTests {
     let client = try fixture.connection()
     let message = try Message.methodCall(
       destination: NotificationsNames.busName, path: NotificationsNames.path,
-      interface: NotificationsNames.interface, member: MemberName("Notify"))
+      interface: NotificationsInterface.name, member: MemberName("Notify"))
     try message.append(values: [
       .string("tests"), .uint32(0), .string(""), .string("typed"), .string(""),
       .array(element: .string, []),

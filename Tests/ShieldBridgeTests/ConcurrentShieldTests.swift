@@ -14,8 +14,8 @@ struct ConcurrentShieldTests {
       for connection in connections {
         group.addTask {
           let message = try Message.methodCall(
-            destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface,
-            member: ServiceNames.shield)
+            destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceInterface.name,
+            member: ServiceInterface.shield.name)
           try message.append(app)
           return try await connection.call(message, timeout: .seconds(10)).decode(UInt32.self)
         }
@@ -37,7 +37,7 @@ struct ConcurrentShieldTests {
 
   @Test func shieldsAtOnceAfterTheNotificationWasClosedLeaveOneNewNotification() async throws {
     let harness = try await ServiceHarness()
-    let first = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let first = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     try harness.server.close(first, reason: .dismissed)
     _ = try await harness.notifications.closeReason(of: first)
     // The remembered id is stale now: each post that read it before the first answered would start its own.

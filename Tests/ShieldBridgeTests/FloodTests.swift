@@ -27,19 +27,19 @@ struct FloodTests {
     var argument: String?
     switch turn % 4 {
     case 0:
-      member = ServiceNames.shield
+      member = ServiceInterface.shield.name
       argument = turn.isMultiple(of: 8) ? "Instagram" : "YouTube"
     case 1:
-      member = ServiceNames.status
+      member = ServiceInterface.status.name
     case 2:
-      member = ServiceNames.open
+      member = ServiceInterface.open.name
       argument = "shieldbridge://puzzle?app=%G1"
     default:
-      member = ServiceNames.open
+      member = ServiceInterface.open.name
       argument = "shieldbridge://view?app=Instagram&view=feed"
     }
     let message = try Message.methodCall(
-      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface, member: member)
+      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceInterface.name, member: member)
     if let argument { try message.append(argument) }
     return message
   }
@@ -54,7 +54,7 @@ struct FloodTests {
   @Test func aRealClickIsDispatchedDuringTheFloodAndMemoryStaysBounded() async throws {
     let running = try await RunningService()
     let pid = running.serve.process.process.pid
-    let id = try await running.watcher.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await running.watcher.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let before = try Self.residentKilobytes(of: pid)
 
     let address = running.desk.bus.address
@@ -105,7 +105,7 @@ struct FloodTests {
       after - before < Self.memoryGrowthLimitKilobytes,
       "serve grew from \(before) kB to \(after) kB over \(calls) calls")
     #expect(running.serve.process.process.exitStatus == nil)
-    _ = try await running.watcher.call(ServiceNames.status).decode(String.self)
+    _ = try await running.watcher.call(ServiceInterface.status.name).decode(String.self)
   }
 }
 

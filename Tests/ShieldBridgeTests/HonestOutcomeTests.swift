@@ -19,7 +19,7 @@ import Testing
       try await harness.service.shield(app: "")
     }
     // Over the bus it is the not-covered error, which `shield` exits 78 for.
-    await #expect(throws: DBusError.self) { try await harness.call(ServiceNames.shield, "") }
+    await #expect(throws: DBusError.self) { try await harness.call(ServiceInterface.shield.name, "") }
     #expect(harness.activity.events.isEmpty)
     _ = try await harness.service.shield(app: "Instagram")
   }

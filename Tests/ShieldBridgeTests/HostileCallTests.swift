@@ -20,7 +20,8 @@ struct HostileCallServeTests {
   private func expectStillServing(_ running: RunningService) async throws {
     #expect(running.serve.process.process.exitStatus == nil, "\(running.serve.process.standardError)")
     #expect(running.watcher.owner.owner == running.serve.uniqueName)
-    let status = try JSONValue(parsing: try await running.watcher.call(ServiceNames.status).decode(String.self))
+    let status = try JSONValue(
+      parsing: try await running.watcher.call(ServiceInterface.status.name).decode(String.self))
     #expect(status["rules"] != nil, "\(status)")
   }
 
@@ -28,9 +29,9 @@ struct HostileCallServeTests {
     let running = try await RunningService()
     let hostile = try Connection(.address(running.desk.bus.address))
     let methods: [(InterfaceName?, String, [DBusValue])] = [
-      (ServiceNames.interface, "Shield", [.string("Instagram")]),
-      (ServiceNames.interface, "Open", [.string("shieldbridge://view?app=Instagram&view=feed")]),
-      (ServiceNames.interface, "Status", []),
+      (ServiceInterface.name, "Shield", [.string("Instagram")]),
+      (ServiceInterface.name, "Open", [.string("shieldbridge://view?app=Instagram&view=feed")]),
+      (ServiceInterface.name, "Status", []),
       // Without an interface the method is found by its name alone.
       (nil, "Shield", [.string("Instagram")]),
       (.introspectable, "Introspect", []),
@@ -65,7 +66,7 @@ struct HostileCallServeTests {
       ("Open", "shieldbridge://view?app=Instagram&view=" + huge, ServiceNames.Error.badLink),
     ]
     for (member, argument, expected) in calls {
-      let result = try await call(running, on: hostile, ServiceNames.interface, member, [.string(argument)])
+      let result = try await call(running, on: hostile, ServiceInterface.name, member, [.string(argument)])
       guard case .failure(let error) = result else {
         Issue.record("\(member) with \(argument.utf8.count) bytes was answered")
         continue

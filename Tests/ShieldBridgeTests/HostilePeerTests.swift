@@ -16,7 +16,7 @@ struct ForgedSignalServiceTests {
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(puzzleHandler: [handler, "{app}"]), sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
-    let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let spoofer = try SignalSpoofer(address: harness.bus.address)
     let server = harness.server.connection.uniqueName
     let service = harness.serviceConnection.uniqueName
@@ -37,7 +37,7 @@ struct ForgedSignalServiceTests {
 
   @Test func aForgedNameOwnerChangedOrReplyLeavesAnOpenInlinePuzzleToTheRealAnswer() async throws {
     let harness = try await ServiceHarness()
-    let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let beforeClick = harness.activity.count
     try harness.server.click(id)
     let puzzle = try await harness.notification(after: beforeClick, "the task") {

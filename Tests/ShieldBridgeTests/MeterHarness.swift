@@ -49,16 +49,16 @@ final class MeterHarness: Sendable {
     store = LedgerStore(directory: sandbox.stateDirectory, clock: clock)
     notifications = try await EmbeddedNotifications(capabilities: ServiceHarness.allCapabilities)
     outside = try await ServiceWatcher(address: notifications.bus.address)
-    let messages = try await outside.connection.signals(matching: MatchRule(interface: ServiceNames.interface))
+    let messages = try await outside.connection.signals(matching: MatchRule(interface: ServiceInterface.name))
     let signals = self.signals
     collector = Task {
       for await message in messages {
         switch message.member {
-        case ServiceNames.limitReached:
+        case ServiceInterface.limitReached.name:
           if let (rule, app) = try? message.decode(String.self, String.self) {
             signals.append(.limitReached(rule: rule, app: app))
           }
-        case ServiceNames.unlocked:
+        case ServiceInterface.unlocked.name:
           if let (rule, minutes) = try? message.decode(String.self, UInt32.self) {
             signals.append(.unlocked(rule: rule, minutes: minutes))
           }
@@ -105,7 +105,7 @@ final class MeterHarness: Sendable {
 
   /// `Usage()`, called over the bus and parsed.
   func usage() async throws -> JSONValue {
-    let reply = try await outside.call(ServiceNames.usage)
+    let reply = try await outside.call(ServiceInterface.usage.name)
     return try JSONValue(parsing: try reply.decode(String.self))
   }
 

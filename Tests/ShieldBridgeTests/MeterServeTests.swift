@@ -12,7 +12,7 @@ import Testing
 struct MeterServeTests {
   /// `Usage()` of the service on the bus, parsed.
   private func usage(_ watcher: ServiceWatcher) async throws -> JSONValue {
-    let reply = try await watcher.call(ServiceNames.usage)
+    let reply = try await watcher.call(ServiceInterface.usage.name)
     return try JSONValue(parsing: try reply.decode(String.self))
   }
 

@@ -38,7 +38,7 @@ struct MeterSiteX11Tests {
   /// `SiteFocus(site, pid)` from a connection of the test's own, as a host would call it.
   private func siteFocus(_ connection: Connection, _ site: String, pid: Int32) async throws -> JSONValue {
     let reply = try await connection.call(
-      ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.siteFocus, site,
+      ServiceNames.busName, ServiceNames.path, ServiceInterface.name, ServiceInterface.siteFocus.name, site,
       UInt32(pid), timeout: .seconds(10))
     return try JSONValue(parsing: try reply.decode(String.self))
   }

@@ -19,10 +19,10 @@ struct NativeHostForgedSignalTests {
     let mark = host.received.count
     for destination in [hostName, nil] {
       try spoofer.connection.emit(
-        path: ServiceNames.path, interface: ServiceNames.interface, member: ServiceNames.limitReached,
+        path: ServiceNames.path, interface: ServiceInterface.name, member: ServiceInterface.limitReached.name,
         destination: destination, "social", "Instagram")
       try spoofer.connection.emit(
-        path: ServiceNames.path, interface: ServiceNames.interface, member: ServiceNames.unlocked,
+        path: ServiceNames.path, interface: ServiceInterface.name, member: ServiceInterface.unlocked.name,
         destination: destination, "social", UInt32(5))
     }
     try await spoofer.barrier()

@@ -363,7 +363,8 @@ extension SiteHarness {
     let connection = try Connection(.address(bus.address))
     defer { connection.close() }
     let reply = try await connection.call(
-      ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.usage, timeout: .seconds(10))
+      ServiceNames.busName, ServiceNames.path, ServiceInterface.name, ServiceInterface.usage.name, timeout: .seconds(10)
+    )
     return try JSONValue(parsing: try reply.decode(String.self))
   }
 }

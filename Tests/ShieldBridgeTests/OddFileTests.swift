@@ -185,7 +185,7 @@ struct OddStateFileTests {
     let serve = try await ServeProcess(sandbox: sandbox, address: desk.bus.address, watcher: watcher)
     for _ in 0..<2 {
       do {
-        let reply = try await watcher.call(ServiceNames.status)
+        let reply = try await watcher.call(ServiceInterface.status.name)
         #expect(!odd.isNotRegular, "Status answered \(reply)")
       } catch let error as DBusError {
         #expect(odd.isNotRegular, "\(error)")

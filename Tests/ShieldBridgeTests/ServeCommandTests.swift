@@ -51,12 +51,12 @@ struct ServeCommandTests {
 
   @Test func everyDispatchIsOneLineOnStderrAndOneSignal() async throws {
     let running = try await RunningService()
-    let opened = try await running.watcher.call(ServiceNames.open, "shieldbridge://puzzle?app=Instagram")
+    let opened = try await running.watcher.call(ServiceInterface.open.name, "shieldbridge://puzzle?app=Instagram")
     #expect(try JSONValue(parsing: opened.decode(String.self)).outcome == "handler")
-    _ = try await running.watcher.call(ServiceNames.open, "shieldbridge://view?app=Instagram&view=feed")
+    _ = try await running.watcher.call(ServiceInterface.open.name, "shieldbridge://view?app=Instagram&view=feed")
     // A link that does not parse is an error for the caller, not a dispatch.
     await #expect(throws: DBusError.self) {
-      try await running.watcher.call(ServiceNames.open, "shieldbridge://puzzle?app=%G1")
+      try await running.watcher.call(ServiceInterface.open.name, "shieldbridge://puzzle?app=%G1")
     }
     let id = try await running.shield("Instagram")
     try running.desk.server.click(id, action: "shieldbridge://view?app=Instagram&view=direct&id=shield-open")

@@ -37,7 +37,7 @@ struct ServeStoppingTests {
             while true {
               do {
                 let reply = try await connection.call(
-                  ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.shield, app,
+                  ServiceNames.busName, ServiceNames.path, ServiceInterface.name, ServiceInterface.shield.name, app,
                   timeout: .seconds(5))
                 answered.append(try reply.decode(UInt32.self))
               } catch let error as DBusError {

@@ -124,10 +124,10 @@ struct ServiceDunstEndToEndTests {
     let spoofer = try Connection(.address(running.desktop.bus.address))
     for destination in [running.serve.uniqueName, nil] {
       try spoofer.emit(
-        path: NotificationsNames.path, interface: NotificationsNames.interface,
+        path: NotificationsNames.path, interface: NotificationsInterface.name,
         member: try MemberName("ActivationToken"), destination: destination, id, "spoofed-token")
       try spoofer.emit(
-        path: NotificationsNames.path, interface: NotificationsNames.interface,
+        path: NotificationsNames.path, interface: NotificationsInterface.name,
         member: try MemberName("ActionInvoked"), destination: destination, id, "default")
     }
     // A round trip through the bus: the spoofed signals are on their way to the service before the click is made.

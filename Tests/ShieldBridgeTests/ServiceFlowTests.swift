@@ -14,7 +14,7 @@ struct ServiceFlowTests {
   @Test func withActionsAndInlineRepliesTheTaskIsAnsweredInTheNotification() async throws {
     let harness = try await ServiceHarness()
     let start = harness.activity.count
-    let reply = try await harness.call(ServiceNames.shield, "Instagram")
+    let reply = try await harness.call(ServiceInterface.shield.name, "Instagram")
     let id = try reply.decode(UInt32.self)
     let shield = try await harness.notification(after: start, "the shield")
     #expect(shield.id == id)
@@ -49,7 +49,7 @@ struct ServiceFlowTests {
     #expect(solved.actions.isEmpty)
     #expect(!solved.body.contains("!"))
 
-    let status = try JSONValue(parsing: try await harness.call(ServiceNames.status).decode(String.self))
+    let status = try JSONValue(parsing: try await harness.call(ServiceInterface.status.name).decode(String.self))
     #expect(status["rules"]?.arrayValue?.first?["grantsToday"]?.integerValue == 1)
     #expect(status["rules"]?.arrayValue?.first?["limitTodayMinutes"]?.integerValue == 10)
   }
@@ -61,7 +61,7 @@ struct ServiceFlowTests {
       configuration: ServiceHarness.configuration(puzzleHandler: [handler, "{app}", "{grant}", "{link}"]),
       sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
-    let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let token = try harness.server.click(id)
     let record = try await harness.record(after: 0)
     #expect(record.outcome == "handler")
@@ -79,7 +79,7 @@ struct ServiceFlowTests {
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(viewHandler: [handler, "{target}", "{view}"]), sandbox: sandbox)
     _ = try harness.recordingHandler("view")
-    let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let viewKey = "shieldbridge://view?app=Instagram&view=direct&id=shield-open"
     let token = try harness.server.click(id, action: viewKey)
     #expect(try await harness.record(after: 0).outcome == "opened")
@@ -89,11 +89,11 @@ struct ServiceFlowTests {
       ])
 
     let refused = try JSONValue(
-      parsing: try await harness.call(ServiceNames.open, "shieldbridge://view?app=Instagram&view=feed").decode(
+      parsing: try await harness.call(ServiceInterface.open.name, "shieldbridge://view?app=Instagram&view=feed").decode(
         String.self))
     #expect(refused.outcome == "refused")
     let other = try JSONValue(
-      parsing: try await harness.call(ServiceNames.open, "shieldbridge://view?app=YouTube&view=direct").decode(
+      parsing: try await harness.call(ServiceInterface.open.name, "shieldbridge://view?app=YouTube&view=direct").decode(
         String.self))
     #expect(other.outcome == "refused")
   }
@@ -105,19 +105,19 @@ struct ServiceFlowTests {
       capabilities: [Capability.body, Capability.bodyHyperlinks, Capability.bodyMarkup],
       configuration: ServiceHarness.configuration(puzzleHandler: [handler, "{app}"]), sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
-    _ = try await harness.call(ServiceNames.shield, "Instagram")
+    _ = try await harness.call(ServiceInterface.shield.name, "Instagram")
     let shield = try await harness.notification(after: 0, "the shield")
     #expect(shield.actions.isEmpty)
     #expect(shield.body.contains("<a href=\"shieldbridge://puzzle?app=Instagram&amp;grant=5&amp;id=shield-open\">"))
     // The user's click on the link runs `shieldbridge open`, which hands the link to the service.
-    let answer = try await harness.call(ServiceNames.open, "shieldbridge://puzzle?app=Instagram&grant=5")
+    let answer = try await harness.call(ServiceInterface.open.name, "shieldbridge://puzzle?app=Instagram&grant=5")
     #expect(try JSONValue(parsing: answer.decode(String.self)).outcome == "handler")
     #expect(try await harness.handlerOutput("puzzle").first == "arg=Instagram")
   }
 
   @Test func withNeitherActionsNorLinksTheTextSaysHowToGoOn() async throws {
     let harness = try await ServiceHarness(capabilities: [Capability.body])
-    _ = try await harness.call(ServiceNames.shield, "YouTube")
+    _ = try await harness.call(ServiceInterface.shield.name, "YouTube")
     let shield = try await harness.notification(after: 0, "the shield")
     #expect(shield.actions.isEmpty)
     #expect(shield.body.contains("shieldbridge puzzle"))
@@ -126,7 +126,7 @@ struct ServiceFlowTests {
 
   @Test func withoutHandlerInlineReplyOrDisplayThePuzzleIsUnavailableAndSaysSo() async throws {
     let harness = try await ServiceHarness(capabilities: [Capability.actions, Capability.body])
-    let id = try await harness.call(ServiceNames.shield, "YouTube").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "YouTube").decode(UInt32.self)
     let before = harness.activity.count
     try harness.server.click(id)
     #expect(try await harness.record(after: 0).outcome == "unavailable")
@@ -141,11 +141,11 @@ struct ServiceFlowTests {
     _ = try sandbox.store.recordGrant(for: try #require(configuration.rules.rules.first))
     let harness = try await ServiceHarness(configuration: configuration, sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
-    _ = try await harness.call(ServiceNames.shield, "Instagram")
+    _ = try await harness.call(ServiceInterface.shield.name, "Instagram")
     let shield = try await harness.notification(after: 0, "the shield")
     #expect(shield.body == "Today’s extra time for Instagram is used up. The limit resets at midnight.")
     #expect(shield.actions.isEmpty)
-    let answer = try await harness.call(ServiceNames.open, "shieldbridge://puzzle?app=Instagram&grant=120")
+    let answer = try await harness.call(ServiceInterface.open.name, "shieldbridge://puzzle?app=Instagram&grant=120")
     #expect(try JSONValue(parsing: answer.decode(String.self)).outcome == "used-up")
     #expect(!FileManager.default.fileExists(atPath: harness.sandbox.root.file("puzzle")))
   }
@@ -162,7 +162,7 @@ struct ServiceFlowTests {
       "shieldbridge://puzzle?app=Instagram&grant=120", "shieldbridge://puzzle?app=Instagram&grant=5&granted=1",
       "shieldbridge://view?app=Instagram&view=direct",
     ] {
-      _ = try await harness.call(ServiceNames.open, link)
+      _ = try await harness.call(ServiceInterface.open.name, link)
     }
     #expect(try harness.sandbox.store.status(of: rule).value.grantsToday == 0)
   }
@@ -173,15 +173,15 @@ struct ServiceFlowTests {
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(puzzleHandler: [handler, "{app}"]), sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
-    let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let spoofer = try Connection(.address(harness.bus.address))
     let destination = harness.serviceConnection.uniqueName
     for target in [destination, nil] {
       try spoofer.emit(
-        path: NotificationsNames.path, interface: NotificationsNames.interface,
+        path: NotificationsNames.path, interface: NotificationsInterface.name,
         member: try MemberName("ActivationToken"), destination: target, id, "spoofed-token")
       try spoofer.emit(
-        path: NotificationsNames.path, interface: NotificationsNames.interface,
+        path: NotificationsNames.path, interface: NotificationsInterface.name,
         member: try MemberName("ActionInvoked"), destination: target, id, "default")
     }
     // The real click is dispatched, with the real token: the spoofed signals came first and were ignored.
@@ -190,7 +190,7 @@ struct ServiceFlowTests {
     #expect(record.outcome == "handler")
     #expect(try await harness.handlerOutput("puzzle").contains("token=\(token)"))
     // A second real shield and click is the barrier: exactly two dispatches in all.
-    let second = try await harness.call(ServiceNames.shield, "YouTube").decode(UInt32.self)
+    let second = try await harness.call(ServiceInterface.shield.name, "YouTube").decode(UInt32.self)
     try harness.server.click(second)
     _ = try await harness.dispatched.first("the second dispatch", after: 1)
     #expect(harness.dispatched.count == 2)
@@ -202,12 +202,12 @@ struct ServiceFlowTests {
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(puzzleHandler: [handler]), sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
-    let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let destination = harness.serviceConnection.uniqueName
     // Two ActionInvoked for the same notification and key, from the real server, back to back.
     for _ in 0..<2 {
       try harness.server.connection.emit(
-        path: NotificationsNames.path, interface: NotificationsNames.interface,
+        path: NotificationsNames.path, interface: NotificationsInterface.name,
         member: try MemberName("ActionInvoked"), destination: destination, id, "default")
     }
     let first = try await harness.record(after: 0)
@@ -232,13 +232,13 @@ struct ServiceFlowTests {
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(puzzleHandler: [script]), sandbox: sandbox)
     let link = "shieldbridge://puzzle?app=Instagram"
-    let first = try JSONValue(parsing: try await harness.call(ServiceNames.open, link).decode(String.self))
-    let second = try JSONValue(parsing: try await harness.call(ServiceNames.open, link).decode(String.self))
+    let first = try JSONValue(parsing: try await harness.call(ServiceInterface.open.name, link).decode(String.self))
+    let second = try JSONValue(parsing: try await harness.call(ServiceInterface.open.name, link).decode(String.self))
     #expect(first.outcome == "handler", "\(first.serialized)")
     #expect(second.outcome == "coalesced", "\(second.serialized)")
     #expect(FileManager.default.createFile(atPath: release, contents: nil))
     let again = try await poll("the puzzle to open again after the first closed") {
-      let answer = try JSONValue(parsing: try await harness.call(ServiceNames.open, link).decode(String.self))
+      let answer = try JSONValue(parsing: try await harness.call(ServiceInterface.open.name, link).decode(String.self))
       return answer.outcome == "handler" ? answer : JSONValue?.none
     }
     #expect(again.outcome == "handler")
@@ -247,11 +247,13 @@ struct ServiceFlowTests {
   @Test func badLinksAndUncoveredAppsAreErrorsWithTheirNames() async throws {
     let harness = try await ServiceHarness()
     let badLink = await #expect(throws: DBusError.self) {
-      try await harness.call(ServiceNames.open, "shieldbridge://puzzle?app=%G1")
+      try await harness.call(ServiceInterface.open.name, "shieldbridge://puzzle?app=%G1")
     }
     #expect(badLink?.name == ServiceNames.Error.badLink)
     #expect(badLink?.message.contains("bad-percent-escape") == true)
-    let notCovered = await #expect(throws: DBusError.self) { try await harness.call(ServiceNames.shield, "Facebook") }
+    let notCovered = await #expect(throws: DBusError.self) {
+      try await harness.call(ServiceInterface.shield.name, "Facebook")
+    }
     #expect(notCovered?.name == ServiceNames.Error.notCovered)
   }
 
@@ -276,7 +278,7 @@ struct ServiceServerRestartTests {
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(puzzleHandler: [handler, "{app}"]), sandbox: sandbox)
     _ = try harness.recordingHandler("puzzle")
-    let first = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let first = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     #expect(try await harness.notification(after: 0, "the first shield").id == first)
 
     // The first server quits; another one takes the name on the same bus.
@@ -290,7 +292,7 @@ struct ServiceServerRestartTests {
     defer { collector.cancel() }
     try await replacement.start()
 
-    _ = try await harness.call(ServiceNames.shield, "Instagram")
+    _ = try await harness.call(ServiceInterface.shield.name, "Instagram")
     let event = try await seen.first("the shield on the new server") {
       if case .notified = $0 { return true }
       return false

@@ -18,7 +18,7 @@ final class ServiceWatcher: Sendable {
     connection = try Connection(.address(address))
     owner = try await NameOwnerTracker.track(ServiceNames.busName, on: connection)
     let records = try await connection.signals(
-      matching: MatchRule(interface: ServiceNames.interface, member: ServiceNames.dispatched))
+      matching: MatchRule(interface: ServiceInterface.name, member: ServiceInterface.dispatched.name))
     let dispatched = self.dispatched
     collector = Task {
       for await message in records {
@@ -36,7 +36,7 @@ final class ServiceWatcher: Sendable {
   /// Calls one of the service's methods, as a client would.
   func call(_ member: MemberName, _ argument: String? = nil) async throws -> Message {
     let message = try Message.methodCall(
-      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface, member: member)
+      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceInterface.name, member: member)
     if let argument { try message.append(argument) }
     return try await connection.call(message, timeout: .seconds(10))
   }

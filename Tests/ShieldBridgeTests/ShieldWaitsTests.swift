@@ -17,7 +17,7 @@ struct ShieldWaitsTests {
   @Test func theShieldNeverExpiresAndIsResidentWhereTheServerHasPersistence() async throws {
     let harness = try await ServiceHarness(capabilities: ServiceHarness.allCapabilities + [.persistence])
     let start = harness.activity.count
-    let id = try await harness.call(ServiceNames.shield, "Instagram").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
     let shield = try await harness.notification(after: start, "the shield")
     #expect(shield.id == id)
     #expect(shield.expireTimeout == 0)
@@ -40,7 +40,7 @@ struct ShieldWaitsTests {
   @Test func withoutPersistenceTheShieldNeverExpiresAndIsNotResident() async throws {
     let harness = try await ServiceHarness()
     let start = harness.activity.count
-    _ = try await harness.call(ServiceNames.shield, "Instagram")
+    _ = try await harness.call(ServiceInterface.shield.name, "Instagram")
     let shield = try await harness.notification(after: start, "the shield")
     #expect(shield.expireTimeout == 0)
     #expect(shield.hint(HintName.resident) == nil)

@@ -79,7 +79,7 @@ struct TerminalLaunchTests {
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(puzzleHandler: [script, "{shieldbridge}", "puzzle"]),
       sandbox: sandbox)
-    let id = try await harness.call(ServiceNames.shield, "YouTube").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "YouTube").decode(UInt32.self)
     try harness.server.click(id)
     let output = try await harness.handlerOutput("puzzle-handler")
     #expect(output.prefix(2) == ["arg=\(ShieldBridgeTool.path)", "arg=puzzle"])
@@ -89,7 +89,7 @@ struct TerminalLaunchTests {
 
   @Test func aHandlerThatExitsNonZeroAtOnceIsFailedWithTheReasonAndTheNoticeSaysWhatToRun() async throws {
     let harness = try await ServiceHarness(configuration: ServiceHarness.configuration(puzzleHandler: ["false"]))
-    let id = try await harness.call(ServiceNames.shield, "YouTube").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "YouTube").decode(UInt32.self)
     let before = harness.activity.count
     try harness.server.click(id)
     let record = try await harness.record(after: 0)
@@ -104,7 +104,7 @@ struct TerminalLaunchTests {
     let missing = sandbox.root.file("no-such-handler")
     let harness = try await ServiceHarness(
       configuration: ServiceHarness.configuration(puzzleHandler: [missing]), sandbox: sandbox)
-    let id = try await harness.call(ServiceNames.shield, "YouTube").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "YouTube").decode(UInt32.self)
     try harness.server.click(id)
     let record = try await harness.record(after: 0)
     #expect(record.outcome == "failed", "\(record.serialized)")
@@ -117,7 +117,7 @@ struct TerminalLaunchTests {
     let harness = try await ServiceHarness(
       capabilities: [Capability.actions, Capability.body], environment: ["DISPLAY": ":0", "PATH": empty],
       sandbox: sandbox)
-    let id = try await harness.call(ServiceNames.shield, "YouTube").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "YouTube").decode(UInt32.self)
     let before = harness.activity.count
     try harness.server.click(id)
     let record = try await harness.record(after: 0)
@@ -136,7 +136,7 @@ struct TerminalLaunchTests {
     environment["PATH"] = onlyXterm
     let harness = try await ServiceHarness(
       capabilities: [Capability.actions, Capability.body], environment: environment, sandbox: sandbox)
-    let id = try await harness.call(ServiceNames.shield, "YouTube").decode(UInt32.self)
+    let id = try await harness.call(ServiceInterface.shield.name, "YouTube").decode(UInt32.self)
     try harness.server.click(id)
 
     let puzzle = [ShieldBridgeTool.path, "puzzle", "--grant", "5", "--app", "YouTube"]

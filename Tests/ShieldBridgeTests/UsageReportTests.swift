@@ -45,7 +45,7 @@ struct UsageCallTests {
     let harness = try await ServiceHarness()
     let store = harness.sandbox.store
     _ = try store.recordUsage(["social": 42], on: store.today)
-    let reply = try await harness.call(ServiceNames.usage)
+    let reply = try await harness.call(ServiceInterface.usage.name)
     let usage = try JSONValue(parsing: try reply.decode(String.self))
     #expect(usage["date"]?.stringValue == store.today.description)
     #expect(usage["source"]?["backend"]?.stringValue == "off")
@@ -61,6 +61,6 @@ struct UsageCallTests {
   @Test("A call with arguments is refused by its signature")
   func extraArguments() async throws {
     let harness = try await ServiceHarness()
-    await #expect(throws: DBusError.self) { _ = try await harness.call(ServiceNames.usage, "x") }
+    await #expect(throws: DBusError.self) { _ = try await harness.call(ServiceInterface.usage.name, "x") }
   }
 }

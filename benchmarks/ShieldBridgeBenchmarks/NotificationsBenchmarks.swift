@@ -185,7 +185,7 @@ enum NotificationsBenchmarks {
   private static func notifyMessage(_ index: Int) throws(DBusError) -> Message {
     let message = try Message.methodCall(
       destination: NotificationsNames.busName, path: NotificationsNames.path,
-      interface: NotificationsNames.interface,
+      interface: NotificationsInterface.name,
       member: MemberName("Notify"))
     try message.append(values: [
       .string("ShieldBridge"), .uint32(0), .string("dialog-information"),

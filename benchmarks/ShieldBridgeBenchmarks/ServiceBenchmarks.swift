@@ -155,7 +155,7 @@ enum ServiceBenchmarks {
       let driver = try Connection(.address(bus.address))
       let (records, arrivals) = AsyncStream.makeStream(of: Arrival.self, bufferingPolicy: .unbounded)
       let subscription = try await driver.addSignalHandler(
-        matching: MatchRule(interface: ServiceNames.interface, member: ServiceNames.dispatched)
+        matching: MatchRule(interface: ServiceInterface.name, member: ServiceInterface.dispatched.name)
       ) { message in
         let now = ContinuousClock.now
         arrivals.yield((now, (try? message.decode(String.self)) ?? ""))
@@ -177,8 +177,8 @@ enum ServiceBenchmarks {
     /// Shield, wait until the last handler is gone, click, and wait for `Dispatched`.
     func cycle(measured: Bool) async throws {
       let message = try Message.methodCall(
-        destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface,
-        member: ServiceNames.shield)
+        destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceInterface.name,
+        member: ServiceInterface.shield.name)
       try message.append(ServiceBenchmarks.app)
       let id = try await driver.call(message, timeout: .seconds(10)).decode(UInt32.self)
       try await process.waitForNoChildren()

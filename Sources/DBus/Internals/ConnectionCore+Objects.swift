@@ -127,7 +127,7 @@ extension ConnectionCore {
       finish(call, method: method) { try handler(call) }
     case .async(let handler):
       Task { [self] in
-        let result: Result<[DBusValue], any Error>
+        let result: Result<Method.Reply, any Error>
         do { result = .success(try await handler(call)) } catch { result = .failure(error) }
         finish(call, method: method) { try result.get() }
       }
@@ -135,25 +135,41 @@ extension ConnectionCore {
   }
 
   /// Sends the reply a handler produced, or the error it threw.
-  private func finish(_ call: MethodCall, method: Method, _ produce: () throws -> [DBusValue]) {
+  private func finish(_ call: MethodCall, method: Method, _ produce: () throws -> Method.Reply) {
     do {
-      let values = try produce()
-      // Compared type by type: building the signature text for every reply costs more.
-      guard values.count == method.outputs.types.count,
-        zip(values, method.outputs.types).allSatisfy({ $0.type == $1 })
-      else {
-        let produced = Signature(values.map(\.type))
-        reply(
-          to: call.message,
-          error: DBusError(
-            .failed, "\(method.name) produced a reply of type '\(produced)' instead of '\(method.outputs)'"))
-        return
+      switch try produce() {
+      case .values(let values):
+        // Compared type by type: building the signature text for every reply costs more.
+        guard values.count == method.outputs.types.count,
+          zip(values, method.outputs.types).allSatisfy({ $0.type == $1 })
+        else {
+          let produced = Signature(values.map(\.type))
+          reply(
+            to: call.message,
+            error: DBusError(
+              .failed, "\(method.name) produced a reply of type '\(produced)' instead of '\(method.outputs)'"))
+          return
+        }
+        reply(to: call.message, values: values)
+      case .typed(let append):
+        reply(to: call.message, appending: append)
       }
-      reply(to: call.message, values: values)
     } catch let error as DBusError {
       reply(to: call.message, error: error)
     } catch {
       reply(to: call.message, error: DBusError(.failed, "\(error)"))
+    }
+  }
+
+  /// Sends a reply whose arguments `append` writes, or the error it throws.
+  private func reply(to call: Message, appending append: (Message) throws(DBusError) -> Void) {
+    guard !call.noReplyExpected else { return }
+    do {
+      let reply = try call.makeReturn()
+      try append(reply)
+      try send(reply)
+    } catch {
+      self.reply(to: call, error: error)
     }
   }
 

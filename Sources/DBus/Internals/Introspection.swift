@@ -17,36 +17,43 @@ func introspectionXML(interfaces: [Interface], children: [String]) -> String {
     "  </interface>",
   ]
   for interface in interfaces.sorted(by: { $0.name.rawValue < $1.name.rawValue }) {
-    lines.append("  <interface name=\"\(escaped(interface.name.rawValue))\">")
-    for method in interface.methods {
-      let arguments =
-        arguments(method.inputs, names: method.inputNames, direction: "in")
-        + arguments(method.outputs, names: method.outputNames, direction: "out")
-      if arguments.isEmpty {
-        lines.append("    <method name=\"\(escaped(method.name.rawValue))\"/>")
-      } else {
-        lines.append("    <method name=\"\(escaped(method.name.rawValue))\">")
-        lines += arguments.map { "      " + $0 }
-        lines.append("    </method>")
-      }
-    }
-    for signal in interface.signals {
-      let arguments = arguments(signal.signature, names: signal.argumentNames, direction: nil)
-      if arguments.isEmpty {
-        lines.append("    <signal name=\"\(escaped(signal.name.rawValue))\"/>")
-      } else {
-        lines.append("    <signal name=\"\(escaped(signal.name.rawValue))\">")
-        lines += arguments.map { "      " + $0 }
-        lines.append("    </signal>")
-      }
-    }
-    lines.append("  </interface>")
+    lines += interfaceXML(
+      name: interface.name, methods: interface.methods.map(\.declaration), signals: interface.signals)
   }
   for child in children {
     lines.append("  <node name=\"\(escaped(child))\"/>")
   }
   lines.append("</node>")
   return lines.joined(separator: "\n") + "\n"
+}
+
+/// The lines of one `<interface>` element, indented as a child of `<node>`.
+func interfaceXML(name: InterfaceName, methods: [MethodDeclaration], signals: [SignalDeclaration]) -> [String] {
+  var lines = ["  <interface name=\"\(escaped(name.rawValue))\">"]
+  for method in methods {
+    let arguments =
+      arguments(method.inputs, names: method.inputNames, direction: "in")
+      + arguments(method.outputs, names: method.outputNames, direction: "out")
+    if arguments.isEmpty {
+      lines.append("    <method name=\"\(escaped(method.name.rawValue))\"/>")
+    } else {
+      lines.append("    <method name=\"\(escaped(method.name.rawValue))\">")
+      lines += arguments.map { "      " + $0 }
+      lines.append("    </method>")
+    }
+  }
+  for signal in signals {
+    let arguments = arguments(signal.signature, names: signal.argumentNames, direction: nil)
+    if arguments.isEmpty {
+      lines.append("    <signal name=\"\(escaped(signal.name.rawValue))\"/>")
+    } else {
+      lines.append("    <signal name=\"\(escaped(signal.name.rawValue))\">")
+      lines += arguments.map { "      " + $0 }
+      lines.append("    </signal>")
+    }
+  }
+  lines.append("  </interface>")
+  return lines
 }
 
 private func arguments(_ signature: Signature, names: [String], direction: String?) -> [String] {

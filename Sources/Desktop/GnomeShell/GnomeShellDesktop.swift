@@ -150,10 +150,9 @@ public final class GnomeShellDesktop: DesktopBackend {
       throw DesktopError(attention ?? "the GNOME Shell extension \(ShellNames.uuid) does not answer")
     }
     do {
-      let reply = try await connection.call(
-        owner, ShellNames.extensionPath, ShellNames.extensionInterface, ShellNames.listWindows,
+      let list = try await connection.call(
+        ShellExtensionInterface.listWindows, destination: owner, path: ShellNames.extensionPath,
         timeout: .seconds(2))
-      let list = try reply.decode([[String: Variant]].self)
       return (owner, list.compactMap(ShellWindow.init))
     } catch {
       throw DesktopError("the GNOME Shell extension did not list its windows: \(error.message)")
@@ -161,29 +160,29 @@ public final class GnomeShellDesktop: DesktopBackend {
   }
 
   /// Calls `Hide` or `Close` with `ids`; the ids of the windows it acted on (a window that has closed is not among them).
-  private func act(_ member: MemberName, on ids: [UInt64], at owner: BusName) async throws(DesktopError) -> Set<UInt64>
-  {
+  private func act(
+    _ method: MethodContract<([UInt64]) -> [UInt64]>, on ids: [UInt64], at owner: BusName
+  ) async throws(DesktopError) -> Set<UInt64> {
     guard !ids.isEmpty else { return [] }
     do {
-      let reply = try await connection.call(
-        owner, ShellNames.extensionPath, ShellNames.extensionInterface, member, ids, timeout: .seconds(2))
-      let acted = try reply.decode([UInt64].self)
+      let acted = try await connection.call(
+        method, destination: owner, path: ShellNames.extensionPath, ids, timeout: .seconds(2))
       return Set(acted)
     } catch {
-      throw DesktopError("the GNOME Shell extension did not answer \(member): \(error.message)")
+      throw DesktopError("the GNOME Shell extension did not answer \(method.name): \(error.message)")
     }
   }
 
   public func hide(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> Int {
     let (owner, windows) = try await windows()
     let ids = windows.filter { !$0.isMinimized && matches($0.app) }.map(\.id.rawValue)
-    return try await act(ShellNames.hide, on: ids, at: owner).count
+    return try await act(ShellExtensionInterface.hide, on: ids, at: owner).count
   }
 
   public func close(where matches: @escaping @Sendable (AppIdentity) -> Bool) async throws(DesktopError) -> [Int32] {
     let (owner, windows) = try await windows()
     let chosen = windows.filter { matches($0.app) }
-    let closed = try await act(ShellNames.close, on: chosen.map(\.id.rawValue), at: owner)
+    let closed = try await act(ShellExtensionInterface.close, on: chosen.map(\.id.rawValue), at: owner)
     var pids: [Int32] = []
     for window in chosen where closed.contains(window.id.rawValue) {
       if let pid = window.app.pid, !pids.contains(pid) { pids.append(pid) }

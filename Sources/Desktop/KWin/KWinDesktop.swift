@@ -272,38 +272,29 @@ public final class KWinDesktop: DesktopBackend {
   /// The methods the scripts call.
   private func callbacks() throws(DBusError) -> Interface {
     try Interface(
-      KWinScript.interface,
+      KWinScriptInterface.contract,
       methods: [
-        Method(
-          "Activated", inputs: "sssis",
-          inputNames: ["resourceClass", "resourceName", "desktopFileName", "pid", "internalId"]
-        ) { [weak self] call in
+        Method(KWinScriptInterface.activated) { [weak self] call, resourceClass, resourceName, desktopFile, pid, id in
           try self?.check(call)
-          let (resourceClass, resourceName, desktopFile, pid, id) = try call.decode(
-            String.self, String.self, String.self, Int32.self, String.self)
           guard !id.isEmpty else {
             self?.report(nil)
-            return []
+            return
           }
           let window = KWinWindow(
             id: id, resourceClass: resourceClass, resourceName: resourceName, desktopFileName: desktopFile,
             pid: Int64(pid), minimized: false)
           self?.report(FocusedWindow(window: KWinWindow.windowID(of: id), app: window.app))
-          return []
         },
         Method(
-          "Windows", inputs: "ss", outputs: "s", inputNames: ["request", "windows"], outputNames: ["chosen"]
-        ) { [weak self] call async throws -> [DBusValue] in
-          guard let self else { return [.string("")] }
-          try check(call)
-          let (request, json) = try call.decode(String.self, String.self)
-          return [.string(try choose(request: request, json: json))]
-        },
-        Method("Done", inputs: "si", inputNames: ["request", "acted"]) { [weak self] call in
+          KWinScriptInterface.windows,
+          async: { [weak self] call, request, json in
+            guard let self else { return "" }
+            try check(call)
+            return try choose(request: request, json: json)
+          }),
+        Method(KWinScriptInterface.done) { [weak self] call, request, acted in
           try self?.check(call)
-          let (request, acted) = try call.decode(String.self, Int32.self)
           self?.finish(request: request, acted: Int(max(0, acted)))
-          return []
         },
       ])
   }

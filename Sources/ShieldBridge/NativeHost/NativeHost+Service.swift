@@ -22,9 +22,11 @@ extension NativeHost {
         // A new service knows nothing of this host's site: tell it again.
         if let owner { sink.yield(.serviceStarted(owner)) }
       }
-      for member in [ServiceNames.limitReached, ServiceNames.unlocked] {
-        let rule = MatchRule(
-          sender: ServiceNames.busName, interface: ServiceNames.interface, member: member, path: ServiceNames.path)
+      let rules = [
+        ServiceInterface.limitReached.rule(sender: ServiceNames.busName, path: ServiceNames.path),
+        ServiceInterface.unlocked.rule(sender: ServiceNames.busName, path: ServiceNames.path),
+      ]
+      for rule in rules {
         subscriptions.append(
           try await connection.addSignalHandler(matching: rule, from: tracker) { _ in sink.yield(.serviceChanged) })
       }
@@ -50,16 +52,17 @@ extension NativeHost {
     lastCall = .now
     let reply: Message
     do {
-      reply = try await connection.call(
-        ServiceNames.busName, ServiceNames.path, ServiceNames.interface, ServiceNames.siteFocus, site?.name ?? "",
-        UInt32(clamping: options.browserPID), timeout: options.callTimeout)
+      let call = try ServiceInterface.siteFocus.message(
+        destination: ServiceNames.busName, path: ServiceNames.path, site?.name ?? "",
+        UInt32(clamping: options.browserPID))
+      reply = try await connection.call(call, timeout: options.callTimeout)
     } catch {
       options.logger.warning("SiteFocus failed: \(error.name): \(error.message)")
       return Self.error("the ShieldBridge service did not answer: \(error.message)")
     }
     told = .some(site)
     answeredBy = reply.sender
-    guard let text = try? reply.decode(String.self), let state = try? JSONValue(parsing: text),
+    guard let text = try? ServiceInterface.siteFocus.reply(from: reply), let state = try? JSONValue(parsing: text),
       case .object(let members) = state
     else {
       lastState = nil

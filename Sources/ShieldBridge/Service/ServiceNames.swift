@@ -1,6 +1,7 @@
 public import DBus
 
-/// The names under which the ShieldBridge service is reached on the session bus.
+/// The names under which the ShieldBridge service is reached on the session bus;
+/// its interface is ``ServiceInterface``.
 ///
 /// They are fixed strings checked once here; the force unwraps cannot fail for
 /// these literals and no input reaches them.
@@ -9,23 +10,6 @@ public enum ServiceNames {
   public static let busName = BusName(rawValue: "org.shieldbridge.ShieldBridge")!
   /// `/org/shieldbridge/ShieldBridge1`.
   public static let path = ObjectPath(rawValue: "/org/shieldbridge/ShieldBridge1")!
-  /// `org.shieldbridge.ShieldBridge1`: `Shield`, `Open`, `Status`, `Usage`, `SiteFocus` and the
-  /// signals `Dispatched`, `LimitReached` and `Unlocked`.
-  public static let interface = InterfaceName(rawValue: "org.shieldbridge.ShieldBridge1")!
-  public static let shield = MemberName(rawValue: "Shield")!
-  public static let open = MemberName(rawValue: "Open")!
-  public static let status = MemberName(rawValue: "Status")!
-  /// `Usage() → s`: the meter's day as JSON (see ``ShieldService/usage()``).
-  public static let usage = MemberName(rawValue: "Usage")!
-  /// `SiteFocus(s site, u browserPid) → s`: a browser's site in front, answered with its state
-  /// (see ``ShieldService/siteFocus(_:browserPID:caller:)``).
-  public static let siteFocus = MemberName(rawValue: "SiteFocus")!
-  public static let dispatched = MemberName(rawValue: "Dispatched")!
-  /// `LimitReached(s rule, s app)`: a rule's apps reached today's limit.
-  public static let limitReached = MemberName(rawValue: "LimitReached")!
-  /// `Unlocked(s rule, u minutes)`: a grant (or a new day) lifted a rule's limit.
-  public static let unlocked = MemberName(rawValue: "Unlocked")!
-
   /// The service's own D-Bus error names.
   public enum Error {
     /// A link that does not parse or resolve; the message carries the code and the offset.

@@ -123,10 +123,10 @@ extension ShieldService {
     case .save(let save):
       return self.save(save)
     case .limitReached(let rule, let app):
-      emit(ServiceNames.limitReached, rule, app)
+      emit(ServiceInterface.limitReached, rule, app)
       return []
     case .unlocked(let rule, let minutes):
-      emit(ServiceNames.unlocked, rule, UInt32(clamping: minutes))
+      emit(ServiceInterface.unlocked, rule, UInt32(clamping: minutes))
       return []
     case .dispatched(let action, let outcome, let detail, let key):
       let kind: DispatchRecord.Outcome =
@@ -222,20 +222,17 @@ extension ShieldService {
     }
   }
 
-  nonisolated func emit<each A: DBusArgument>(_ member: MemberName, _ arguments: repeat each A) {
+  nonisolated func emit<each A: DBusArgument>(_ signal: SignalContract<repeat each A>, _ arguments: repeat each A) {
     do {
-      try connection.emit(
-        path: ServiceNames.path, interface: ServiceNames.interface, member: member, repeat each arguments)
+      try connection.emit(signal, path: ServiceNames.path, repeat each arguments)
     } catch {
-      log.warning("cannot emit \(member.rawValue): \(error.message)")
+      log.warning("cannot emit \(signal.name.rawValue): \(error.message)")
     }
   }
 
   nonisolated func report(_ record: DispatchRecord) {
     log.notice(record.logLine)
-    try? connection.emit(
-      path: ServiceNames.path, interface: ServiceNames.interface, member: ServiceNames.dispatched,
-      record.json.serialized)
+    try? connection.emit(ServiceInterface.dispatched, path: ServiceNames.path, record.json.serialized)
   }
 
   /// The ledger the core starts from (from nothing, said in the log, when it cannot be read).

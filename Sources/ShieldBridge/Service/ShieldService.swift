@@ -306,53 +306,43 @@ public actor ShieldService {
 
   nonisolated func interface() throws(DBusError) -> Interface {
     try Interface(
-      ServiceNames.interface.rawValue,
+      ServiceInterface.contract,
       methods: [
-        try Method(
-          ServiceNames.shield.rawValue, inputs: "s", outputs: "u", inputNames: ["app"], outputNames: ["id"],
-          async: { [weak self] call in
-            guard let self else { throw DBusError(.failed, "the service is stopping") }
-            let app = try call.decode(String.self)
-            do throws(ServiceError) { return [.uint32(try await self.shield(app: app))] } catch {
+        Method(
+          ServiceInterface.shield,
+          async: { [weak self] _, app in
+            guard let self else { throw Self.stopped }
+            do throws(ServiceError) { return try await self.shield(app: app) } catch { throw error.dbusError }
+          }),
+        Method(
+          ServiceInterface.open,
+          async: { [weak self] _, link in
+            guard let self else { throw Self.stopped }
+            do throws(ServiceError) { return try await self.open(link).json.serialized } catch {
               throw error.dbusError
             }
           }),
-        try Method(
-          ServiceNames.open.rawValue, inputs: "s", outputs: "s", inputNames: ["link"], outputNames: ["record"],
-          async: { [weak self] call in
-            guard let self else { throw DBusError(.failed, "the service is stopping") }
-            let link = try call.decode(String.self)
-            do throws(ServiceError) {
-              return [.string(try await self.open(link).json.serialized)]
-            } catch { throw error.dbusError }
-          }),
-        try Method(ServiceNames.status.rawValue, outputs: "s", outputNames: ["status"]) { [weak self] _ in
-          guard let self else { throw DBusError(.failed, "the service is stopping") }
-          do throws(ServiceError) { return [.string(try self.status().json.serialized)] } catch {
-            throw error.dbusError
-          }
+        Method(ServiceInterface.status) { [weak self] _ in
+          guard let self else { throw Self.stopped }
+          do throws(ServiceError) { return try self.status().json.serialized } catch { throw error.dbusError }
         },
-        try Method(
-          ServiceNames.usage.rawValue, outputs: "s", outputNames: ["usage"],
+        Method(
+          ServiceInterface.usage,
           async: { [weak self] _ in
-            guard let self else { throw DBusError(.failed, "the service is stopping") }
-            return [.string(await self.usage().json.serialized)]
+            guard let self else { throw Self.stopped }
+            return await self.usage().json.serialized
           }),
-        try Method(
-          ServiceNames.siteFocus.rawValue, inputs: "su", outputs: "s", inputNames: ["site", "browserPid"],
-          outputNames: ["state"],
-          async: { [weak self] call in
-            guard let self else { throw DBusError(.failed, "the service is stopping") }
-            let (site, pid) = try call.decode(String.self, UInt32.self)
-            return [.string(try await self.siteFocus(site, browserPID: pid, caller: call.sender))]
+        Method(
+          ServiceInterface.siteFocus,
+          async: { [weak self] call, site, pid in
+            guard let self else { throw Self.stopped }
+            return try await self.siteFocus(site, browserPID: pid, caller: call.sender)
           }),
-      ],
-      signals: [
-        try SignalDeclaration(ServiceNames.dispatched.rawValue, signature: "s", argumentNames: ["record"]),
-        try SignalDeclaration(ServiceNames.limitReached.rawValue, signature: "ss", argumentNames: ["rule", "app"]),
-        try SignalDeclaration(ServiceNames.unlocked.rawValue, signature: "su", argumentNames: ["rule", "minutes"]),
       ])
   }
+
+  /// The answer to a call that arrives while the service is being released.
+  private static let stopped = DBusError(.failed, "the service is stopping")
 
   // MARK: Clicks
 

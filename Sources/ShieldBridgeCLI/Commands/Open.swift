@@ -71,8 +71,7 @@ private func exitCode(_ outcome: DispatchRecord.Outcome, _ detail: String) throw
 /// The service's answer to `Open`, or `nil` when no service runs (nor can be started).
 private func askService(_ link: String, bus: Connection.Bus) async throws(CommandFailure) -> String? {
   do {
-    let reply = try await callService(ServiceNames.open, link, bus: bus)
-    return try? reply.decode(String.self)
+    return try await callService(ServiceInterface.open, link, bus: bus)
   } catch  where error.exitCode == .unavailable {
     return nil
   }

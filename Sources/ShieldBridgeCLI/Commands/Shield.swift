@@ -15,11 +15,7 @@ extension Command {
       enable the systemd user unit); 78 when no rule covers the app.
       """,
     body: { invocation in
-      let reply = try await callService(
-        ServiceNames.shield, invocation[\.app] ?? "", bus: bus(invocation))
-      guard let id = try? reply.decode(UInt32.self) else {
-        throw CommandFailure("the service answered Shield with '\(reply.signature)'", exitCode: .software)
-      }
+      let id = try await callService(ServiceInterface.shield, invocation[\.app] ?? "", bus: bus(invocation))
       Output.out(String(id))
       return .success
     }
@@ -40,10 +36,10 @@ private struct ShieldOptions: BusOptions {
 /// Calls a method of the running service with one string argument.
 ///
 /// - Throws: exit 69 when no service runs on the bus (or no bus), the mapped
-///   status for the service's own errors.
-func callService(_ member: MemberName, _ argument: String, bus: Connection.Bus) async throws(CommandFailure)
-  -> Message
-{
+///   status for the service's own errors, 70 for an answer of another type than declared.
+func callService<Answer: DBusArgument>(
+  _ method: MethodContract<(String) -> Answer>, _ argument: String, bus: Connection.Bus
+) async throws(CommandFailure) -> Answer {
   let connection: Connection
   do {
     connection = try Connection(bus)
@@ -53,7 +49,9 @@ func callService(_ member: MemberName, _ argument: String, bus: Connection.Bus) 
   defer { connection.close() }
   do {
     return try await connection.call(
-      ServiceNames.busName, ServiceNames.path, ServiceNames.interface, member, argument, timeout: .seconds(10))
+      method, destination: ServiceNames.busName, path: ServiceNames.path, argument, timeout: .seconds(10))
+  } catch  where error.is(.invalidSignature) {
+    throw CommandFailure("the service's answer: \(error.message)", exitCode: .software)
   } catch  where error.is(.serviceUnknown) || error.is(.nameHasNoOwner) {
     throw CommandFailure(
       "no ShieldBridge service is running on the bus; start it with 'shieldbridge serve' "

@@ -91,14 +91,14 @@ private func serviceUsage(bus: Connection.Bus) async -> Result<UsageReport, NoSe
   let connection: Connection
   do { connection = try Connection(bus) } catch { return .failure(notRunning) }
   defer { connection.close() }
-  let reply: Message
+  let text: String
   do {
-    let call = try Message.methodCall(
-      destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceNames.interface,
-      member: ServiceNames.usage)
     // `status` only looks: it must not be what starts the service.
-    call.autoStart = false
-    reply = try await connection.call(call, timeout: .seconds(5))
+    text = try await connection.call(
+      ServiceInterface.usage, destination: ServiceNames.busName, path: ServiceNames.path, timeout: .seconds(5),
+      autoStart: false)
+  } catch  where error.is(.invalidSignature) {
+    return .failure(NoServiceUsage(reason: "the service's answer could not be read (\(error))"))
   } catch  where error.is(.serviceUnknown) || error.is(.nameHasNoOwner) {
     return .failure(notRunning)
   } catch  where error.is(.unknownMethod) {
@@ -107,7 +107,6 @@ private func serviceUsage(bus: Connection.Bus) async -> Result<UsageReport, NoSe
     return .failure(NoServiceUsage(reason: "the service did not answer (\(error.message))"))
   }
   do {
-    let text = try reply.decode(String.self)
     return .success(try UsageReport(json: try JSONValue(parsing: text)))
   } catch {
     return .failure(NoServiceUsage(reason: "the service's answer could not be read (\(error))"))

@@ -151,7 +151,7 @@ struct SiteService {
 
   /// `Usage()`'s entry for the rule `social`.
   func usage() async throws -> JSONValue? {
-    let reply = try await watcher.call(ServiceNames.usage)
+    let reply = try await watcher.call(ServiceInterface.usage.name)
     return try JSONValue(parsing: try reply.decode(String.self)).usageRule("social")
   }
 

@@ -12,15 +12,9 @@ enum ShellNames {
 
   /// `org.gnome.Shell`: owned by the shell's own connection, which also serves the extension's object.
   static let shell = BusName(rawValue: "org.gnome.Shell")!
-  /// `/org/shieldbridge/ShellExtension`: the object the extension exports on the shell's connection.
+  /// `/org/shieldbridge/ShellExtension`: the object the extension exports on the shell's
+  /// connection, with ``ShellExtensionInterface``.
   static let extensionPath = ObjectPath(rawValue: "/org/shieldbridge/ShellExtension")!
-  /// `org.shieldbridge.ShellExtension1`: `Watch`, `Unwatch`, `ListWindows`, `Hide`, `Close`, `FocusChanged`.
-  static let extensionInterface = InterfaceName(rawValue: "org.shieldbridge.ShellExtension1")!
-  static let watch = MemberName(rawValue: "Watch")!
-  static let listWindows = MemberName(rawValue: "ListWindows")!
-  static let hide = MemberName(rawValue: "Hide")!
-  static let close = MemberName(rawValue: "Close")!
-  static let focusChanged = MemberName(rawValue: "FocusChanged")!
   /// The contract version the extension's `Watch` answers; an older or newer one is refused.
   static let contractVersion: UInt32 = 1
 

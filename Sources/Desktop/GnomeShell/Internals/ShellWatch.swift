@@ -115,7 +115,7 @@ actor ShellWatch {
     owners = GnomeShellDesktop.Owners(shell: shell.owner, idleMonitor: idle.owner, screenSaver: screen.owner)
     // Without a sender in the rules: a signal from anyone arrives, so that one from a wrong sender is seen and said.
     let rules: [(MatchRule, from: NameOwnerTracker)] = [
-      (MatchRule(interface: ShellNames.extensionInterface, member: ShellNames.focusChanged), shell),
+      (ShellExtensionInterface.focusChanged.rule(), shell),
       (MatchRule(interface: ShellNames.extensionsInterface, member: ShellNames.extensionStateChanged), shell),
       (MatchRule(interface: ShellNames.idleMonitorInterface, member: ShellNames.watchFired), idle),
       (MatchRule(interface: ShellNames.screenSaverInterface, member: ShellNames.activeChanged), screen),
@@ -174,9 +174,8 @@ actor ShellWatch {
   private func watchExtension(at owner: BusName) async {
     let connection = desktop.connection
     do {
-      let reply = try await connection.call(
-        owner, ShellNames.extensionPath, ShellNames.extensionInterface, ShellNames.watch, timeout: .seconds(5))
-      let (version, focus) = try reply.decode(UInt32.self, [String: Variant].self)
+      let (version, focus) = try await connection.call(
+        ShellExtensionInterface.watch, destination: owner, path: ShellNames.extensionPath, timeout: .seconds(5))
       guard version == ShellNames.contractVersion else {
         set(.otherVersion(version))
         return
@@ -253,12 +252,12 @@ actor ShellWatch {
     guard let interface = message.interface, let member = message.member else { return }
     let sender = message.sender
     switch (interface, member) {
-    case (ShellNames.extensionInterface, ShellNames.focusChanged):
+    case (ShellExtensionInterface.name, ShellExtensionInterface.focusChanged.name):
       let watched = desktop.shared.withLock { $0.watched }
       guard let sender, sender == owners.shell, sender == watched else {
         return refuse(member, from: sender, owner: ShellNames.shell)
       }
-      guard let focus = try? message.decode([String: Variant].self) else {
+      guard let focus = try? ShellExtensionInterface.focusChanged.decode(message) else {
         return refuse(member, from: sender, owner: nil)
       }
       report(ShellWindow(focus))

@@ -1,3 +1,5 @@
+import DBus
+
 /// The JavaScript that ``KWinDesktop`` loads into KWin, generated with the
 /// backend's own unique bus name so that KWin calls back only that connection.
 ///
@@ -10,8 +12,6 @@
 enum KWinScript {
   /// The object the scripts call back.
   static let path = "/org/shieldbridge/KWin"
-  /// The interface of the callbacks.
-  static let interface = "org.shieldbridge.KWinScript1"
 
   /// The lines every script starts with: where to call back, and which API this KWin has.
   private static func prelude(service: String) -> String {
@@ -19,7 +19,7 @@ enum KWinScript {
     var shieldbridge = {
       service: \(literal(service)),
       path: \(literal(path)),
-      iface: \(literal(interface)),
+      iface: \(literal(KWinScriptInterface.name.rawValue)),
       six: typeof workspace.windowActivated !== "undefined",
     };
     function shieldbridgeText(value) {
@@ -44,10 +44,10 @@ enum KWinScript {
       // ShieldBridge: reports which app has the focus; never the caption.
       function shieldbridgeReport(window) {
         if (!window) {
-          callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, "Activated", "", "", "", 0, "");
+          callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, \(member(KWinScriptInterface.activated)), "", "", "", 0, "");
           return;
         }
-        callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, "Activated",
+        callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, \(member(KWinScriptInterface.activated)),
           shieldbridgeText(window.resourceClass), shieldbridgeText(window.resourceName),
           shieldbridgeText(window.desktopFileName), shieldbridgePid(window), shieldbridgeText(window.internalId));
       }
@@ -91,7 +91,7 @@ enum KWinScript {
             pid: shieldbridgePid(w), minimized: w.minimized === true
           });
         }
-        callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, "Windows", request, JSON.stringify(list),
+        callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, \(member(KWinScriptInterface.windows)), request, JSON.stringify(list),
           function (chosen) {
             var ids = shieldbridgeText(chosen).split(" ");
             var acted = 0;
@@ -107,11 +107,16 @@ enum KWinScript {
               }
               acted++;
             }
-            callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, "Done", request, acted);
+            callDBus(shieldbridge.service, shieldbridge.path, shieldbridge.iface, \(member(KWinScriptInterface.done)), request, acted);
           });
       })();
 
       """
+  }
+
+  /// A callback's member name as a JavaScript string literal.
+  private static func member<Function>(_ method: MethodContract<Function>) -> String {
+    literal(method.name.rawValue)
   }
 
   /// `text` as a JavaScript string literal: quotes, backslashes and every control or non-ASCII character escaped.
