@@ -20,6 +20,9 @@ const LAST_RETRY_MS = 60000;
 // minimized without a focus event (headless Chromium does that, and so may a
 // window manager) must not keep a site counting.
 const RECHECK_MS = 5000;
+// A shield page whose rule was unlocked says so this long before it goes back
+// to the site, so that the person sees why the page changes.
+const UNLOCKED_MS = 3000;
 
 /** The native port, or null while the host is gone. */
 let host = null;
@@ -31,7 +34,7 @@ let retryTimer = null;
 let reported;
 /** What is in front: the tab and its site (null when nothing is). */
 let front = { tabId: null, site: null, url: null };
-/** Shielded tabs: tab id → { site, app, url } (the address to go back to). */
+/** Shielded tabs: tab id → { site, app, rule, url } (the address to go back to). */
 const shielded = new Map();
 /** The shield pages open: their ports, each with its tab id. */
 const pages = new Set();
@@ -116,7 +119,11 @@ function onHostMessage(message) {
       break;
     case "answer":
       toAsker(message);
-      if (message.result === "solved" && asker) goBack(asker.tabId);
+      // The page shows the host's text for the solved task; it goes back after it.
+      if (message.result === "solved" && asker) release(asker.tabId, false);
+      break;
+    case "unlocked":
+      onUnlocked(message);
       break;
     case "error":
       console.warn("ShieldBridge: the host could not take a message:", String(message.message));
@@ -134,7 +141,15 @@ function onState(state) {
   }
   // Unshielded (a task solved here or elsewhere): every tab paused for this site goes back.
   for (const [tabId, entry] of shielded) {
-    if (entry.site === state.site) goBack(tabId);
+    if (entry.site === state.site) release(tabId, true);
+  }
+}
+
+/** The service lifted a rule (a task solved here, in a notification or in a terminal). */
+function onUnlocked(message) {
+  if (typeof message.rule !== "string") return;
+  for (const [tabId, entry] of shielded) {
+    if (entry.rule === message.rule) release(tabId, true);
   }
 }
 
@@ -142,18 +157,45 @@ function onState(state) {
 
 function shield(tabId, state) {
   if (!shielded.has(tabId)) {
-    shielded.set(tabId, { site: state.site, app: stringOrNull(state.app), url: front.url });
+    shielded.set(tabId, {
+      site: state.site,
+      app: stringOrNull(state.app),
+      rule: stringOrNull(state.rule),
+      url: front.url,
+    });
   }
   const address = SHIELD_PAGE + "?site=" + encodeURIComponent(state.site);
   api.tabs.update(tabId, { url: address }).catch(() => shielded.delete(tabId));
 }
 
-function goBack(tabId) {
+/**
+ * The tab's rule is unlocked: its shield page says so (`tell`; a page whose
+ * own task was solved shows the host's text already), and after
+ * UNLOCKED_MS the tab goes back to the address it had, if it still shows
+ * the shield page.
+ */
+function release(tabId, tell) {
   const entry = shielded.get(tabId);
   if (!entry) return;
   shielded.delete(tabId);
+  if (tell) {
+    for (const page of pages) {
+      if (page.tabId === tabId) page.port.postMessage({ type: "unlocked", app: entry.app });
+    }
+  }
+  setTimeout(() => goBack(tabId, entry), UNLOCKED_MS);
+}
+
+function goBack(tabId, entry) {
   const address = entry.url ?? "https://" + entry.site + "/";
-  api.tabs.update(tabId, { url: address }).catch(() => {});
+  api.tabs
+    .get(tabId)
+    .then((tab) => {
+      // The person may have gone elsewhere meanwhile, or the tab was shielded again.
+      if (!String(tab.url ?? "").startsWith(SHIELD_PAGE) || shielded.has(tabId)) return;
+      return api.tabs.update(tabId, { url: address });
+    })
+    .catch(() => {});
 }
 
 function stringOrNull(value) {
@@ -243,7 +285,7 @@ function onPageMessage(page, message) {
     case "hello": {
       // After a restart of this script the memory is empty: the page's address names the site.
       const site = shieldbridgeRegistrableDomain("https://" + String(message.site ?? "") + "/");
-      if (site && !shielded.has(page.tabId)) shielded.set(page.tabId, { site, app: null, url: null });
+      if (site && !shielded.has(page.tabId)) shielded.set(page.tabId, { site, app: null, rule: null, url: null });
       page.site = shielded.get(page.tabId)?.site ?? site;
       page.port.postMessage(pageInfoFor(shielded.get(page.tabId) ?? { site: page.site }));
       break;

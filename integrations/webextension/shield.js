@@ -13,10 +13,14 @@ let puzzleID = null;
 let background = null;
 /** Whether a task was asked for on this connection of the host. */
 let asked = false;
-/** Whether the page is done: solved (going back) or used up (nothing to offer). */
+/** Whether the page is done: solved or unlocked (going back), or used up (nothing to offer). */
 let finished = false;
+/** The app's name, once the background has told it. */
+let appName = null;
 
 function show(app) {
+  appName = app ?? appName;
+  app = appName;
   const summary = app ? text("shield_summary", [app]) : text("shield_summary_no_app");
   document.title = summary;
   element("summary").textContent = summary;
@@ -64,6 +68,16 @@ function onMessage(message) {
       element("start").hidden = true;
       element("prompt").textContent = "";
       setStatus(String(message.text ?? ""));
+      break;
+    case "unlocked":
+      // The rule was unlocked (here, in a notification or in a terminal): the background goes back soon.
+      finished = true;
+      puzzleID = null;
+      element("task").hidden = true;
+      element("start").hidden = true;
+      element("prompt").textContent = "";
+      if (typeof message.app === "string" && message.app !== "") appName = message.app;
+      setStatus(appName ? text("shield_unlocked", [appName]) : text("shield_unlocked_no_app"));
       break;
     case "answer":
       setStatus(String(message.text ?? ""));

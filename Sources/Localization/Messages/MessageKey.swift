@@ -6,6 +6,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case shieldSummary = "shield.summary"
   case shieldBody = "shield.body"
   case shieldUsedUp = "shield.used-up"
+  case shieldUnlocked = "shield.unlocked"
   case shieldCloseOnly = "shield.close-only"
   case actionPuzzle = "action.puzzle"
   case actionView = "action.view"
@@ -46,6 +47,13 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         MessageSource(
           context: noApp,
           "Today’s extra time for this app is used up. The limit resets at midnight."))
+    case .shieldUnlocked:
+      return define(
+        .body,
+        "Shown on the browser's shield page when a solved task unlocked more time, just before the page goes back "
+          + "to the site. {app} is the app's name.",
+        MessageSource("More time for {app} is unlocked."),
+        MessageSource(context: noApp, "More time for this app is unlocked."))
     case .shieldCloseOnly:
       return define(
         .body,

@@ -9,6 +9,8 @@ public enum ProductMessage: Hashable, Sendable {
   case shieldBody(app: String?, minutes: Int)
   /// Notification body when today's grants are used up.
   case shieldUsedUp(app: String?)
+  /// On the browser's shield page once the rule is unlocked: "More time for {app} is unlocked."
+  case shieldUnlocked(app: String?)
   /// Notification body for servers with neither actions nor body hyperlinks.
   case shieldCloseOnly
   /// Action label that opens the puzzle: "Solve a task".
@@ -44,6 +46,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .shieldSummary: .shieldSummary
     case .shieldBody: .shieldBody
     case .shieldUsedUp: .shieldUsedUp
+    case .shieldUnlocked: .shieldUnlocked
     case .shieldCloseOnly: .shieldCloseOnly
     case .actionPuzzle: .actionPuzzle
     case .actionView: .actionView
@@ -63,7 +66,7 @@ public enum ProductMessage: Hashable, Sendable {
   public static func all(app: String?, minutes: Int, view: String, task: String) -> [ProductMessage] {
     [
       .shieldSummary(app: app), .shieldBody(app: app, minutes: minutes), .shieldUsedUp(app: app),
-      .shieldCloseOnly,
+      .shieldUnlocked(app: app), .shieldCloseOnly,
       .actionPuzzle, .actionView(view: view), .puzzleTitle, .puzzleQuestion(task: task),
       .puzzleReplyPlaceholder,
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
@@ -76,7 +79,8 @@ public enum ProductMessage: Hashable, Sendable {
   var appName: String? {
     let app: String??
     switch self {
-    case .shieldSummary(let name), .shieldUsedUp(let name), .puzzleNotAtLimit(let name): app = name
+    case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name):
+      app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
       .usageWarning(let name, _):
       app = name

@@ -28,7 +28,12 @@ extension NativeHost {
       ]
       for rule in rules {
         subscriptions.append(
-          try await connection.addSignalHandler(matching: rule, from: tracker) { _ in sink.yield(.serviceChanged) })
+          try await connection.addSignalHandler(matching: rule, from: tracker) { message in
+            if member == ServiceNames.unlocked, let (name, _) = try? message.decode(String.self, UInt32.self) {
+              sink.yield(.unlocked(rule: name))
+            }
+            sink.yield(.serviceChanged)
+          })
       }
     } catch {
       options.logger.warning(
@@ -71,6 +76,17 @@ extension NativeHost {
     let message = JSONValue.object([("type", .string("state"))] + members)
     lastState = message
     return message
+  }
+
+  /// The service lifted `rule` (a grant from the terminal, a notification or
+  /// this host): the task a shield page of that rule shows is done, so it
+  /// can grant nothing more, and the browser is told, to say so on its
+  /// shield pages of the rule and send them back to their sites.
+  ///
+  /// `{"type":"unlocked","rule":"social"}`.
+  func unlocked(rule: String) {
+    if puzzle?.match.rule.name == rule { puzzle = nil }
+    send(.object([("type", .string("unlocked")), ("rule", .string(rule))]))
   }
 
   func serviceChanged() async {

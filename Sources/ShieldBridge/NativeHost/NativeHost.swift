@@ -15,7 +15,9 @@ import Spawn
 /// activation when it is not running. It follows `LimitReached` and
 /// `Unlocked` from the service's current owner only, and the service's
 /// restarts, and then asks again, so that the browser learns at once that its
-/// site is shielded or unlocked. The puzzle of the shield page runs here,
+/// site is shielded or unlocked; an `Unlocked` is also passed on as an
+/// `"unlocked"` message, so that a shield page of that rule, which reports no
+/// site, says so and goes back. The puzzle of the shield page runs here,
 /// on the one puzzle path (``PuzzleRun``) the terminal puzzle and the
 /// service take too, so its grant is recorded only at the limit; the texts
 /// come from the catalogs, in the language the extension's `hello` names.
@@ -93,6 +95,8 @@ public actor NativeHost {
     case inputFailed(NativeMessageError)
     /// `LimitReached` or `Unlocked` from the service.
     case serviceChanged
+    /// `Unlocked(rule, minutes)` from the service: a grant made anywhere lifted the rule.
+    case unlocked(rule: String)
     /// A new owner of the service's name.
     case serviceStarted(BusName)
     /// The coalesced focus is due.
@@ -181,6 +185,8 @@ public actor NativeHost {
         return .badInput(error.description)
       case .serviceChanged:
         await serviceChanged()
+      case .unlocked(let rule):
+        unlocked(rule: rule)
       case .serviceStarted(let owner):
         // The service this host's own call just started already has the site.
         if owner != answeredBy { await serviceChanged() }
