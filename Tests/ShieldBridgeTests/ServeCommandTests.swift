@@ -115,7 +115,7 @@ struct ServeLogLevelTests {
   /// Runs serve until one dispatch and SIGTERM; what it wrote on stderr.
   private static func run(arguments: [String] = [], environment: [String: String] = [:]) async throws -> String {
     let running = try await RunningService(arguments: arguments, environment: environment)
-    let opened = try await running.watcher.call(ServiceNames.open, "shieldbridge://puzzle?app=Instagram")
+    let opened = try await running.watcher.call(ServiceInterface.open.name, "shieldbridge://puzzle?app=Instagram")
     #expect(try JSONValue(parsing: opened.decode(String.self)).outcome == "handler")
     let ended = await running.serve.terminate()
     #expect(ended.status == 0, "\(ended.error)")

@@ -272,7 +272,7 @@ struct XfceShieldTests {
     #expect(try await browser.pipe.evaluate("document.getElementById('task').hidden", session: shield) == true)
     _ = try await browser.tab(showing: site)
     #expect(try desk.grantsToday() == 1)
-    let usage = try JSONValue(parsing: try await desk.watcher.call(ServiceNames.usage).decode(String.self))
+    let usage = try JSONValue(parsing: try await desk.watcher.call(ServiceInterface.usage.name).decode(String.self))
     #expect(usage.usageRule("social")?["overLimit"]?.boolValue == false)
     let hostLog = await browser.finish()
     #expect(!hostLog.contains("fatal"), "\(hostLog)")

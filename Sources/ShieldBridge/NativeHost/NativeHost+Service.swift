@@ -29,7 +29,9 @@ extension NativeHost {
       for rule in rules {
         subscriptions.append(
           try await connection.addSignalHandler(matching: rule, from: tracker) { message in
-            if member == ServiceNames.unlocked, let (name, _) = try? message.decode(String.self, UInt32.self) {
+            if ServiceInterface.unlocked.matches(message),
+              let (name, _) = try? ServiceInterface.unlocked.decode(message)
+            {
               sink.yield(.unlocked(rule: name))
             }
             sink.yield(.serviceChanged)
