@@ -56,7 +56,7 @@ private final class XfceShieldDesk: Sendable {
         "DISPLAY": session.display, "I3SOCK": session.i3Socket ?? "", "TERMINAL": "xterm",
         "XENVIRONMENT": resources,
       ],
-      arguments: ["--minute-length", "1000", "--save-interval", "1000"])
+      arguments: ["--minute-length", "1000", "--save-interval", "1000", "--log-level", "debug"])
   }
 
   /// The shields posted so far, as the bus carried them.
