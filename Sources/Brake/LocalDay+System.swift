@@ -7,8 +7,9 @@ public import Posix
 extension LocalDay {
   /// The local day that contains `time`, in the process's time zone (`TZ`).
   ///
-  /// The zone is looked up again on every call (`tzset`), so a long-running
-  /// service follows the user to another zone.
+  /// The zone is looked up again when `TZ` changes and at most a second
+  /// after the last look (`WallTime.local`), so a long-running service
+  /// follows the user to another zone.
   public static func containing(_ time: WallTime) -> LocalDay {
     guard let fields = time.clampedToTimeT.local,
       let day = LocalDay(year: fields.year, month: fields.month, day: fields.day)

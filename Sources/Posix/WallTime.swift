@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -51,12 +53,13 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
 
   /// The calendar fields of this instant in the process's time zone (`TZ`).
   ///
-  /// The zone is looked up again on every call (`tzset`), so a long-running
-  /// service follows the user to another zone.
+  /// The zone is looked up again (``ZoneLookup``) when `TZ` changed and at
+  /// most a second after the last look, so a long-running service follows
+  /// the user to another zone.
   public var local: CalendarTime? {
     var time = time_t(secondsSince1970)
     var fields = tm()
-    tzset()
+    ZoneLookup.refresh()
     guard localtime_r(&time, &fields) != nil else { return nil }
     return CalendarTime(fields, nanoseconds: nanoseconds)
   }
@@ -137,5 +140,32 @@ public struct CalendarTime: Hashable, Sendable {
   private static func padded(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+}
+
+/// When `tzset` runs: `localtime_r` does not look at the zone again by
+/// itself, and `tzset` stats `/etc/localtime` each time, which the meter
+/// would otherwise do for every focus change. Again at once when `TZ`
+/// changed (a test, a `setenv`), and otherwise at most once a second, so a
+/// zone changed with `timedatectl` is followed within a second.
+enum ZoneLookup {
+  private struct Last {
+    var zone: [CChar]?
+    var at: UInt64 = 0
+    var done = false
+  }
+
+  private static let last = Mutex(Last())
+
+  static func refresh() {
+    let zone = getenv("TZ").map { Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)) }
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    last.withLock { last in
+      guard !last.done || last.zone != zone || nanoseconds &- last.at >= 1_000_000_000 else { return }
+      tzset()
+      last = Last(zone: zone, at: nanoseconds, done: true)
+    }
   }
 }
