@@ -26,10 +26,11 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # which `notify` is compared with; xfce4-notifyd, the second real notification
 # server the clicks are pinned on (started directly under Xvfb: no window
 # manager, no xfconfd; see docs/notification-servers.md); xfce4-session and
-# xfwm4, the Xfce session that runs the service's autostart entry.
+# xfwm4, the Xfce session that runs the service's autostart entry; mako, sway's
+# usual notification server.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	libnotify-bin i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs \
-	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4
+	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4 mako-notifier
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
@@ -55,7 +56,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests|\.XfceShieldTests|\.XfceAutostartTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests|\.XfceShieldTests|\.XfceAutostartTests|\.SwayMakoTests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
