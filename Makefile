@@ -25,10 +25,12 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # server) and python3 relaying the browsers' remote protocols; notify-send,
 # which `notify` is compared with; xfce4-notifyd, the second real notification
 # server the clicks are pinned on (started directly under Xvfb: no window
-# manager, no xfconfd; see docs/notification-servers.md).
+# manager, no xfconfd; see docs/notification-servers.md); xfce4-session and
+# xfwm4, the Xfce session that runs the service's autostart entry; mako, sway's
+# usual notification server.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	libnotify-bin i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs \
-	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd
+	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4 mako-notifier
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
@@ -54,7 +56,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests|\.XfceShieldTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|Firefox)Tests|\.XfceShieldTests|\.XfceAutostartTests|\.SwayMakoTests
 
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
@@ -91,6 +93,11 @@ release: deps-build
 # /usr or /usr/local, user otherwise (see scripts/install-native-host).
 NATIVE_HOSTS ?= auto
 
+# Where `make install` puts the XDG autostart entry that starts the service at
+# login on desktops without graphical-session.target (Xfce, MATE, LXQt, …);
+# `make install-user` puts it in this user's ~/.config/autostart.
+AUTOSTART_DIR ?= /etc/xdg/autostart
+
 # The binary (without its symbol table, which nothing at run time reads), the catalogs,
 # the integration files with their paths filled in, and the GNOME Shell extension
 # in the variant the installed gnome-shell loads (GNOME_SHELL_MAJOR=45 or =both overrides).
@@ -104,6 +111,9 @@ install: release
 		> $(DESTDIR)$(PREFIX)/share/dbus-1/services/org.shieldbridge.ShieldBridge.service
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/applications/shieldbridge.desktop \
 		> $(DESTDIR)$(PREFIX)/share/applications/shieldbridge.desktop
+	install -d $(DESTDIR)$(AUTOSTART_DIR)
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' examples/autostart/shieldbridge.desktop \
+		> $(DESTDIR)$(AUTOSTART_DIR)/shieldbridge.desktop
 	install -m 0644 examples/config.json $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples/config.json
 	install -d $(DESTDIR)$(PREFIX)/share/shieldbridge/locales
 	install -m 0644 locales/shieldbridge.pot locales/*.po $(DESTDIR)$(PREFIX)/share/shieldbridge/locales/
@@ -115,9 +125,9 @@ install: release
 	scripts/install-native-host $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS)
 	scripts/install-gnome-extension $(DESTDIR)$(PREFIX)/share/gnome-shell/extensions $(GNOME_SHELL_MAJOR)
 
-# The binary and the rest under ~/.local, the browsers' host manifests in this user's home.
+# The binary and the rest under ~/.local, the browsers' host manifests and the autostart entry in this user's home.
 install-user:
-	$(MAKE) install PREFIX=$(HOME)/.local NATIVE_HOSTS=user
+	$(MAKE) install PREFIX=$(HOME)/.local NATIVE_HOSTS=user AUTOSTART_DIR=$${XDG_CONFIG_HOME:-$(HOME)/.config}/autostart
 
 clean:
 	rm -rf .build

@@ -1,6 +1,7 @@
 import DBus
 import Desktop
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -177,6 +178,91 @@ import Testing
     try await session.gnomeExtensions(["enable", GnomeShellSession.uuid])
     _ = try await log.first("the extension's answer", after: mark, where: Self.isNotice(containing: "answers"))
     #expect(desktop.attention == nil)
+    desktop.stop()
+    await task.value
+  }
+
+  /// A real session's bus starts GNOME Shell's helper `org.gnome.Shell.Extensions` for
+  /// `gnome-extensions list` and `info`; it re-emits each `ExtensionStateChanged` of the shell
+  /// from its own name at /org/gnome/Shell/Extensions. That copy is neither followed nor said
+  /// as a stranger's signal; the shell's own still is followed, and a stranger's at the shell's path is said.
+  @Test func theExtensionsHelpersCopyOfTheShellsSignalIsNotAStrangers() async throws {
+    let session = try await GnomeShellSession(extensionsHelper: true)
+    _ = try await session.launchFoot(appID: "Other")
+    let desktop = try #require(try DesktopChoice.gnome.open(environment: session.environment, covers: { _ in true }))
+    let log = EventLog<DesktopEvent>()
+    let task = log.collect(desktop.events(idleAfter: .seconds(300)))
+    _ = try await log.first("the first focus", where: Self.isFocus(ofClass: "Other"))
+
+    // Every ExtensionStateChanged on the bus, with its sender and path.
+    let listener = try Connection(.address(session.bus.address))
+    defer { listener.close() }
+    let heard = Mutex<[(sender: String, path: String, state: Double?)]>([])
+    let subscription = try await listener.addSignalHandler(
+      matching: MatchRule(
+        interface: InterfaceName("org.gnome.Shell.Extensions"), member: MemberName("ExtensionStateChanged"))
+    ) { message in
+      var state: Double?
+      if let (_, info) = try? message.decode(String.self, [String: Variant].self),
+        case .double(let value)? = info["state"]?.value
+      {
+        state = value
+      }
+      heard.withLock { $0.append((message.sender?.rawValue ?? "", message.path?.rawValue ?? "", state)) }
+    }
+    defer { subscription.cancel() }
+    func helperSaid(_ state: Double, after mark: Int, helper: BusName) async throws {
+      _ = try await poll("the helper's ExtensionStateChanged with state \(state)", timeout: .seconds(30)) {
+        heard.withLock { $0.dropFirst(mark) }.contains {
+          $0.sender == helper.rawValue && $0.path == "/org/gnome/Shell/Extensions" && $0.state == state
+        } ? true : nil
+      }
+    }
+
+    // `gnome-extensions list` starts the helper, which answers for the shell.
+    let listed = try await session.gnomeExtensions(["list"])
+    #expect(listed.contains(GnomeShellSession.uuid), "\(listed)")
+    let helper = try #require(
+      try await listener.nameOwner(BusName(GnomeShellSession.extensionsHelper), timeout: .seconds(5)),
+      "the helper does not own its name")
+    let shell = try #require(try await listener.nameOwner(BusName("org.gnome.Shell"), timeout: .seconds(5)))
+    #expect(helper != shell)
+
+    // Disabled and enabled again: the shell's signals are followed; the helper's copies (state 2,
+    // disabled, then 1, enabled) arrive too.
+    var mark = log.count
+    var heardMark = heard.withLock { $0.count }
+    try await session.gnomeExtensions(["disable", GnomeShellSession.uuid])
+    _ = try await log.first(
+      "the notice of the disabled extension", after: mark,
+      where: Self.isNotice(containing: "gnome-extensions enable \(GnomeShellSession.uuid)"))
+    try await helperSaid(2, after: heardMark, helper: helper)
+    mark = log.count
+    heardMark = heard.withLock { $0.count }
+    try await session.gnomeExtensions(["enable", GnomeShellSession.uuid])
+    _ = try await log.first(
+      "the notice of the extension back", after: mark, where: Self.isNotice(containing: "answers"))
+    try await helperSaid(1, after: heardMark, helper: helper)
+    let info = try await session.gnomeExtensions(["info", GnomeShellSession.uuid])
+    #expect(info.contains("ENABLED") || info.contains("ACTIVE"), "\(info)")
+    #expect(heard.withLock { $0 }.contains { $0.sender == shell.rawValue && $0.path == "/org/gnome/Shell" })
+
+    // A stranger's ExtensionStateChanged at the shell's path, saying disabled: said, not followed.
+    // It is sent after the helper's last copy reached the bus, so the backend has had that copy first.
+    let spoofer = try SignalSpoofer(address: session.bus.address)
+    mark = log.count
+    try spoofer.connection.emit(
+      path: ObjectPath("/org/gnome/Shell"), interface: InterfaceName("org.gnome.Shell.Extensions"),
+      member: MemberName("ExtensionStateChanged"), destination: nil, GnomeShellSession.uuid,
+      ["state": Variant(.double(2))] as [String: Variant])
+    _ = try await log.first(
+      "the notice of the stranger's ExtensionStateChanged", after: mark,
+      where: Self.isNotice(containing: "ignored ExtensionStateChanged from \(spoofer.uniqueName)"))
+    #expect(desktop.attention == nil)
+    let ignored = log.events.filter(Self.isNotice(containing: "ignored ExtensionStateChanged"))
+    #expect(ignored.count == 1, "\(ignored)")
+    #expect(!log.events.contains(where: Self.isNotice(containing: "from \(helper)")), "\(log.events)")
+
     desktop.stop()
     await task.value
   }

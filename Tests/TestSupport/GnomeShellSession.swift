@@ -39,7 +39,11 @@ public final class GnomeShellSession: Sendable {
   /// - Parameters:
   ///   - enabled: Whether the extension is listed as enabled before the shell starts.
   ///   - broken: Whether its `core.js` gets a syntax error after installing, so that the shell fails to load it.
-  public init(enabled: Bool = true, broken: Bool = false) async throws {
+  ///   - extensionsHelper: Whether the session bus can start GNOME Shell's helper service
+  ///     `org.gnome.Shell.Extensions` on demand, as a real session's bus can: its `.service` file
+  ///     from the gnome-shell package in a service folder of the bus, and the session's
+  ///     environment given to the bus for activation once the shell runs (as gnome-session does).
+  public init(enabled: Bool = true, broken: Bool = false, extensionsHelper: Bool = false) async throws {
     for (tool, package) in [
       ("gnome-shell", "gnome-shell"), ("foot", "foot"), ("unshare", "util-linux"), ("dbus-daemon", "dbus-daemon"),
     ] {
@@ -47,13 +51,20 @@ public final class GnomeShellSession: Sendable {
     }
     await DesktopSlots.shared.take()
     slot = DesktopSlot()
-    bus = try BusDaemon()
-    systemBus = try BusDaemon()
     home = try TemporaryDirectory(prefix: "shieldbridge-gnome")
     let manager = FileManager.default
-    for folder in ["run", "data/gnome-shell/extensions", "config/glib-2.0/settings", "home"] {
+    for folder in ["run", "data/gnome-shell/extensions", "config/glib-2.0/settings", "home", "services"] {
       try manager.createDirectory(atPath: home.file(folder), withIntermediateDirectories: true)
     }
+    if extensionsHelper {
+      let service = Self.extensionsHelperService
+      guard manager.fileExists(atPath: service) else {
+        throw PollTimedOut(what: "\(service), GNOME Shell's extensions helper (install the gnome-shell package)")
+      }
+      try manager.copyItem(atPath: service, toPath: home.file("services/org.gnome.Shell.Extensions.service"))
+    }
+    bus = try BusDaemon(serviceDirectories: [home.file("services")])
+    systemBus = try BusDaemon()
     try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.file("run"))
     let installed = await
       (try BackgroundProcess([
@@ -71,6 +82,27 @@ public final class GnomeShellSession: Sendable {
     observer = try Connection(.address(bus.address))
     shell = Mutex(nil)
     try await start(waitForExtension: enabled && !broken)
+    if extensionsHelper {
+      _ = try await observer.call(
+        BusName("org.freedesktop.DBus"), ObjectPath("/org/freedesktop/DBus"), InterfaceName("org.freedesktop.DBus"),
+        MemberName("UpdateActivationEnvironment"), shellEnvironment.merging(["WAYLAND_DISPLAY": waylandDisplay]) { $1 },
+        timeout: .seconds(5))
+    }
+  }
+
+  /// Where the gnome-shell package installs the D-Bus service file of its extensions helper.
+  public static let extensionsHelperService = "/usr/share/dbus-1/services/org.gnome.Shell.Extensions.service"
+
+  /// The bus name of GNOME Shell's extensions helper, which `gnome-extensions list` and `info` call.
+  public static let extensionsHelper = "org.gnome.Shell.Extensions"
+
+  /// The environment the shell runs in, and the session's services started on demand get.
+  private var shellEnvironment: [String: String] {
+    [
+      "PATH": "/usr/bin:/bin", "HOME": home.file("home"), "XDG_RUNTIME_DIR": home.file("run"),
+      "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"), "GSETTINGS_BACKEND": "keyfile",
+      "DBUS_SESSION_BUS_ADDRESS": bus.address, "DBUS_SYSTEM_BUS_ADDRESS": systemBus.address, "LANG": "C.UTF-8",
+    ]
   }
 
   deinit {
@@ -105,16 +137,13 @@ public final class GnomeShellSession: Sendable {
   public var shellOutput: String { shell.withLock { $0?.standardError ?? "" } }
 
   private func start(waitForExtension: Bool) async throws {
-    let home = self.home
     let script =
       "if [ -d /run/systemd ]; then mount -t tmpfs none /run/systemd || exit 70; fi; "
       + "exec gnome-shell --headless --wayland --no-x11 --virtual-monitor 1024x768"
-    let process = try BackgroundProcess([
-      "env", "-i", "PATH=/usr/bin:/bin", "HOME=\(home.file("home"))", "XDG_RUNTIME_DIR=\(home.file("run"))",
-      "XDG_DATA_HOME=\(home.file("data"))", "XDG_CONFIG_HOME=\(home.file("config"))", "GSETTINGS_BACKEND=keyfile",
-      "DBUS_SESSION_BUS_ADDRESS=\(bus.address)", "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)", "LANG=C.UTF-8",
-      "unshare", "-m", "sh", "-c", script,
-    ])
+    let process = try BackgroundProcess(
+      ["env", "-i"] + shellEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [
+        "unshare", "-m", "sh", "-c", script,
+      ])
     shell.withLock { $0 = process }
     do {
       _ = try await poll("GNOME Shell on its bus", timeout: .seconds(90), every: .milliseconds(100)) {
@@ -272,11 +301,12 @@ public final class GnomeShellSession: Sendable {
     }
   }
 
-  /// Runs `gnome-extensions ARGUMENTS` against this shell.
+  /// Runs `gnome-extensions ARGUMENTS` against this shell; what it printed.
   ///
   /// It writes `enabled-extensions` itself, so it gets the shell's settings
   /// backend (the keyfile, which the shell watches) as a session's tools share dconf.
-  public func gnomeExtensions(_ arguments: [String]) async throws {
+  @discardableResult
+  public func gnomeExtensions(_ arguments: [String]) async throws -> String {
     _ = try requiredTool("gnome-extensions", package: "gnome-shell")
     let result = await
       (try BackgroundProcess(
@@ -287,5 +317,6 @@ public final class GnomeShellSession: Sendable {
     guard result.status == 0 else {
       throw PollTimedOut(what: "gnome-extensions \(arguments) to succeed: \(result.output) \(result.error)")
     }
+    return result.output
   }
 }

@@ -35,8 +35,10 @@ extension Command {
 
       Exit status: 0 after SIGTERM, SIGINT or SIGHUP (it takes no new calls,
       waits for the notifications being posted, closes every notification it
-      posted and releases the name), 69 when the bus is lost or missing, 75
-      when another service already runs, 78 when the configuration is wrong.
+      posted and releases the name), and at once, with one line, when another
+      service already owns the name (started by the session's autostart, the
+      systemd unit or the bus); 69 when the bus is lost or missing, 78 when
+      the configuration is wrong.
       """,
     body: { invocation in try await runService(invocation) }
   )
@@ -74,8 +76,15 @@ private func runService(_ invocation: Invocation<ServeOptions>) async throws(Com
   let service: ShieldService
   do {
     service = try await ShieldService.start(on: connection, options: options)
+  } catch  where error.code == .alreadyRunning {
+    // The session's autostart, the systemd unit and D-Bus activation may each start one: the second has nothing to do.
+    let owner = (try? await connection.nameOwner(ServiceNames.busName, timeout: .seconds(5))) ?? nil
+    let by = owner.map { " as \($0)" } ?? ""
+    options.logger.notice("another ShieldBridge service already serves \(ServiceNames.busName)\(by); exiting")
+    connection.close()
+    return .success
   } catch {
-    throw CommandFailure(error.message, exitCode: error.code == .alreadyRunning ? .tryAgain : .unavailable)
+    throw CommandFailure(error.message, exitCode: .unavailable)
   }
   options.logger.info("serving \(ServiceNames.busName) as \(connection.uniqueName)")
   guard await stop.wait(orUntilLost: connection) != nil else {

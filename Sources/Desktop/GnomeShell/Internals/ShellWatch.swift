@@ -113,12 +113,28 @@ actor ShellWatch {
       tracker.addObserver { [weak desktop] owner in desktop?.deliver(.owner(name, owner)) }
     }
     owners = GnomeShellDesktop.Owners(shell: shell.owner, idleMonitor: idle.owner, screenSaver: screen.owner)
-    // Without a sender in the rules: a signal from anyone arrives, so that one from a wrong sender is seen and said.
+    // Each signal on the path its owner sends it from. Without a sender in the rules: a signal from
+    // anyone at that path arrives, so that one from a wrong sender is seen and said. The path keeps
+    // out what others rightly send under the same interface: GNOME Shell's helper
+    // `org.gnome.Shell.Extensions`, which `gnome-extensions` starts, re-emits the shell's
+    // `ExtensionStateChanged` from its own name at /org/gnome/Shell/Extensions.
     let rules: [(MatchRule, from: NameOwnerTracker)] = [
-      (ShellExtensionInterface.focusChanged.rule(), shell),
-      (MatchRule(interface: ShellNames.extensionsInterface, member: ShellNames.extensionStateChanged), shell),
-      (MatchRule(interface: ShellNames.idleMonitorInterface, member: ShellNames.watchFired), idle),
-      (MatchRule(interface: ShellNames.screenSaverInterface, member: ShellNames.activeChanged), screen),
+      (ShellExtensionInterface.focusChanged.rule(path: ShellNames.extensionPath), shell),
+      (
+        MatchRule(
+          interface: ShellNames.extensionsInterface, member: ShellNames.extensionStateChanged,
+          path: ShellNames.shellPath), shell
+      ),
+      (
+        MatchRule(
+          interface: ShellNames.idleMonitorInterface, member: ShellNames.watchFired, path: ShellNames.idleMonitorPath),
+        idle
+      ),
+      (
+        MatchRule(
+          interface: ShellNames.screenSaverInterface, member: ShellNames.activeChanged,
+          path: ShellNames.screenSaverPath), screen
+      ),
     ]
     for (rule, required) in rules {
       let subscription = try await connection.addSignalHandler(matching: rule) { [weak desktop] message in

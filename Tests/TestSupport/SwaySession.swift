@@ -1,25 +1,24 @@
 import Foundation
 import Synchronization
-import TestSupport
 
 /// A headless sway of a test's own, run as an unprivileged user (sway refuses root), and foot windows on it.
 ///
 /// The user `shieldbridge-sway` is created when missing (`useradd -m`); its
 /// runtime folder is a private temporary one, so sessions do not meet.
 /// Releasing the session stops its clients, then sway.
-final class SwaySession: Sendable {
-  static let user = "shieldbridge-sway"
+public final class SwaySession: Sendable {
+  public static let user = "shieldbridge-sway"
 
-  let runtime: TemporaryDirectory
+  public let runtime: TemporaryDirectory
   /// sway's IPC socket, `sway-ipc.UID.PID.sock` in the runtime folder.
-  let socket: String
-  let waylandDisplay: String
+  public let socket: String
+  public let waylandDisplay: String
   private let sway: BackgroundProcess
   /// This sway's place among the desktops running at once.
   private let slot: DesktopSlot
   private let clients = Mutex<[BackgroundProcess]>([])
 
-  init() async throws {
+  public init() async throws {
     for (tool, package) in [
       ("sway", "sway"), ("swaymsg", "sway"), ("foot", "foot"), ("useradd", "passwd"), ("runuser", "util-linux"),
     ] {
@@ -74,7 +73,7 @@ final class SwaySession: Sendable {
 
   /// `swaymsg -s SOCKET ARGUMENTS`, its output.
   @discardableResult
-  func swaymsg(_ arguments: [String]) async throws -> String {
+  public func swaymsg(_ arguments: [String]) async throws -> String {
     let result = try await runToEnd(["swaymsg", "-s", socket] + arguments)
     guard result.status == 0 else {
       throw DesktopError("swaymsg \(arguments) failed: \(result.output) \(result.error)")
@@ -83,7 +82,7 @@ final class SwaySession: Sendable {
   }
 
   /// The workspace of every container whose `app_id` is `appID`.
-  func workspaces(ofAppID appID: String) async throws -> [String] {
+  public func workspaces(ofAppID appID: String) async throws -> [String] {
     let tree = try JSONSerialization.jsonObject(with: Data(try await swaymsg(["-t", "get_tree"]).utf8))
     var found: [String] = []
     func walk(_ node: Any, workspace: String?) {
@@ -100,7 +99,7 @@ final class SwaySession: Sendable {
   }
 
   /// Starts `foot -a APPID -e sleep 600` as the session's user and waits until sway shows its window.
-  func launchFoot(appID: String) async throws -> BackgroundProcess {
+  public func launchFoot(appID: String) async throws -> BackgroundProcess {
     let before = try await workspaces(ofAppID: appID).count
     let foot = try BackgroundProcess([
       "runuser", "-u", Self.user, "--", "env", "-i", "PATH=/usr/bin:/bin", "HOME=/home/\(Self.user)",
@@ -116,6 +115,6 @@ final class SwaySession: Sendable {
 }
 
 /// Runs `arguments` to their end (killed after 10 s) and returns how they ended and what they printed.
-func runToEnd(_ arguments: [String]) async throws -> BackgroundProcess.Finished {
+private func runToEnd(_ arguments: [String]) async throws -> BackgroundProcess.Finished {
   await (try BackgroundProcess(arguments)).finish(timeout: .seconds(10))
 }
