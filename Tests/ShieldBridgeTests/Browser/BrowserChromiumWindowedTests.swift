@@ -90,6 +90,14 @@ struct BrowserChromiumWindowedTests {
         try await service.usage()?["counting"]?.boolValue == true ? true : nil
       }
     }
+    // With Chromium in front, `desktop --once` says what counts: the site, not the browser's names.
+    let desktop = try await service.sandbox.run(
+      ["desktop", "--once"], address: service.desk.bus.address, changes: display)
+    #expect(desktop.status == 0, "\(desktop.error)")
+    let line = try #require(desktop.output.split(separator: "\n").last.map(String.init))
+    #expect(line.hasPrefix("focus: class=Chromium"), "\(desktop.output)")
+    #expect(line.contains("→ counted as instagram.com for social while this tab is in front"), "\(line)")
+    #expect(!line.contains("put one of these names"), "\(line)")
     try await Task.sleep(for: .seconds(1))
     try await focus(terminal.window)
     inFront += ContinuousClock.now - since
