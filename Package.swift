@@ -98,7 +98,8 @@ let package = Package(
         "ShieldBridge", "ShieldBridgeDemo", "ShieldCore", "Spawn", "TestSupport",
       ]
     ),
-    .testTarget(name: "ShieldBridgeCLITests", dependencies: ["Brake", "Desktop", "JSON", "ShieldBridgeCLI"]),
+    .testTarget(
+      name: "ShieldBridgeCLITests", dependencies: ["Brake", "Desktop", "JSON", "ShieldBridge", "ShieldBridgeCLI"]),
   ]
 )
 

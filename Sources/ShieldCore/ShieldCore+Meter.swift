@@ -100,10 +100,12 @@ extension ShieldCore {
   ///
   /// One budget, never counted twice: a browser in front that shows a
   /// covered site counts for the site's rule instead of the window's own
-  /// match. With focus, the browser is in front when the focused window's
-  /// process is the reporting browser; without focus (the process fallback)
-  /// a reported site counts while it is reported, and the browser's own
-  /// process then counts only when it shows no covered site.
+  /// match. With focus, the desktop decides: the browser is in front when
+  /// the focused window's process is the reporting browser, whatever the
+  /// browser says of its own focus. Without focus (the process fallback) the
+  /// browser's word decides: a reported site counts while the browser says
+  /// its window is focused, and the browser's own process then counts only
+  /// when it shows no such site.
   mutating func matchInUse(at now: MeterInstant) -> [MeterEvent] {
     switch watching {
     case .off:
@@ -113,7 +115,7 @@ extension ShieldCore {
       return meter.inUse([], at: now)
     case .running:
       var nowRunning: [String: AppMatch] = [:]
-      for report in siteReports.sorted(by: { $0.site < $1.site }) {
+      for report in siteReports.sorted(by: { $0.site < $1.site }) where report.windowFocused {
         if let match = rules.match(site: report.site), nowRunning[match.rule.name] == nil {
           nowRunning[match.rule.name] = match
         }
@@ -137,10 +139,11 @@ extension ShieldCore {
     }
   }
 
-  /// Whether `app` is a browser whose host reports a covered site: its own match gives way to the site's.
+  /// Whether `app` is a browser that says its focused window shows a covered
+  /// site (process fallback): its own match gives way to the site's.
   func isReportingBrowser(_ app: AppIdentity) -> Bool {
     guard let pid = app.pid else { return false }
-    return siteReports.contains { $0.browserPID == pid && rules.match(site: $0.site) != nil }
+    return siteReports.contains { $0.browserPID == pid && $0.windowFocused && rules.match(site: $0.site) != nil }
   }
 
   /// The name to show for `rule`: the app of it in front or running, else its first app.

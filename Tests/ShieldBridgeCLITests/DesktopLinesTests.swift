@@ -1,6 +1,7 @@
 import Brake
 import Desktop
 import JSON
+import ShieldBridge
 import Testing
 
 @testable import ShieldBridgeCLI
@@ -30,6 +31,31 @@ struct DesktopLinesTests {
         "→ no rule (put one of these names in a rule's \"apps\" to cover it)"))
     #expect(
       DesktopLines.text(.focus(nil), rules: Self.rules) == "focus: none (the desktop itself, or an empty workspace)")
+  }
+
+  @Test("A browser in front showing a covered site: the line says the site counts, not the browser's names")
+  func browserShowingASite() throws {
+    let browser = FocusedWindow(
+      window: WindowID(9), app: AppIdentity(instance: "chromium", windowClass: "Chromium", pid: 5151))
+    let site = UsageReport.ReportedSite(
+      site: try #require(Site("instagram.com")), browserPID: 5151, rule: "social", app: "Instagram")
+    #expect(
+      DesktopLines.text(.focus(browser), rules: Self.rules, sites: [site])
+        == "focus: class=Chromium instance=chromium pid=5151 → counted as instagram.com for social while this tab "
+        + "is in front (app Instagram; the browser's own names in a rule's \"apps\" would cover all of it)")
+    #expect(
+      DesktopLines.json(.focus(browser), rules: Self.rules, sites: [site]).serialized
+        == #"{"event":"focus","window":"0x9","class":"Chromium","instance":"chromium","appId":null,"exe":null,"#
+        + #""comm":null,"argv0":null,"scope":null,"pid":5151,"rule":"social","app":"Instagram","#
+        + #""site":"instagram.com"}"#)
+    // Another browser's site says nothing of this one; without sites, the names are offered as before.
+    let other = UsageReport.ReportedSite(
+      site: try #require(Site("instagram.com")), browserPID: 6262, rule: "social", app: "Instagram")
+    for sites in [[other], []] {
+      #expect(
+        DesktopLines.text(.focus(browser), rules: Self.rules, sites: sites).hasSuffix(
+          "→ no rule (put one of these names in a rule's \"apps\" to cover it)"))
+    }
   }
 
   @Test("A backend's notice is a note line, and a notice object in JSON")

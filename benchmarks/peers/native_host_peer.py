@@ -3,7 +3,7 @@
 
 It reads frames from stdin (a 32-bit length in the machine's byte order, then
 JSON), as the browsers' documentation shows a host in Python, and for every
-`focus` message calls the service's SiteFocus(s site, u browserPid) on the bus
+`focus` message calls the service's SiteFocus(s site, u browserPid, b windowFocused) on the bus
 and answers the state. What it leaves out, and `shieldbridge native-host`
 does: a limit on the message length, UTF-8 and type checks, coalescing (every
 focus message is a call), following the service's signals, the puzzle.
@@ -34,7 +34,9 @@ def main():
         (length,) = struct.unpack("=I", prefix)
         message = json.loads(stdin.read(length))
         if message.get("type") == "focus":
-            state = json.loads(str(service.SiteFocus(message.get("site") or "", dbus.UInt32(parent))))
+            site = message.get("site") or ""
+            focused = dbus.Boolean(message.get("focused", site != ""))
+            state = json.loads(str(service.SiteFocus(site, dbus.UInt32(parent), focused)))
             reply = dict(type="state", **state)
         else:
             reply = {"type": "error", "message": "not handled"}

@@ -1,8 +1,12 @@
-// ShieldBridge's background: tells the native host which site is in front, and
-// obeys the state it answers.
+// ShieldBridge's background: tells the native host which site the browser
+// shows, and obeys the state it answers.
 //
-// What leaves the extension is the registrable domain of the focused tab of
-// the focused, non-minimized window, or null; never an address or a title.
+// What leaves the extension is the registrable domain of the active tab of the
+// last focused normal window that is not minimized (or null), and whether that
+// window says it has the focus; never an address or a title. The desktop is
+// the authority on which window is in front: the service counts the site while
+// the desktop says this browser is in front, and this script's own focus
+// decides only where the service sees no focus (docs/websites.md).
 // Nothing is stored: the address a shielded tab came from lives in this
 // script's memory only, to go back to it, and is lost when the browser ends.
 "use strict";
@@ -16,9 +20,12 @@ const HOST_NAME = "org.shieldbridge.shieldbridge";
 const SHIELD_PAGE = api.runtime.getURL("shield.html");
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 60000;
-// While a site is reported, the front is looked at again this often: a window
-// minimized without a focus event (headless Chromium does that, and so may a
-// window manager) must not keep a site counting.
+// While the host is connected, the front is looked at again this often, whatever
+// it was: a focus change, a switch of window, a minimize or a restore without
+// an event (Chromium on Xfce fires windows.onFocusChanged for few of them,
+// headless Chromium minimizes without one) is seen within this time, so no
+// state can stick. It costs two lookups in the browser; the host hears only
+// of changes.
 const RECHECK_MS = 5000;
 // A shield page whose rule was unlocked says so this long before it goes back
 // to the site, so that the person sees why the page changes.
@@ -30,10 +37,10 @@ let host = null;
 let hostAnswered = false;
 let retryDelay = FIRST_RETRY_MS;
 let retryTimer = null;
-/** The site last sent on this connection; undefined when none was sent yet. */
+/** The site and focus last sent on this connection ("site|focused"); undefined when none was sent yet. */
 let reported;
-/** What is in front: the tab and its site (null when nothing is). */
-let front = { tabId: null, site: null, url: null };
+/** What the browser shows: the tab, its site (null when none) and whether its window is focused. */
+let front = { tabId: null, site: null, url: null, focused: false };
 /** Shielded tabs: tab id → { site, app, rule, url } (the address to go back to). */
 const shielded = new Map();
 /** The shield pages open: their ports, each with its tab id. */
@@ -42,7 +49,7 @@ const pages = new Set();
 let asker = null;
 /** Counts front computations, so that only the latest one reports. */
 let generation = 0;
-/** The next look at the front while a site is reported, or null. */
+/** The next look at the front while the host is connected, or null. */
 let recheckTimer = null;
 
 // MARK: The host
@@ -204,34 +211,42 @@ function stringOrNull(value) {
 
 // MARK: What is in front
 
-/** Recomputes the front and reports its site when it changed. */
+/** Recomputes the front and reports its site and focus when either changed. */
 async function update() {
   const mine = ++generation;
   let next;
   try {
     next = await computeFront();
   } catch (error) {
-    // A window or tab closed while we looked: nothing is in front.
-    next = { tabId: null, site: null, url: null };
+    // A window or tab closed while we looked: no site.
+    next = { tabId: null, site: null, url: null, focused: false };
   }
   if (mine !== generation) return;
   front = next;
-  if (host && next.site !== reported) {
-    reported = next.site;
-    sendToHost({ type: "focus", site: next.site });
+  const key = next.site === null ? "null" : next.site + "|" + next.focused;
+  if (host && key !== reported) {
+    reported = key;
+    sendToHost({ type: "focus", site: next.site, focused: next.site !== null && next.focused });
   }
   clearTimeout(recheckTimer);
-  recheckTimer = next.site !== null ? setTimeout(update, RECHECK_MS) : null;
+  // Whatever was seen, look again: a state that changes without an event must not stick.
+  recheckTimer = host ? setTimeout(update, RECHECK_MS) : null;
 }
 
+/**
+ * The active tab of the last focused normal window, unless that window is
+ * minimized, and whether the window says it is focused. A blur does not
+ * take the site away: the desktop decides whether the browser is in front.
+ */
 async function computeFront() {
-  const none = { tabId: null, site: null, url: null };
+  const none = { tabId: null, site: null, url: null, focused: false };
   const window = await api.windows.getLastFocused({ windowTypes: ["normal"] });
-  if (!window || !window.focused || window.state === "minimized") return none;
+  if (!window || window.state === "minimized") return none;
   const [tab] = await api.tabs.query({ active: true, windowId: window.id });
   if (!tab || typeof tab.url !== "string") return none;
   // Our own shield page is no site: the time in front of it counts for nothing.
-  return { tabId: tab.id, site: shieldbridgeRegistrableDomain(tab.url), url: tab.url };
+  const site = shieldbridgeRegistrableDomain(tab.url);
+  return { tabId: tab.id, site, url: tab.url, focused: window.focused === true };
 }
 
 api.windows.onFocusChanged.addListener(() => update());

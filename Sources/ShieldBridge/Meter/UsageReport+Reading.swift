@@ -37,11 +37,18 @@ extension UsageReport {
           rule: name, used: .seconds(try count("usedSeconds")), limit: .seconds(try count("limitSeconds")),
           grantsToday: try count("grantsToday"), counting: entry["counting"]?.boolValue ?? false))
     }
+    // Lenient: a site entry that cannot be read is left out.
+    let sites = (json["sites"]?.arrayValue ?? []).compactMap { entry -> ReportedSite? in
+      guard let site = entry["site"]?.stringValue.flatMap(Site.init), let pid = entry["browserPid"]?.integerValue,
+        let browserPID = Int32(exactly: pid), let rule = entry["rule"]?.stringValue, let app = entry["app"]?.stringValue
+      else { return nil }
+      return ReportedSite(site: site, browserPID: browserPID, rule: rule, app: app)
+    }
     self.init(
       date: date,
       source: Source(
         backend: DesktopKind(rawValue: backend), counting: CountingSource(rawValue: counting),
         limitations: limitations, attention: source["attention"]?.stringValue),
-      rules: rules)
+      rules: rules, sites: sites)
   }
 }

@@ -2,12 +2,24 @@ import Brake
 import JSON
 import Posix
 
+/// What a browser says in a focus message: the site of the active tab of its
+/// last focused window that is not minimized (`nil`: none), and whether it
+/// says that window has the focus.
+///
+/// The service counts the site while the desktop says the browser is in
+/// front; ``windowFocused`` decides only where the desktop says nothing of
+/// focus (the process fallback). See docs/websites.md.
+struct BrowserFront: Hashable, Sendable {
+  var site: Site?
+  var windowFocused: Bool
+}
+
 /// Focus messages, coalesced: only changes reach the service, at a bounded rate.
 extension NativeHost {
-  /// The browser's site in front: answered at once when the service is due
-  /// a call or already knows the site, later (coalesced) otherwise.
-  func focus(_ site: Site?) async {
-    wanted = .some(site)
+  /// What the browser shows: answered at once when the service is due
+  /// a call or already knows it, later (coalesced) otherwise.
+  func focus(_ front: BrowserFront) async {
+    wanted = front
     await flushFocus()
   }
 

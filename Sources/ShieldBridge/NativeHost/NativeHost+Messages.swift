@@ -55,24 +55,34 @@ extension NativeHost {
       override: language.replacing("-", with: "_"), directory: options.catalogDirectory)
   }
 
-  /// `{"type":"focus","site":"instagram.com"}` or `"site":null`.
+  /// `{"type":"focus","site":"instagram.com","focused":true}` or `"site":null`.
+  ///
+  /// `focused` is whether the browser says the window of that tab has the
+  /// focus; without it, a site counts as focused (an extension before it
+  /// reported a site only while its window was focused).
   private func focusMessage(_ message: JSONValue) async {
     guard let value = message["site"] else {
       refuse("focus: \"site\" is missing (null for none)")
       return
     }
+    var focused: Bool?
+    switch message["focused"] {
+    case nil, .null?: focused = nil
+    case .bool(let value)?: focused = value
+    default: refuse("focus: \"focused\" is not true or false; it counts as missing")
+    }
     if case .null = value {
-      await focus(nil)
+      await focus(BrowserFront(site: nil, windowFocused: focused ?? false))
       return
     }
     guard let text = value.stringValue, let site = Site(text) else {
       refuse("focus: \"site\" is not a host name such as instagram.com; it counts as no site")
       // The browser shows something no rule can name: a site reported
       // before (or waiting to be) must not go on counting for it.
-      if case .some(.some) = wanted ?? told { await focus(nil) }
+      if (wanted ?? told)?.site != nil { await focus(BrowserFront(site: nil, windowFocused: focused ?? false)) }
       return
     }
-    await focus(site)
+    await focus(BrowserFront(site: site, windowFocused: focused ?? true))
   }
 
   /// `{"type":"puzzle","site":"instagram.com"}`: a task for the site's rule,
@@ -169,7 +179,7 @@ extension NativeHost {
           ("minutes", .int(minutes)), ("text", .string(localizer.render(.puzzleSolved(app: app, minutes: minutes)))),
         ]))
       // The service reads the grant from the ledger at this call: the state says unshielded.
-      if wanted == nil { wanted = .some(told ?? .some(open.site)) }
+      if wanted == nil { wanted = told ?? BrowserFront(site: open.site, windowFocused: true) }
       await flushFocus(now: true)
     }
   }

@@ -49,10 +49,10 @@ extension NativeHost {
     connection?.close()
   }
 
-  /// Asks the service where `site` stands, telling it that the browser shows it.
+  /// Asks the service where the site of `front` stands, telling it what the browser shows.
   ///
   /// - Returns: The `"state"` message, or an `"error"` message saying why there is none.
-  func askService(_ site: Site?) async -> JSONValue {
+  func askService(_ front: BrowserFront) async -> JSONValue {
     guard let connection else {
       return Self.error("no message bus: the ShieldBridge service cannot be reached")
     }
@@ -60,14 +60,14 @@ extension NativeHost {
     let reply: Message
     do {
       let call = try ServiceInterface.siteFocus.message(
-        destination: ServiceNames.busName, path: ServiceNames.path, site?.name ?? "",
-        UInt32(clamping: options.browserPID))
+        destination: ServiceNames.busName, path: ServiceNames.path, front.site?.name ?? "",
+        UInt32(clamping: options.browserPID), front.windowFocused)
       reply = try await connection.call(call, timeout: options.callTimeout)
     } catch {
       options.logger.warning("SiteFocus failed: \(error.name): \(error.message)")
       return Self.error("the ShieldBridge service did not answer: \(error.message)")
     }
-    told = .some(site)
+    told = front
     answeredBy = reply.sender
     guard let text = try? ServiceInterface.siteFocus.reply(from: reply), let state = try? JSONValue(parsing: text),
       case .object(let members) = state
@@ -94,7 +94,7 @@ extension NativeHost {
   func serviceChanged() async {
     // Nothing told yet: the next focus message asks anyway.
     guard let told else { return }
-    if wanted == nil { wanted = .some(told) }
+    if wanted == nil { wanted = told }
     await flushFocus(now: true)
   }
 }

@@ -22,8 +22,9 @@ import Spawn
 /// service take too, so its grant is recorded only at the limit; the texts
 /// come from the catalogs, in the language the extension's `hello` names.
 ///
-/// Focus messages are coalesced: only a change of site reaches the service
-/// (the same site again is answered with the service's last state for it),
+/// Focus messages are coalesced: only a change of site (or of the browser's
+/// own focus) reaches the service (the same again is answered with the
+/// service's last state for it),
 /// at most one call per ``Options/focusInterval``, and a focus message that a
 /// newer one overtook before its answer gets none (the newer one's answer
 /// stands for both). The service keeps one site per host, so no flood can
@@ -121,10 +122,10 @@ public actor NativeHost {
   var localizer: Localizer
   var random: SeededRandom
 
-  /// The site the browser asked about last and not yet answered; `.some(nil)` is "no site".
-  var wanted: Site??
-  /// The site the service was told last, once told.
-  var told: Site??
+  /// What the browser said last and was not yet answered.
+  var wanted: BrowserFront?
+  /// What the service was told last, once told.
+  var told: BrowserFront?
   /// The service's last answer for ``told``; a focus message for the same site is answered with it.
   var lastState: JSONValue?
   /// The unique name of the service that gave ``lastState``.

@@ -17,10 +17,11 @@ public enum ServiceInterface {
   public static let status = MethodContract<() -> String>(name, "Status", outputs: ["status"])!
   /// `Usage() → s usage`: the meter's day (JSON, see ``ShieldService/usage()``).
   public static let usage = MethodContract<() -> String>(name, "Usage", outputs: ["usage"])!
-  /// `SiteFocus(s site, u browserPid) → s state`: a browser's site in front, answered with its
-  /// state (JSON, see ``ShieldService/siteFocus(_:browserPID:caller:)``).
-  public static let siteFocus = MethodContract<(String, UInt32) -> String>(
-    name, "SiteFocus", inputs: ["site", "browserPid"], outputs: ["state"])!
+  /// `SiteFocus(s site, u browserPid, b windowFocused) → s state`: the site of a browser's
+  /// active tab and whether the browser says its window is focused, answered with the site's
+  /// state (JSON, see ``ShieldService/siteFocus(_:browserPID:windowFocused:caller:)``).
+  public static let siteFocus = MethodContract<(String, UInt32, Bool) -> String>(
+    name, "SiteFocus", inputs: ["site", "browserPid", "windowFocused"], outputs: ["state"])!
 
   /// `Dispatched(s record)`: a link was routed (the record as `Open` answers it).
   public static let dispatched = SignalContract<String>(name, "Dispatched", arguments: ["record"])!

@@ -178,6 +178,13 @@ extension ShieldService {
           backend: $0.kind, counting: $0.countingSource, limitations: $0.limitations, attention: $0.attention)
       } ?? .off
     let rules = options.configuration.rules.isBuiltIn ? [] : core.usages
-    return UsageReport(date: core.meter.day, source: source, rules: rules)
+    let sites = siteCallers.values.compactMap { caller -> UsageReport.ReportedSite? in
+      guard let site = caller.site, let match = options.configuration.rules.match(site: site) else { return nil }
+      return UsageReport.ReportedSite(
+        site: site, browserPID: caller.browserPID, rule: match.rule.name, app: match.app.name)
+    }
+    return UsageReport(
+      date: core.meter.day, source: source, rules: rules,
+      sites: sites.sorted { ($0.site, $0.browserPID) < ($1.site, $1.browserPID) })
   }
 }

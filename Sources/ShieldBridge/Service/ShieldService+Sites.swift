@@ -7,6 +7,8 @@ import ShieldCore
 struct SiteCaller: Sendable {
   var site: Site?
   var browserPID: Int32
+  /// Whether the browser says the window of that tab is focused; decides only without a focus backend.
+  var windowFocused: Bool
   /// Its `NameOwnerChanged`: the caller is forgotten when it leaves the bus.
   var subscription: SignalSubscription?
 }
@@ -18,8 +20,9 @@ extension ShieldService {
   /// and it bounds what a process on the bus can make the service hold.
   static let siteCallersKept = 64
 
-  /// `SiteFocus(s site, u browserPid) → s`: the site in front in the caller's
-  /// browser (`""` for none), and where it stands.
+  /// `SiteFocus(s site, u browserPid, b windowFocused) → s`: the site of the
+  /// active tab of the caller's browser's last focused window (`""` for none),
+  /// whether the browser says that window is focused, and where the site stands.
   ///
   /// The service keeps one site per calling connection (its unique name) and
   /// forgets it when that connection leaves the bus; the meter counts it as
@@ -29,7 +32,9 @@ extension ShieldService {
   /// - Throws: `InvalidArgs` for a site over 253 bytes or not a host name,
   ///   `LimitsExceeded` for a caller beyond ``siteCallersKept``, `Failed` for
   ///   a caller the bus would not watch leave, `Stopping` once ``stop()`` began.
-  func siteFocus(_ text: String, browserPID: UInt32, caller: BusName?) async throws(DBusError) -> String {
+  func siteFocus(
+    _ text: String, browserPID: UInt32, windowFocused: Bool, caller: BusName?
+  ) async throws(DBusError) -> String {
     if gate.isClosed { throw ServiceError(.stopping, "the ShieldBridge service is stopping").dbusError }
     let site: Site?
     if text.isEmpty {
@@ -57,7 +62,7 @@ extension ShieldService {
           .limitsExceeded, "the service keeps the sites of at most \(Self.siteCallersKept) connections")
       }
       // In place before the wait below, so that a second call meanwhile finds it.
-      siteCallers[caller] = SiteCaller(site: site, browserPID: pid)
+      siteCallers[caller] = SiteCaller(site: site, browserPID: pid, windowFocused: windowFocused)
       guard await follow(caller) else {
         throw DBusError(.failed, "the service cannot watch this connection leave the bus; try again")
       }
@@ -65,6 +70,7 @@ extension ShieldService {
     if siteCallers[caller] != nil {
       siteCallers[caller]?.site = site
       siteCallers[caller]?.browserPID = pid
+      siteCallers[caller]?.windowFocused = windowFocused
     }
     let report = await sitesChanged()
     return SiteState(site: site, rules: options.configuration.rules, report: report).json.serialized
@@ -105,7 +111,7 @@ extension ShieldService {
   /// Gives the meter every caller's site; today's use after it.
   private func sitesChanged() async -> UsageReport {
     let reports = siteCallers.values.compactMap { caller in
-      caller.site.map { SiteReport(site: $0, browserPID: caller.browserPID) }
+      caller.site.map { SiteReport(site: $0, browserPID: caller.browserPID, windowFocused: caller.windowFocused) }
     }
     await settle(.sites(reports.sorted { ($0.site, $0.browserPID) < ($1.site, $1.browserPID) }))
     return await usage()

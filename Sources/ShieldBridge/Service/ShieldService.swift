@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// It owns `org.shieldbridge.ShieldBridge` on its bus and exports
 /// `org.shieldbridge.ShieldBridge1` (`Shield(s app) → u`, `Open(s link) → s`,
-/// `Status() → s`, `Usage() → s`, `SiteFocus(s site, u browserPid) → s`, and the signals `Dispatched(s record)`,
+/// `Status() → s`, `Usage() → s`, `SiteFocus(s site, u browserPid, b windowFocused) → s`, and the signals `Dispatched(s record)`,
 /// `LimitReached(s rule, s app)` and `Unlocked(s rule, u minutes)`). With a
 /// desktop backend in its options it runs the meter (``MeterLoop``). Notifications go
 /// through one ``NotificationClient`` on the same connection, so that clicks
@@ -334,9 +334,10 @@ public actor ShieldService {
           }),
         Method(
           ServiceInterface.siteFocus,
-          async: { [weak self] call, site, pid in
+          async: { [weak self] call, site, pid, windowFocused in
             guard let self else { throw Self.stopped }
-            return try await self.siteFocus(site, browserPID: pid, caller: call.sender)
+            return try await self.siteFocus(
+              site, browserPID: pid, windowFocused: windowFocused, caller: call.sender)
           }),
       ])
   }

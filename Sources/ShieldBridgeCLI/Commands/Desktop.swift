@@ -1,4 +1,6 @@
+import DBus
 import Desktop
+import JSON
 import Posix
 import ShieldBridge
 
@@ -14,7 +16,10 @@ extension Command {
       its executable, comm and argv[0], its systemd scope and its pid, and the
       rule and app of config.json it falls under ("no rule" when none). Any of
       these names, as a plain app name or in an app object ("class", "appId",
-      "exe"), makes a rule cover it. Window titles are never read.
+      "exe"), makes a rule cover it. Window titles are never read. A browser
+      whose tab shows a site a rule covers (as the running service hears from
+      the browser extension) says what counts instead: "counted as
+      instagram.com for social while this tab is in front".
 
       First it says which backend "desktop" in config.json picks here (x11, i3,
       sway, KWin, GNOME Shell or the running processes), that backend's limitations
@@ -110,7 +115,13 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
   let (endings, ending) = AsyncStream.makeStream(of: WatchEnding.self)
   let watcher = Task {
     for await event in events {
-      Output.out(json ? DesktopLines.json(event, rules: rules).serialized : DesktopLines.text(event, rules: rules))
+      // A browser in front may show a covered site: then the site counts, not the browser.
+      var sites: [UsageReport.ReportedSite] = []
+      if case .focus(let focused?) = event, focused.app.pid != nil { sites = await reportedSites() }
+      Output.out(
+        json
+          ? DesktopLines.json(event, rules: rules, sites: sites).serialized
+          : DesktopLines.text(event, rules: rules, sites: sites))
       Output.flush()
       switch event {
       case .lost:
@@ -151,4 +162,19 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
     throw CommandFailure(
       "the \(backend.kind) backend told no focus within \(onceTimeout)", exitCode: .unavailable)
   }
+}
+
+/// The covered sites the browsers report to the running service (`Usage()`'s
+/// `sites`), asked without starting the service; none when it does not run
+/// or does not answer within 2 s.
+private func reportedSites() async -> [UsageReport.ReportedSite] {
+  guard let connection = try? Connection(.session) else { return [] }
+  defer { connection.close() }
+  guard
+    let text = try? await connection.call(
+      ServiceInterface.usage, destination: ServiceNames.busName, path: ServiceNames.path, timeout: .seconds(2),
+      autoStart: false),
+    let json = try? JSONValue(parsing: text), let report = try? UsageReport(json: json)
+  else { return [] }
+  return report.sites
 }

@@ -63,9 +63,16 @@ enum DesktopLines {
   }
 
   /// One line for an event: `focus: class=Instagram instance=xterm pid=42 → rule social, app Instagram`.
-  static func text(_ event: DesktopEvent, rules: RuleSet) -> String {
+  ///
+  /// - Parameter sites: The covered sites the browsers report (from the
+  ///   service's `Usage()`): a browser in front that shows one counts as the
+  ///   site, and the line says so instead of offering the browser's names.
+  static func text(_ event: DesktopEvent, rules: RuleSet, sites: [UsageReport.ReportedSite] = []) -> String {
     switch event {
     case .focus(let focused?):
+      if let pid = focused.app.pid, let site = sites.first(where: { $0.browserPID == pid }) {
+        return "focus: \(focused.app) → \(siteText(site))"
+      }
       return "focus: \(focused.app) → \(matchText(rules.match(focused.app)))"
     case .focus(nil):
       return "focus: none (the desktop itself, or an empty workspace)"
@@ -87,9 +94,17 @@ enum DesktopLines {
   }
 
   /// One JSON line for an event; an app's names are all present, `null` when the desktop does not tell them.
-  static func json(_ event: DesktopEvent, rules: RuleSet) -> JSONValue {
+  ///
+  /// A browser in front that shows a covered site (see ``text(_:rules:sites:)``)
+  /// has that site's `rule` and `app`, and `"site"` last.
+  static func json(_ event: DesktopEvent, rules: RuleSet, sites: [UsageReport.ReportedSite] = []) -> JSONValue {
     switch event {
     case .focus(let focused?):
+      if let pid = focused.app.pid, let site = sites.first(where: { $0.browserPID == pid }) {
+        return .object(
+          [("event", "focus"), ("window", .string(focused.window.description))]
+            + members(of: focused.app, rule: site.rule, app: site.app) + [("site", .string(site.site.name))])
+      }
       return .object(
         [("event", "focus"), ("window", .string(focused.window.description))]
           + members(of: focused.app, match: rules.match(focused.app)))
@@ -112,6 +127,12 @@ enum DesktopLines {
     }
   }
 
+  /// What counts while a browser showing a covered site is in front: the site, not the browser.
+  static func siteText(_ site: UsageReport.ReportedSite) -> String {
+    "counted as \(site.site.name) for \(site.rule) while this tab is in front (app \(site.app); "
+      + "the browser's own names in a rule's \"apps\" would cover all of it)"
+  }
+
   /// `rule social, app Instagram`, or what to do when no rule matches.
   static func matchText(_ match: AppMatch?) -> String {
     guard let match else { return "no rule (put one of these names in a rule's \"apps\" to cover it)" }
@@ -119,12 +140,15 @@ enum DesktopLines {
   }
 
   private static func members(of app: AppIdentity, match: AppMatch?) -> [(String, JSONValue)] {
+    members(of: app, rule: match?.rule.name, app: match?.app.name)
+  }
+
+  private static func members(of app: AppIdentity, rule: String?, app name: String?) -> [(String, JSONValue)] {
     [
       ("class", .string(app.windowClass)), ("instance", .string(app.instance)), ("appId", .string(app.appID)),
       ("exe", .string(app.executable)), ("comm", .string(app.command)), ("argv0", .string(app.commandLineName)),
       ("scope", .string(app.scopeID)),
-      ("pid", app.pid.map { .int($0) } ?? .null), ("rule", .string(match?.rule.name)),
-      ("app", .string(match?.app.name)),
+      ("pid", app.pid.map { .int($0) } ?? .null), ("rule", .string(rule)), ("app", .string(name)),
     ]
   }
 }

@@ -18,8 +18,9 @@ extension Command {
         Open(s link) -> s         resolve a link and dispatch it, return the record as JSON
         Status() -> s             today's rules and grants as JSON
         Usage() -> s              today's use per rule and the source that counts it, as JSON
-        SiteFocus(su) -> s        the site a browser shows ("" for none) and the browser's pid,
-                                  from native-host; answered with the site's state as JSON
+        SiteFocus(sub) -> s       the site a browser's active tab shows ("" for none), the
+                                  browser's pid and whether the browser says its window is
+                                  focused, from native-host; answered with the site's state
         signal Dispatched(s)      one JSON record per dispatched action
         signal LimitReached(ss)   a rule and the app in use reached today's limit
         signal Unlocked(su)       a rule and the minutes a grant (or a new day) unlocked

@@ -94,8 +94,8 @@ enum BrowserSite {
 }
 
 /// The service side of a browser test: a private bus, `shieldbridge serve`
-/// (processes backend, a minute of one second), the HTTPS site, and the
-/// launcher a host manifest points at.
+/// (the processes backend unless told, a minute of one second), the HTTPS
+/// site, and the launcher a host manifest points at.
 struct SiteService {
   let sandbox: Sandbox
   let desk: EmbeddedNotifications
@@ -120,17 +120,21 @@ struct SiteService {
       + #""dailyLimitMinutes":\#(limit),"grantMinutes":\#(grant),"maxGrantsPerDay":\#(grants),"warnMinutes":0}"#
   }
 
-  init(rule: String) async throws {
+  /// - Parameters:
+  ///   - desktop: config.json's `"desktop"`; the processes backend, which sees no focus, unless told.
+  ///   - environment: Set for the service on top of the sandbox's (a display, i3's socket).
+  init(rule: String, desktop: String = "processes", environment extra: [String: String] = [:]) async throws {
     // Given back when this value goes, also when starting fails below.
     await DesktopSlots.shared.take()
     slot = DesktopSlot()
     sandbox = try Sandbox()
-    try sandbox.writeConfig(#"{"desktop":"processes","rules":[\#(rule)]}"#)
+    try sandbox.writeConfig(#"{"desktop":"\#(desktop)","rules":[\#(rule)]}"#)
     desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
     watcher = try await ServiceWatcher(address: desk.bus.address)
     environment = sandbox.serviceEnvironment(address: desk.bus.address)
     serve = try await ServeProcess(
-      sandbox: sandbox, address: desk.bus.address, watcher: watcher, arguments: ["--minute-length", "1000"])
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: extra,
+      arguments: ["--minute-length", "1000"])
     (server, port) = try await BrowserSite.startServer(root: sandbox.root.path)
     hostLog = sandbox.root.file("native-host.log")
     launcher = sandbox.root.file("native-host")
