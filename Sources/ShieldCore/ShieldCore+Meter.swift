@@ -73,7 +73,8 @@ extension ShieldCore {
     warnOfGrantsAboveMaximum(in: ledger, effects: &effects)
     effects.meter(meter.absorb(ledger, at: now))
     if lacksWhatIsKnown(ledger) {
-      effects.log(.warning, "meter", "the ledger lacks grants or use this service knows; they are written again")
+      // At debug: a ledger read before the service's own latest save lacks it too, and that save changes nothing.
+      effects.log(.debug, "meter", "the ledger lacks grants or use this service knows; they are written again")
       effects.save = effects.save ?? "the ledger lacked what the meter knows"
     }
   }

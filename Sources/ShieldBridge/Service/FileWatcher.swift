@@ -70,9 +70,12 @@ final class FileWatcher: Sendable {
     let inotify = try Inotify()
     let wake = try FileDescriptor.pipe()
     self.wake = wake
-    let watched = Watched(
+    var watched = Watched(
       inotify: inotify, path: path, folder: path.parentPath, name: path.lastPathComponent, label: label, log: log)
-    detachThread {
+    // Armed before the thread starts: a change right after the start is not missed.
+    watched.folderWatch = Self.arm(watched)
+    watched.target = Self.armTarget(watched)
+    detachThread { [watched] in
       Self.run(watched, wake: wake.reading, changed: changed)
     }
   }
@@ -89,8 +92,6 @@ final class FileWatcher: Sendable {
   private static func run(_ start: Watched, wake: FileDescriptor, changed: @escaping @Sendable () -> Void) {
     var watched = start
     let inotify = watched.inotify
-    watched.folderWatch = arm(watched)
-    watched.target = armTarget(watched)
     while true {
       let ready: [Int]
       do {
