@@ -3,12 +3,13 @@ public import JSON
 /// Where one rule stands today.
 public struct RuleStatus: Hashable, Sendable {
   public var rule: Rule
-  /// Puzzles solved for the rule today.
+  /// Puzzles solved for the rule today, as many as count (``Rule/countedGrants(_:)``).
   public var grantsToday: Int
 
+  /// The status of `rule` with `grantsToday` grants stored; more than the rule allows count as its maximum.
   public init(rule: Rule, grantsToday: Int) {
     self.rule = rule
-    self.grantsToday = grantsToday
+    self.grantsToday = rule.countedGrants(grantsToday)
   }
 
   /// `dailyLimitMinutes + grantsToday × grantMinutes`.

@@ -106,7 +106,8 @@ extension Ledger {
       }
       var counts: [String: Int] = [:]
       for (rule, count) in grants {
-        guard let count = count.integerValue, (0...10_000).contains(count), counts[rule] == nil
+        guard let count = count.integerValue, (0...Int64(Ledger.maximumStoredGrants)).contains(count),
+          counts[rule] == nil
         else {
           throw LedgerFormatError("days[\(index)].grants: the count for '\(rule)' is not valid")
         }
@@ -127,7 +128,9 @@ extension Ledger {
         }
         var counts: [String: Int] = [:]
         for (rule, count) in members {
-          guard let count = count.integerValue, (0...10_000).contains(count), counts[rule] == nil else {
+          guard let count = count.integerValue, (0...Int64(Ledger.maximumStoredGrants)).contains(count),
+            counts[rule] == nil
+          else {
             throw LedgerFormatError("days[\(index)].limitReached: the count for '\(rule)' is not valid")
           }
           counts[rule] = Int(count)

@@ -146,6 +146,43 @@ public struct Ledger: Hashable, Sendable {
     return kept
   }
 
+  /// The most grants one rule can hold on one day in a stored ledger; a larger count makes it damaged.
+  ///
+  /// Far above any rule's `maxGrantsPerDay` (``Rule/maxGrantsPerDayRange``):
+  /// what counts is capped by the rule when read (``Rule/countedGrants(_:)``).
+  public static let maximumStoredGrants = 10_000
+
+  /// Records the grants another process knows (the service's meter), per day
+  /// and rule, keeping the larger of the stored and the known count.
+  ///
+  /// Grants only grow during a day, so a writer never records fewer grants
+  /// than any process knew: when a day's entry left the file (the clock was
+  /// set forward past ``keptDays`` and back, a damaged ledger was moved
+  /// aside, a hand edit), the next save of a process that knew them puts them
+  /// back. Counts are kept within `0...maximumStoredGrants`, so the file stays readable.
+  public mutating func recordKnownGrants(_ known: [LocalDay: [String: Int]]) {
+    for (day, grants) in known {
+      for (rule, count) in grants {
+        let kept = min(count, Ledger.maximumStoredGrants)
+        if kept > self.grants(for: rule, on: day) { days[day, default: [:]][rule] = kept }
+      }
+    }
+  }
+
+  /// A ``LedgerWarning/grantsAboveMaximum(day:rule:found:maximum:)`` for every
+  /// rule of `rules` that holds more grants on `day` than its `maxGrantsPerDay`.
+  ///
+  /// Only the maximum counts (``Rule/countedGrants(_:)``); the file keeps what it holds.
+  public func grantsAboveMaximum(of rules: RuleSet, on day: LocalDay) -> [LedgerWarning] {
+    var seen: Set<String> = []
+    return rules.rules.compactMap { rule in
+      guard seen.insert(rule.name).inserted else { return nil }
+      let found = grants(for: rule.name, on: day)
+      guard found > rule.maxGrantsPerDay else { return nil }
+      return .grantsAboveMaximum(day: day, rule: rule.name, found: found, maximum: rule.maxGrantsPerDay)
+    }
+  }
+
   /// Records the seconds used on `day` by several rules, keeping the larger count of each.
   public mutating func recordUsedSeconds(_ seconds: [String: Int], on day: LocalDay) {
     for (rule, count) in seconds { recordUsedSeconds(count, for: rule, on: day) }

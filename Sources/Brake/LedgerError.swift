@@ -63,6 +63,10 @@ public enum LedgerWarning: Hashable, Sendable, CustomStringConvertible {
   /// The ledger holds seconds used on `days`, after `today`: the clock was
   /// set back. That use stays stored but does not count today.
   case usageOnLaterDays(days: [LocalDay], today: LocalDay)
+  /// The ledger holds `found` grants for `rule` on `day`, more than its
+  /// `maxGrantsPerDay` (`maximum`): an edit by hand, or a rule that allowed
+  /// more. Only `maximum` count; the file is left as it is.
+  case grantsAboveMaximum(day: LocalDay, rule: String, found: Int, maximum: Int)
 
   /// A stable code for scripts and logs.
   public var code: String {
@@ -70,6 +74,7 @@ public enum LedgerWarning: Hashable, Sendable, CustomStringConvertible {
     case .corruptLedgerMovedAside: "ledger-corrupt"
     case .usageOutOfRange: "ledger-usage-out-of-range"
     case .usageOnLaterDays: "ledger-usage-later-days"
+    case .grantsAboveMaximum: "ledger-grants-above-maximum"
     }
   }
 
@@ -83,6 +88,9 @@ public enum LedgerWarning: Hashable, Sendable, CustomStringConvertible {
     case .usageOnLaterDays(let days, let today):
       "the ledger holds use on \(days.map(\.description).joined(separator: ", ")), after today (\(today)): "
         + "the clock was set back; that use is kept but does not count today"
+    case .grantsAboveMaximum(let day, let rule, let found, let maximum):
+      "the ledger holds \(found) grants for the rule '\(rule)' on \(day), more than its maxGrantsPerDay "
+        + "of \(maximum); \(maximum) count"
     }
   }
 }

@@ -69,28 +69,39 @@ public final class LedgerStore: Sendable {
     }
   }
 
-  /// The ledger the meter starts from: ``load()``, and a
-  /// ``LedgerWarning/usageOnLaterDays(days:today:)`` when it holds use on days
-  /// after today (the clock was set back; that use stays but does not count today).
-  public func loadForMeter() throws(LedgerError) -> LedgerResult<Ledger> {
-    var loaded = try load()
+  /// The ledger the meter of `rules` starts from: ``load(for:)`` (``load()``
+  /// without rules), and a ``LedgerWarning/usageOnLaterDays(days:today:)``
+  /// when it holds use on days after today (the clock was set back; that use
+  /// stays but does not count today).
+  public func loadForMeter(rules: RuleSet? = nil) throws(LedgerError) -> LedgerResult<Ledger> {
+    var loaded: LedgerResult<Ledger>
+    if let rules { loaded = try load(for: rules) } else { loaded = try load() }
     let today = self.today
     let later = loaded.value.daysWithUsage(after: today)
     if !later.isEmpty { loaded.warnings.append(.usageOnLaterDays(days: later, today: today)) }
     return loaded
   }
 
-  /// Where `rules` stand today.
+  /// Where `rules` stand today; grants above a rule's maximum count as the
+  /// maximum, with a ``LedgerWarning/grantsAboveMaximum(day:rule:found:maximum:)``.
   public func status(of rules: RuleSet) throws(LedgerError) -> LedgerResult<DayStatus> {
-    let loaded = try load()
+    let loaded = try load(for: rules)
     return LedgerResult(loaded.value.status(of: rules, on: today), warnings: loaded.warnings)
   }
 
-  /// Where `rule` stands today.
+  /// Where `rule` stands today, as ``status(of:)-(RuleSet)`` says it.
   public func status(of rule: Rule) throws(LedgerError) -> LedgerResult<RuleStatus> {
-    let loaded = try load()
+    let loaded = try load(for: RuleSet([rule]))
     let grants = loaded.value.grants(for: rule.name, on: today)
     return LedgerResult(RuleStatus(rule: rule, grantsToday: grants), warnings: loaded.warnings)
+  }
+
+  /// ``load()``, with a warning for each of `rules` that holds more grants
+  /// today than its `maxGrantsPerDay` (only the maximum counts, see ``Rule/countedGrants(_:)``).
+  public func load(for rules: RuleSet) throws(LedgerError) -> LedgerResult<Ledger> {
+    var loaded = try load()
+    loaded.warnings += loaded.value.grantsAboveMaximum(of: rules, on: today)
+    return loaded
   }
 
   /// Records one solved puzzle for `rule` on today's local day.
@@ -148,8 +159,9 @@ public final class LedgerStore: Sendable {
   }
 
   /// The meter's one write: the seconds used, as ``recordUsage(_:)`` records
-  /// them, and on `day` the rules it counts and the rules that reached their
-  /// limit, with the grants they had then.
+  /// them, the grants it knows per day (``Ledger/recordKnownGrants(_:)``: the
+  /// larger of stored and known), and on `day` the rules it counts and the
+  /// rules that reached their limit, with the grants they had then.
   ///
   /// The meter is the authority on reaching a limit; this is how the
   /// processes that grant (`shieldbridge puzzle`, the browser's native host)
@@ -164,10 +176,12 @@ public final class LedgerStore: Sendable {
   ///   use other processes recorded.
   /// - Throws: A state error; the stored ledger is left as it was.
   public func recordMeter(
-    usage: [LocalDay: [String: Int]], metered: Set<String>, limitReached: [String: Int], on day: LocalDay
+    usage: [LocalDay: [String: Int]], grants: [LocalDay: [String: Int]] = [:], metered: Set<String>,
+    limitReached: [String: Int], on day: LocalDay
   ) throws(LedgerError) -> LedgerResult<Ledger> {
     try update { ledger in
       for (day, seconds) in usage { ledger.recordUsedSeconds(seconds, on: day) }
+      ledger.recordKnownGrants(grants)
       ledger.recordMeter(metered: metered, limitReached: limitReached, on: day)
     }
   }

@@ -63,7 +63,7 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
   public static func prepare(
     for rule: Rule, in store: LedgerStore, random: Random
   ) throws(LedgerError) -> LedgerResult<Preparation> {
-    let loaded = try store.load()
+    let loaded = try store.load(for: RuleSet([rule]))
     let day = store.today
     let status = RuleStatus(rule: rule, grantsToday: loaded.value.grants(for: rule.name, on: day))
     switch loaded.value.grantStanding(of: rule, on: day) {

@@ -86,9 +86,18 @@ public struct Rule: Hashable, Sendable {
     return apps.contains { $0.name.lowercased() == wanted }
   }
 
-  /// The day's limit after `grants` solved puzzles.
+  /// The day's limit after `grants` solved puzzles, counted as ``countedGrants(_:)`` counts them.
   public func limitMinutes(grants: Int) -> Int {
-    dailyLimitMinutes + grants * grantMinutes
+    dailyLimitMinutes + countedGrants(grants) * grantMinutes
+  }
+
+  /// The grants that count of `stored`: at most ``maxGrantsPerDay``, never below 0.
+  ///
+  /// A ledger edited by hand (or written while the rule allowed more) may
+  /// hold more grants than the rule allows; they never raise a day's limit
+  /// past the rule's own maximum.
+  public func countedGrants(_ stored: Int) -> Int {
+    min(max(0, stored), maxGrantsPerDay)
   }
 }
 

@@ -143,7 +143,7 @@ public struct UsageMeter: Sendable {
   public mutating func absorb(_ ledger: Ledger, at now: MeterInstant) -> [MeterEvent] {
     update(at: now) { meter, events in
       for (day, grants) in ledger.days {
-        for (name, count) in grants where count > meter.grants(of: name, on: day) {
+        for (name, count) in grants where count > meter.storedGrants(of: name, on: day) {
           if day == meter.day, let rule = meter.rulesByName[name] {
             meter.raiseGrants(of: rule, to: count, events: &events)
           } else {
@@ -223,6 +223,19 @@ public struct UsageMeter: Sendable {
     (days[day]?.used ?? [:]).mapValues(\.wholeSeconds).filter { $0.value > 0 }
   }
 
+  /// The grants the meter knows per rule on every day it holds (rules
+  /// without grants left out), to store beside the use: the ledger keeps the
+  /// larger of its and these (``Ledger/recordKnownGrants(_:)``), so grants a
+  /// file lost come back with the next save.
+  public var grantsByDay: [LocalDay: [String: Int]] {
+    var result: [LocalDay: [String: Int]] = [:]
+    for (day, meterDay) in days {
+      let grants = meterDay.grants.filter { $0.value > 0 }
+      if !grants.isEmpty { result[day] = grants }
+    }
+    return result
+  }
+
   /// The whole seconds used per rule on every day the meter holds, to store
   /// in the ledger at once (``LedgerStore/recordUsage(_:)``): after midnight
   /// this saves the end of the day before as well.
@@ -295,10 +308,15 @@ public struct UsageMeter: Sendable {
     return events
   }
 
-  /// Drops the days the ledger would drop, so a meter that runs for months stays small.
+  /// Drops the days farthest from today beyond ``Ledger/maximumDays``, so a
+  /// meter that runs for months stays small.
+  ///
+  /// Unlike the ledger, it keeps days older than ``Ledger/keptDays`` while
+  /// there is room: a clock set forward a week and back again returns to a
+  /// day whose grants and use the meter still holds, and its next save puts
+  /// them back in the ledger, which dropped them.
   private mutating func forgetOldDays() {
     let today = day
-    days = days.filter { today.days(to: $0.key) > -Ledger.keptDays }
     if days.count > Ledger.maximumDays {
       let kept = Set(days.keys.sorted { abs(today.days(to: $0)) < abs(today.days(to: $1)) }.prefix(Ledger.maximumDays))
       days = days.filter { kept.contains($0.key) }
@@ -307,7 +325,7 @@ public struct UsageMeter: Sendable {
 
   /// Sets today's grants of `rule` to `count` when that is more, lifting and re-arming its warning.
   private mutating func raiseGrants(of rule: Rule, to count: Int, events: inout [MeterEvent]) {
-    guard count > grants(of: rule.name, on: day) else { return }
+    guard count > storedGrants(of: rule.name, on: day) else { return }
     let wasOver = isOver(rule, on: day)
     days[day, default: MeterDay()].grants[rule.name] = count
     let used = used(of: rule.name, on: day)
@@ -352,8 +370,15 @@ public struct UsageMeter: Sendable {
     days[day]?.used[rule] ?? .zero
   }
 
+  /// The grants the meter holds, more than a rule allows included.
+  private func storedGrants(of rule: String, on day: LocalDay) -> Int {
+    days[day]?.grants[rule] ?? 0
+  }
+
+  /// The grants that count: no more than the rule's `maxGrantsPerDay` (``Rule/countedGrants(_:)``).
   private func grants(of rule: String, on day: LocalDay) -> Int {
-    max(0, days[day]?.grants[rule] ?? 0)
+    let stored = days[day]?.grants[rule] ?? 0
+    return rulesByName[rule]?.countedGrants(stored) ?? max(0, stored)
   }
 
   /// `(dailyLimitMinutes + grants × grantMinutes) × minuteLength`.

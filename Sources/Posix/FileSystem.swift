@@ -83,6 +83,14 @@ public enum FileSystem {
     (try? status(path, followingLinks: false)) != nil
   }
 
+  /// `path` with every symbolic link in it followed (`realpath`): where the
+  /// file really is; `nil` when it, or a folder on the way, does not exist.
+  public static func resolvingLinks(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
   /// Whether `path` names a directory (following symbolic links).
   public static func isDirectory(_ path: String) -> Bool {
     (try? status(path))?.kind == .directory

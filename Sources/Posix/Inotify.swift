@@ -19,6 +19,8 @@ public final class Inotify: Sendable {
     public static let closeWrite = Mask(rawValue: UInt32(IN_CLOSE_WRITE))
     /// A file was moved into the folder (`IN_MOVED_TO`): an atomic replace.
     public static let movedTo = Mask(rawValue: UInt32(IN_MOVED_TO))
+    /// A file was moved out of the folder, or renamed within it from this name (`IN_MOVED_FROM`).
+    public static let movedFrom = Mask(rawValue: UInt32(IN_MOVED_FROM))
     /// A file or folder was made in it (`IN_CREATE`).
     public static let create = Mask(rawValue: UInt32(IN_CREATE))
     /// A file or folder was removed from it (`IN_DELETE`).

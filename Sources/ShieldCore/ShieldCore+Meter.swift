@@ -57,15 +57,56 @@ extension ShieldCore {
     return enforced
   }
 
-  /// Takes in what the ledger holds: grants recorded by other processes lift their rules.
+  /// Takes in what the ledger holds: grants recorded by other processes lift
+  /// their rules, and grants above a rule's maximum count as the maximum (a
+  /// warning once per count). A ledger that lacks what the meter knows
+  /// (its entry for a day was dropped, it was moved aside as damaged, it was
+  /// edited by hand) is saved again at once: the grants, the use saved and
+  /// the meter's record come back, so no process offers a grant already taken.
   mutating func absorb(_ ledger: Ledger, at now: MeterInstant, effects: inout Effects) {
     for rule in rules.rules {
-      let grants = ledger.grants(for: rule.name, on: meter.day)
+      let grants = rule.countedGrants(ledger.grants(for: rule.name, on: meter.day))
       if let usage = meter.usage(of: rule.name), grants > usage.grantsToday {
         effects.log(.notice, "meter", "rule \(rule.name): \(grants - usage.grantsToday) grant(s) recorded")
       }
     }
+    warnOfGrantsAboveMaximum(in: ledger, effects: &effects)
     effects.meter(meter.absorb(ledger, at: now))
+    if lacksWhatIsKnown(ledger) {
+      // At debug: a ledger read before the service's own latest save lacks it too, and that save changes nothing.
+      effects.log(.debug, "meter", "the ledger lacks grants or use this service knows; they are written again")
+      effects.save = effects.save ?? "the ledger lacked what the meter knows"
+    }
+  }
+
+  /// Logs each rule whose grants in `ledger` today are above its maximum, once per count found.
+  mutating func warnOfGrantsAboveMaximum(in ledger: Ledger, effects: inout Effects) {
+    var found: [String: Int] = [:]
+    for warning in ledger.grantsAboveMaximum(of: rules, on: meter.day) {
+      guard case .grantsAboveMaximum(_, let rule, let count, _) = warning else { continue }
+      found[rule] = count
+      if grantsAboveMaximum[rule] != count { effects.log(.warning, "meter", "\(warning)") }
+    }
+    grantsAboveMaximum = found
+  }
+
+  /// Whether `ledger` holds fewer grants than the meter knows, less use than
+  /// was saved, or less of the meter's record, on a day a ledger keeps.
+  func lacksWhatIsKnown(_ ledger: Ledger) -> Bool {
+    let today = meter.day
+    func isKept(_ day: LocalDay) -> Bool { today.days(to: day) > -Ledger.keptDays }
+    for (day, grants) in meter.grantsByDay where isKept(day) {
+      let lacking = grants.contains { ledger.grants(for: $0.key, on: day) < min($0.value, Ledger.maximumStoredGrants) }
+      if lacking { return true }
+    }
+    for (day, used) in savedUsage where isKept(day) {
+      let lacking = used.contains {
+        ledger.usedSeconds(for: $0.key, on: day) < min($0.value, Ledger.maximumUsedSeconds)
+      }
+      if lacking { return true }
+    }
+    if isMetering, !Set(rules.rules.map(\.name)).isSubset(of: ledger.metered(on: today)) { return true }
+    return savedLimits.contains { (ledger.limitReached(for: $0.key, on: today) ?? -1) < $0.value }
   }
 
   /// New rules: the use so far is saved, and the meter is built again from
@@ -79,6 +120,8 @@ extension ShieldCore {
     // The use counted since the last save is not in the ledger yet: the larger count of each wins.
     var merged = ledger
     for (day, seconds) in old.usedSecondsByDay { merged.recordUsedSeconds(seconds, on: day) }
+    // And the grants it knows, which a ledger that cannot be read (or lost them) lacks.
+    merged.recordKnownGrants(old.grantsByDay)
     rules = newRules
     meter = UsageMeter(
       settings: UsageMeter.Settings(

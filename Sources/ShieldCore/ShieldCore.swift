@@ -125,6 +125,9 @@ public struct ShieldCore: Sendable {
 
   var savedUsage: [LocalDay: [String: Int]]
   var savedLimits: [String: Int] = [:]
+  var savedGrants: [LocalDay: [String: Int]]
+  /// Rule → the grants above its maximum a ledger held today, as last logged: the warning is given once per count.
+  var grantsAboveMaximum: [String: Int] = [:]
   var lastSave: MeterInstant
   /// Whether the last wait was already due: never woken for a due time twice in a row.
   var wasDue = false
@@ -156,6 +159,11 @@ public struct ShieldCore: Sendable {
       settings: UsageMeter.Settings(rules: rules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
       ledger: ledger, now: now)
     savedUsage = meter.usedSecondsByDay
+    savedGrants = meter.grantsByDay
+    for case .grantsAboveMaximum(_, let rule, let count, _) in ledger.grantsAboveMaximum(of: rules, on: meter.day) {
+      // What the service logged as it read the ledger.
+      grantsAboveMaximum[rule] = count
+    }
     lastSave = now
     closedShields = RecentlyClosed(capacity: settings.closedShieldsKept)
     random = SeededRandom(seed: settings.puzzleSeed)
@@ -295,15 +303,17 @@ public struct ShieldCore: Sendable {
   mutating func save(reason: String?, at now: MeterInstant, effects: inout Effects) {
     lastSave = now
     let usage = meter.usedSecondsByDay
-    let changed = usage != savedUsage || overLimit != savedLimits
+    let grants = meter.grantsByDay
+    let changed = usage != savedUsage || overLimit != savedLimits || grants != savedGrants
     guard changed || (reason != nil && !effects.saved) else { return }
     effects.saved = true
     savedUsage = usage
     savedLimits = overLimit
+    savedGrants = grants
     effects.append(
       .save(
         ShieldEffect.Save(
-          usedSecondsByDay: usage, limitReached: overLimit,
+          usedSecondsByDay: usage, grantsByDay: grants, limitReached: overLimit,
           metered: isMetering ? Set(rules.rules.map(\.name)) : [], reason: reason)))
   }
 

@@ -63,6 +63,8 @@ public enum ShieldEffect: Hashable, Sendable {
   /// What the meter has to store.
   public struct Save: Hashable, Sendable {
     public var usedSecondsByDay: [LocalDay: [String: Int]]
+    /// The grants the meter knows per day and rule: the ledger keeps the larger of its and these.
+    public var grantsByDay: [LocalDay: [String: Int]] = [:]
     /// Rule → its grants today when it reached its limit, for every rule at its limit now.
     public var limitReached: [String: Int]
     /// The rules the meter counts.

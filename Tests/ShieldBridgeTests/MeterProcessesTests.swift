@@ -11,7 +11,7 @@ import Testing
 @testable import ShieldBridge
 
 /// A copy of `/bin/sleep` under a name of its own, as a covered app that runs.
-private struct RenamedSleep {
+struct RenamedSleep {
   let name: String
   let path: String
 

@@ -220,8 +220,10 @@ struct PuzzleCommandTests {
         if ended == nil { child.terminate() }
         #expect(ended == .exited(0))
       }
+      // The rule as configured: a status counts no more grants than its maxGrantsPerDay.
       #expect(
-        try sandbox.store.status(of: Rule(name: "social", apps: [])).value.grantsToday == 2 * round)
+        try sandbox.store.status(of: Rule(name: "social", apps: [], maxGrantsPerDay: 10)).value.grantsToday
+          == 2 * round)
     }
   }
 

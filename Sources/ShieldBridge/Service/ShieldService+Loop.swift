@@ -210,14 +210,35 @@ extension ShieldService {
   }
 
   /// Writes what the core asks to be saved; the ledger after the write goes back to the core.
+  ///
+  /// A save that fails leaves the count in memory, where the meter goes on
+  /// with it, and the next save tries again. The log says so once for each
+  /// refusal, not at every save: again only when the reason changes, and
+  /// once more when a save succeeds again. A ledger from a newer
+  /// ShieldBridge is never written over.
   func save(_ save: ShieldEffect.Save) -> [ShieldInput] {
     do {
       let result = try options.ledger.recordMeter(
-        usage: save.usedSecondsByDay, metered: save.metered, limitReached: save.limitReached, on: core.meter.day)
+        usage: save.usedSecondsByDay, grants: save.grantsByDay, metered: save.metered,
+        limitReached: save.limitReached, on: core.meter.day)
       for warning in result.warnings { meterLog.warning("\(warning)") }
+      if ledgerRefusal != nil {
+        ledgerRefusal = nil
+        meterLog.notice("the ledger is written again: \(options.ledger.path)")
+      }
       return [.ledger(result.value)]
     } catch {
-      meterLog.error("cannot store today's use\(save.reason.map { " (\($0))" } ?? ""): \(error)")
+      if ledgerRefusal != error {
+        ledgerRefusal = error
+        let what = save.reason.map { " (\($0))" } ?? ""
+        if case .newerVersion = error {
+          meterLog.error(
+            "cannot store today's use\(what): \(error); the meter counts in memory until the file is one "
+              + "this ShieldBridge reads (or is removed), and this is said once")
+        } else {
+          meterLog.error("cannot store today's use\(what): \(error); the meter counts in memory and tries again")
+        }
+      }
       return []
     }
   }
@@ -237,13 +258,20 @@ extension ShieldService {
 
   /// The ledger the core starts from (from nothing, said in the log, when it cannot be read).
   static func storedLedger(_ options: Options) -> Ledger {
+    readLedger(options).ledger
+  }
+
+  /// ``storedLedger(_:)``, with the error that kept the ledger out, which the log has said.
+  static func readLedger(_ options: Options) -> (ledger: Ledger, refusal: LedgerError?) {
     do {
-      let loaded = try options.ledger.loadForMeter()
+      let loaded = try options.ledger.loadForMeter(rules: options.configuration.rules)
       for warning in loaded.warnings { options.logger.warning("\(warning)") }
-      return loaded.value
+      return (loaded.value, nil)
     } catch {
-      options.logger.for("meter").error("the ledger cannot be read (\(error)); today's use starts from zero")
-      return Ledger()
+      options.logger.for("meter").error(
+        "the ledger cannot be read (\(error)); today's use and grants start from zero and are counted in memory; "
+          + "the file is not written while this lasts")
+      return (Ledger(), error)
     }
   }
 }

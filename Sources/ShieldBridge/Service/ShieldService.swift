@@ -96,6 +96,8 @@ public actor ShieldService {
   var configurationWatcher: FileWatcher?
   /// Watches the ledger, so that grants other processes record reach the core.
   var ledgerWatcher: FileWatcher?
+  /// Why the last save of the meter failed; `nil` while saves succeed. The log says each refusal once.
+  var ledgerRefusal: LedgerError?
   nonisolated let router: Router<ShieldAction>
   nonisolated let links: LinkConfiguration
   nonisolated let texts: ShieldTexts
@@ -197,9 +199,11 @@ public actor ShieldService {
       idleLimit: options.meter.idleLimit, minuteLength: options.meter.minuteLength,
       saveInterval: options.meter.saveInterval, doubleClickWindow: options.doubleClickWindow,
       closedShieldsKept: Self.closedShieldsKept, puzzleSeed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
+    let stored = Self.readLedger(options)
     core = ShieldCore(
-      rules: options.configuration.rules, ledger: Self.storedLedger(options), settings: settings, links: links,
+      rules: options.configuration.rules, ledger: stored.ledger, settings: settings, links: links,
       now: .now(wall: options.ledger.clock))
+    ledgerRefusal = stored.refusal
     escalation = CloseEscalation(closeGrace: options.meter.closeGrace, killGrace: options.meter.killGrace)
     (inputs, inbox) = AsyncStream.makeStream(of: Envelope.self)
   }
