@@ -31,6 +31,8 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	libnotify-bin i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs \
 	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4 mako-notifier
+# `make stress-test`: a busy machine beside the suite.
+STRESS_PACKAGES := stress-ng
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
 # `make screenshots`: dunst on a virtual display, xwd and netpbm to take its
 # window, and fonts for every script the catalogs use (DejaVu Sans: Latin,
@@ -44,8 +46,8 @@ BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 RELEASE_BIN := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: build release demo test lint bench fuzz screenshots install install-user clean deps-build deps-run deps-test deps-bench \
-	deps-screenshots webextension-locales
+.PHONY: build release demo test stress-test lint bench fuzz screenshots install install-user clean deps-build deps-run deps-test deps-bench \
+	deps-stress deps-screenshots webextension-locales
 
 build: deps-build
 	$(SWIFT_BUILD) --product shieldbridge
@@ -58,11 +60,25 @@ demo: deps-build deps-run build
 # rest, their dozens of processes delay the bus tests' short timeouts.
 REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|ChromiumWindowed|Firefox)Tests|\.XfceShieldTests|\.XfceAutostartTests|\.SwayMakoTests
 
+# Every process the tests start inherits SHIELDBRIDGE_TEST_RUN; after the run,
+# scripts/check-leftovers fails on any still running (see docs/testing.md).
 test: deps-build deps-run deps-test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(REAL_DESKTOP_TESTS)'
-	$(SWIFT) test --skip-build --filter '$(REAL_DESKTOP_TESTS)'
+	@run="$$(date +%s%N)-$$$$"; status=0; \
+	echo "test run $$run"; \
+	SHIELDBRIDGE_TEST_RUN=$$run $(SWIFT) test --skip-build --skip '$(REAL_DESKTOP_TESTS)' \
+	  && SHIELDBRIDGE_TEST_RUN=$$run $(SWIFT) test --skip-build --filter '$(REAL_DESKTOP_TESTS)' || status=1; \
+	scripts/check-leftovers "$$run" || status=1; \
+	exit $$status
 	$(MAKE) lint
+
+# `make test` beside stress-ng on two CPU workers and one I/O worker: the
+# suite must pass on a busy machine (docs/testing.md).
+stress-test: deps-stress
+	@stress-ng --cpu 2 --io 1 --quiet & stress=$$!; \
+	$(MAKE) test; status=$$?; \
+	kill $$stress; wait $$stress; \
+	exit $$status
 
 lint:
 	scripts/lint-imports
@@ -144,6 +160,9 @@ deps-test:
 
 deps-bench:
 	@scripts/ensure-packages $(BENCH_PACKAGES)
+
+deps-stress:
+	@scripts/ensure-packages $(STRESS_PACKAGES)
 
 deps-screenshots:
 	@scripts/ensure-packages $(SCREENSHOT_PACKAGES)

@@ -69,6 +69,17 @@ extension Connection {
     }
   }
 
+  /// The process id of the connection `peer`, as the bus read it from the
+  /// socket (`GetConnectionUnixProcessID`): the peer cannot choose it.
+  ///
+  /// - Throws: the bus's error (`NameHasNoOwner` when `peer` left, `Failed`
+  ///   when the bus does not know the pid), or `InvalidSignature` for a reply of other types.
+  public func processID(of peer: BusName, timeout: Duration = .seconds(25)) async throws(DBusError) -> UInt32 {
+    let reply = try await call(
+      .bus, .bus, .bus, try MemberName("GetConnectionUnixProcessID"), peer.rawValue, timeout: timeout)
+    return try reply.decode(UInt32.self)
+  }
+
   /// ``nameOwner(_:timeout:)`` with a blocking call, for set-up code that is not async
   /// (choosing a desktop backend, for one).
   ///

@@ -11,7 +11,7 @@ struct LedgerOddFileTests {
   /// A store whose folder exists, with `make` run on the path of `name` in it.
   private func store(_ name: String, _ make: (String) -> Int32) throws -> (LedgerStore, String, TemporaryDirectory) {
     let state = try TemporaryDirectory()
-    let store = LedgerStore(directory: state.path, lockTimeout: .seconds(1))
+    let store = LedgerStore(directory: state.path, lockTimeout: .seconds(30))
     let path = state.file(name)
     #expect(make(path) == 0)
     return (store, path, state)

@@ -41,14 +41,14 @@ struct CallingThreadTests {
 
   @Test func callsAreAnsweredOnTheCallingThread() async throws {
     let pair = try Self.server(delay: .zero)
-    let client = try Connection(.address(pair.bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    let client = try Connection(.address(pair.bus.address), timeout: HangBound.answer, dispatching: .callingThread)
     #expect(client.dispatching == .callingThread)
     #expect(pair.client.dispatching == .ownThread)
     #expect(client.uniqueName.rawValue.hasPrefix(":"))
-    let reply = try await client.call(try Self.echoCall(pair, "async"), timeout: .seconds(5))
+    let reply = try await client.call(try Self.echoCall(pair, "async"), timeout: HangBound.answer)
     #expect(try reply.decode(String.self) == "async")
     let blocking = try await onOwnThread {
-      try client.callBlocking(try Self.echoCall(pair, "blocking"), timeout: .seconds(5)).decode(String.self)
+      try client.callBlocking(try Self.echoCall(pair, "blocking"), timeout: HangBound.answer).decode(String.self)
     }
     #expect(blocking == "blocking")
   }
@@ -56,7 +56,7 @@ struct CallingThreadTests {
   @Test func aCallFromAnotherThreadIsSentAndAnsweredWhileOneThreadWaits() async throws {
     let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
     let pair = try Self.server(delay: .milliseconds(500)) { startedContinuation.yield() }
-    let client = try Connection(.address(pair.bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    let client = try Connection(.address(pair.bus.address), timeout: HangBound.answer, dispatching: .callingThread)
     let order = EventLog<String>()
     let slow = try Self.slowCall(pair)
     async let waiting: Void = onOwnThread {
@@ -76,7 +76,7 @@ struct CallingThreadTests {
   @Test func signalsArriveWhileAThreadWaitsForAReply() async throws {
     let bus = try BusDaemon()
     let emitter = try Connection(.address(bus.address))
-    let listener = try Connection(.address(bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    let listener = try Connection(.address(bus.address), timeout: HangBound.answer, dispatching: .callingThread)
     let stream = try await listener.signals(Ping.self)
     try emitter.emit(
       path: try ObjectPath("/org/example/Signals"), interface: Ping.interface, member: Ping.member, "one")
@@ -111,16 +111,16 @@ struct CallingThreadTests {
 
   @Test func closingFailsTheCallsStillWaitingAndRefusesNewOnes() async throws {
     let pair = try Self.server(delay: .seconds(5))
-    let client = try Connection(.address(pair.bus.address), timeout: .seconds(5), dispatching: .callingThread)
+    let client = try Connection(.address(pair.bus.address), timeout: HangBound.answer, dispatching: .callingThread)
     let outcomes = EventLog<String>()
     try client.call(try Self.slowCall(pair), timeout: .seconds(30)) { result in
       outcomes.append((try? result.get()) == nil ? "failed" : "answered")
     }
     client.close()
-    #expect(try await outcomes.first("the waiting call's outcome", timeout: .seconds(5)) == "failed")
+    #expect(try await outcomes.first("the waiting call's outcome", timeout: HangBound.answer) == "failed")
     #expect(!client.isConnected)
     let refused = await #expect(throws: DBusError.self) {
-      _ = try await client.call(try Self.echoCall(pair, "late"), timeout: .seconds(5))
+      _ = try await client.call(try Self.echoCall(pair, "late"), timeout: HangBound.answer)
     }
     #expect(refused?.is(.disconnected) == true)
   }

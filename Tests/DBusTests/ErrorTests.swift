@@ -41,7 +41,7 @@ struct ErrorTests {
       ], at: path)
   }
 
-  func call(_ member: String, timeout: Duration = .seconds(5), _ values: [DBusValue] = []) async throws(DBusError)
+  func call(_ member: String, timeout: Duration = HangBound.answer, _ values: [DBusValue] = []) async throws(DBusError)
     -> Message
   {
     let message = try Message.methodCall(

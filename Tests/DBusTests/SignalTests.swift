@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import Testing
 
 /// A test signal with one string argument.
@@ -131,7 +132,7 @@ struct OwnerTrackingTests {
     let name = try BusName("org.example.Later")
     let tracker = try await NameOwnerTracker.track(name, on: watcher)
     #expect(await tracker.waitForOwner(timeout: .milliseconds(100)) == nil)
-    async let found = tracker.waitForOwner(timeout: .seconds(5))
+    async let found = tracker.waitForOwner(timeout: HangBound.wait)
     _ = try await owner.requestName(name)
     #expect(await found == owner.uniqueName)
   }

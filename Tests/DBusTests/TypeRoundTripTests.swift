@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import Testing
 
 /// Two connections on a private bus: one exports an echo method for a signature, the other calls it.
@@ -27,7 +28,7 @@ struct EchoPair {
       destination: server.uniqueName, path: path, interface: interface,
       member: try MemberName("Echo\(index)"))
     try message.append(values: values)
-    return try await client.call(message, timeout: .seconds(5))
+    return try await client.call(message, timeout: HangBound.answer)
   }
 }
 

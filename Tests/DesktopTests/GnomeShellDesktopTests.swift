@@ -72,7 +72,7 @@ import Testing
     await #expect(throws: DBusError.self) {
       _ = try await spoofer.connection.call(
         BusName("org.gnome.Shell"), ObjectPath("/org/shieldbridge/ShellExtension"),
-        InterfaceName("org.shieldbridge.ShellExtension1"), MemberName("Hide"), [victim.id], timeout: .seconds(5))
+        InterfaceName("org.shieldbridge.ShellExtension1"), MemberName("Hide"), [victim.id], timeout: HangBound.answer)
     }
     _ = try await log.first("Victim's focus", after: mark, where: Self.isFocus(ofClass: "Victim"))
     #expect(!log.events.dropFirst(mark).contains(where: Self.isFocus(ofClass: "Spoofed")))

@@ -63,7 +63,7 @@ struct KWinDesktopTests {
         _ = try await intruder.call(
           try BusName(desktop.callbackName), try ObjectPath("/org/shieldbridge/KWin"),
           try InterfaceName("org.shieldbridge.KWinScript1"), try MemberName("Activated"), "alpha", "xterm", "",
-          alpha.pid, "{00000000-0000-0000-0000-000000000000}", timeout: .seconds(5))
+          alpha.pid, "{00000000-0000-0000-0000-000000000000}", timeout: HangBound.answer)
       }
       #expect(error?.name == DBusError.Name.accessDenied.rawValue)
     }
@@ -71,13 +71,15 @@ struct KWinDesktopTests {
     let windows = await #expect(throws: DBusError.self) {
       _ = try await intruder.call(
         try BusName(desktop.callbackName), try ObjectPath("/org/shieldbridge/KWin"),
-        try InterfaceName("org.shieldbridge.KWinScript1"), try MemberName("Windows"), "1", "[", timeout: .seconds(5))
+        try InterfaceName("org.shieldbridge.KWinScript1"), try MemberName("Windows"), "1", "[",
+        timeout: HangBound.answer)
     }
     #expect(windows?.name == DBusError.Name.accessDenied.rawValue)
     let malformed = await #expect(throws: DBusError.self) {
       _ = try await intruder.call(
         try BusName(desktop.callbackName), try ObjectPath("/org/shieldbridge/KWin"),
-        try InterfaceName("org.shieldbridge.KWinScript1"), try MemberName("Activated"), Int32(7), timeout: .seconds(5))
+        try InterfaceName("org.shieldbridge.KWinScript1"), try MemberName("Activated"), Int32(7),
+        timeout: HangBound.answer)
     }
     #expect(malformed != nil)
     let notice = try await log.first("a notice of the refused call", after: mark) {
@@ -108,7 +110,7 @@ struct KWinDesktopTests {
     let plugins = try await intruder.call(
       try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
       try MemberName("unloadScript"), KWinDesktop.pluginPrefix(for: desktop.callbackName) + "-focus-1",
-      timeout: .seconds(5)
+      timeout: HangBound.answer
     ).decode(Bool.self)
     #expect(plugins)
     let unloaded = log.count

@@ -93,7 +93,7 @@ private struct ServerProcess {
   func stillServes() async -> Bool {
     let reply = try? await connection.call(
       NotificationsNames.busName, NotificationsNames.path, NotificationsInterface.name,
-      MemberName("GetServerInformation"), timeout: .seconds(5))
+      MemberName("GetServerInformation"), timeout: HangBound.answer)
     return reply != nil && process.process.exitStatus == nil
   }
 }

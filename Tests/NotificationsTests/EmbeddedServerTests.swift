@@ -14,7 +14,7 @@ private func callServer(
     interface: NotificationsInterface.name,
     member: MemberName(member))
   try message.append(values: arguments)
-  return try await connection.call(message, timeout: .seconds(2))
+  return try await connection.call(message, timeout: HangBound.answer)
 }
 
 /// The eight `Notify` arguments.

@@ -86,7 +86,7 @@ struct DescriptorTests {
       try borrowed.writeAll("x")
     }
     #expect(fcntl(writeEnd.rawValue, F_GETFD) != -1)
-    #expect(try readEnd.waitUntilReadable(timeout: .seconds(5)))
+    #expect(try readEnd.waitUntilReadable(timeout: .seconds(30)))
   }
 
   @Test func waitingForInputEndsAtTheTimeout() throws {
@@ -97,7 +97,7 @@ struct DescriptorTests {
     #expect(try !readEnd.waitUntilReadable(timeout: .milliseconds(50)))
     #expect(ContinuousClock.now - start >= .milliseconds(50))
     try writeEnd.writeAll("line\n")
-    #expect(try readEnd.waitUntilReadable(timeout: .seconds(5)))
+    #expect(try readEnd.waitUntilReadable(timeout: .seconds(30)))
   }
 }
 

@@ -7,14 +7,14 @@ struct FileLockTests {
   @Test func aSecondHolderTimesOutWhileTheFirstHoldsTheLock() throws {
     try withScratchFolder { folder in
       let path = folder + "/state.lock"
-      let first = try FileLock(path: path, timeout: .seconds(1))
+      let first = try FileLock(path: path, timeout: .seconds(30))
       let start = ContinuousClock.now
       #expect(throws: FileLockError.timedOut) { _ = try FileLock(path: path, timeout: .milliseconds(150)) }
       let waited = ContinuousClock.now - start
       #expect(waited >= .milliseconds(150))
       #expect(waited < .seconds(10))
       first.unlock()
-      let second = try FileLock(path: path, timeout: .milliseconds(150))
+      let second = try FileLock(path: path, timeout: .seconds(30))
       second.unlock()
     }
   }
@@ -22,7 +22,7 @@ struct FileLockTests {
   @Test func withLockRunsTheBodyAndReleasesTheLock() throws {
     try withScratchFolder { folder in
       let path = folder + "/state.lock"
-      let value = try FileLock.withLock(path: path, timeout: .seconds(1), lockFailure: { $0 }) {
+      let value = try FileLock.withLock(path: path, timeout: .seconds(30), lockFailure: { $0 }) {
         () throws(FileLockError) in
         #expect(throws: FileLockError.timedOut) { _ = try FileLock(path: path, timeout: .milliseconds(20)) }
         return 42

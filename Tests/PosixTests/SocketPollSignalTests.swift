@@ -10,14 +10,14 @@ import Testing
       let client = try FileDescriptor.connectUnixSocket(path)
       let server = try listener.acceptConnection()
       try client.sendAll(Array("ping".utf8))
-      #expect(try Poll.readable([listener, server], timeout: .seconds(5)) == [1])
+      #expect(try Poll.readable([listener, server], timeout: .seconds(30)) == [1])
       var buffer = [UInt8](repeating: 0, count: 16)
       let count = try server.read(into: &buffer)
       #expect(String(decoding: buffer[..<count], as: UTF8.self) == "ping")
       // Nothing more to read: the wait ends with its timeout and no descriptor.
       #expect(try Poll.readable([server], timeout: .milliseconds(20)).isEmpty)
       try server.close()
-      #expect(try Poll.readable([client], timeout: .seconds(5)) == [0])
+      #expect(try Poll.readable([client], timeout: .seconds(30)) == [0])
       #expect(try client.read(into: &buffer) == 0)
       // A peer that has gone: EPIPE, not a SIGPIPE that ends the test process.
       #expect(throws: Errno(rawValue: EPIPE)) { try client.sendAll(Array(repeating: 0, count: 1 << 20)) }

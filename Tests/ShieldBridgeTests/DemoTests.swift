@@ -95,7 +95,7 @@ struct DemoTests {
   /// - Throws: ``PollTimedOut`` naming the processes left, with their command lines.
   static func noProcessLeft(withEnvironment entry: String) async throws -> Bool {
     do {
-      return try await poll("the demo's processes to end", timeout: .seconds(5), every: .milliseconds(20)) {
+      return try await poll("the demo's processes to end", timeout: HangBound.wait, every: .milliseconds(20)) {
         processes(withEnvironment: entry).isEmpty ? true : nil
       }
     } catch {

@@ -87,7 +87,7 @@ struct FloodTests {
         }
       }
     }
-    _ = try await floodIsOn.first("\(Self.warmUp) answered calls", timeout: .seconds(20))
+    _ = try await floodIsOn.first("\(Self.warmUp) answered calls", timeout: HangBound.wait)
     let dispatchedBefore = running.watcher.dispatched.count
     let clicked = ContinuousClock.now
     try running.desk.server.click(id)

@@ -71,7 +71,7 @@ final class MeterHarness: Sendable {
     var options = ShieldService.Options(
       configuration: Configuration(rules: RuleSet(rules), desktop: choice), ledger: store,
       localizer: .source, launcher: Launcher(environment: sandbox.environment), executable: ShieldBridgeTool.path,
-      puzzleSeed: 42, desktop: desktop, meter: settings,
+      puzzleSeed: 42, notificationTimeout: HangBound.answer, desktop: desktop, meter: settings,
       logger: Logger(threshold: .debug, sink: LogSink { log.append($0.description) }))
     if watchesConfiguration { options.configurationPath = sandbox.configPath }
     if desktop == nil { options.openDesktop(environment: environment) }

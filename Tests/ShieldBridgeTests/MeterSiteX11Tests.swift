@@ -3,6 +3,7 @@ import DBus
 import Desktop
 import Foundation
 import JSON
+import Posix
 import TestSupport
 import Testing
 
@@ -45,54 +46,78 @@ struct MeterSiteX11Tests {
     return try JSONValue(parsing: try reply.decode(String.self))
   }
 
+  /// The real native host reports `site`, as a browser's focus message asks it to; the state it answers.
+  private func report(_ host: NativeHostProcess, _ site: String) async throws -> JSONValue {
+    let after = host.received.count
+    try host.focus(site)
+    return try await host.state(site, after: after)
+  }
+
   @Test("Focus moves between the app and the browser: one rule counts at a time, the browser is never hidden")
   func oneBudget() async throws {
     let session = try await XSession(windowManager: .openbox)
     let app = try await session.launchXterm(windowClass: "Instagram")
-    let browser = try await session.launchXterm(windowClass: "Browser")
     let harness = try await MeterHarness(
       rules: Self.rules, desktop: nil, choice: .x11, environment: session.environment)
-    let host = try Connection(.address(harness.notifications.bus.address))
-    defer { host.close() }
+    try harness.sandbox.writeConfig(SiteHarness.configuration())
+    // The browser: a stand-in that starts the real host as its child, then becomes an xterm of class Browser.
+    let host = try NativeHostProcess(
+      environment: harness.sandbox.environment.merging(session.environment) { $1 }.merging([
+        "DBUS_SESSION_BUS_ADDRESS": harness.notifications.bus.address
+      ]) { $1 },
+      browser: "exec xterm -class Browser -e sleep 600 >/dev/null 2>&1")
+    let browser = try await session.waitForWindow(pid: host.process.pid, windowClass: "Browser")
+    let browserWindow = "0x" + String(browser, radix: 16)
+    try host.send(json(["type": "hello", "version": 1, "language": "en-US"]))
 
     try await session.xdotool(["windowactivate", "--sync", app.hexWindow])
     try await waitForCounting(harness, ["social"])
 
     // The browser reports instagram.com while the app is in front: still the app alone.
-    let state = try await siteFocus(host, "instagram.com", pid: browser.pid)
+    let state = try await report(host, "instagram.com")
     #expect(state["covered"] == true)
     #expect(state["rule"] == "social")
     try await waitForCounting(harness, ["social"])
 
+    // A forger on the bus naming the app's process is refused: the app is no browser of its.
+    let forger = try Connection(.address(harness.notifications.bus.address))
+    defer { forger.close() }
+    await #expect {
+      _ = try await siteFocus(forger, "example.org", pid: app.process.process.pid)
+    } throws: { error in
+      (error as? DBusError)?.name == DBusError.Name.accessDenied.rawValue
+    }
+    try await waitForCounting(harness, ["social"])
+
     // The browser in front with the same rule's site: social still, and not the browser's own rule as well.
-    try await session.xdotool(["windowactivate", "--sync", browser.hexWindow])
+    try await session.xdotool(["windowactivate", "--sync", browserWindow])
     try await waitForCounting(harness, ["social"])
 
     // An uncovered site: the browser window counts as itself.
-    _ = try await siteFocus(host, "example.org", pid: browser.pid)
+    _ = try await report(host, "example.org")
     try await waitForCounting(harness, ["browsers"])
 
     // Another rule's site: that rule alone, until its limit; the shield is posted, the browser stays Normal.
     let signals = harness.signals.count
-    _ = try await siteFocus(host, "www.youtube.com", pid: browser.pid)
+    _ = try await report(host, "www.youtube.com")
     _ = try await harness.signal(after: signals, .limitReached(rule: "video", app: "YouTube"))
     _ = try await harness.notification(summary: "YouTube is paused")
     _ = try await harness.logLine(containing: "rule video: hid 0 window(s)")
-    #expect(try await session.windowState(browser.window) == "Normal")
-    let shielded = try await siteFocus(host, "youtube.com", pid: browser.pid)
+    #expect(try await session.windowState(browser) == "Normal")
+    let shielded = try await report(host, "youtube.com")
     #expect(shielded["shielded"] == true)
     #expect(try await counting(harness).isDisjoint(with: ["social", "browsers"]))
 
     // Back to the app: social again, and the site no longer counts.
     try await session.xdotool(["windowactivate", "--sync", app.hexWindow])
     try await waitForCounting(harness, ["social"])
-    #expect(try await session.windowState(browser.window) == "Normal")
+    #expect(try await session.windowState(browser) == "Normal")
 
     // The host leaves the bus: its site is forgotten, the browser in front counts as itself.
-    _ = try await siteFocus(host, "instagram.com", pid: browser.pid)
-    try await session.xdotool(["windowactivate", "--sync", browser.hexWindow])
+    _ = try await report(host, "instagram.com")
+    try await session.xdotool(["windowactivate", "--sync", browserWindow])
     try await waitForCounting(harness, ["social"])
-    host.close()
+    try host.closeInput()
     _ = try await harness.logLine(containing: "sites: a host left the bus")
     try await waitForCounting(harness, ["browsers"])
     await harness.stop()
@@ -103,19 +128,21 @@ struct MeterSiteX11Tests {
     let harness = try await MeterHarness(rules: Self.rules, desktop: nil, choice: .off)
     let host = try Connection(.address(harness.notifications.bus.address))
     defer { host.close() }
+    // The test process as a host: it descends from its own parent, the "browser" it names.
+    let browser = CurrentProcess.parentID
     for site in [
       "https://instagram.com/", "instagram.com:443", String(repeating: "a", count: 254), "bad site", "-a.com",
     ] {
       await #expect {
-        _ = try await siteFocus(host, site, pid: 1)
+        _ = try await siteFocus(host, site, pid: browser)
       } throws: { error in
         (error as? DBusError)?.name == DBusError.Name.invalidArgs.rawValue
       }
     }
-    let state = try await siteFocus(host, "instagram.com", pid: 1)
+    let state = try await siteFocus(host, "instagram.com", pid: browser)
     #expect(state["covered"] == true)
     #expect(
-      try await siteFocus(host, "", pid: 1)
+      try await siteFocus(host, "", pid: browser)
         == JSONValue.object([
           ("site", .null), ("covered", false), ("shielded", false),
         ]))
@@ -123,19 +150,19 @@ struct MeterSiteX11Tests {
     var others: [Connection] = []
     for _ in 1..<ShieldService.siteCallersKept {
       let other = try Connection(.address(harness.notifications.bus.address))
-      _ = try await siteFocus(other, "example.org", pid: 1)
+      _ = try await siteFocus(other, "example.org", pid: browser)
       others.append(other)
     }
     let extra = try Connection(.address(harness.notifications.bus.address))
     defer { extra.close() }
     await #expect {
-      _ = try await siteFocus(extra, "example.org", pid: 1)
+      _ = try await siteFocus(extra, "example.org", pid: browser)
     } throws: { error in
       (error as? DBusError)?.name == DBusError.Name.limitsExceeded.rawValue
     }
     others.removeLast().close()
     _ = try await poll("a place for another host") {
-      (try? await siteFocus(extra, "example.org", pid: 1)) != nil ? true : nil
+      (try? await siteFocus(extra, "example.org", pid: browser)) != nil ? true : nil
     }
     for other in others { other.close() }
     await harness.stop()

@@ -23,9 +23,21 @@ final class NativeHostProcess: Sendable {
   private let errorEnded = EventLog<Bool>()
 
   /// Starts `native-host ARGUMENTS` with `environment` on top of this process's.
-  init(arguments: [String] = [NativeHostProcess.origin], environment: [String: String]) throws {
+  ///
+  /// - Parameter browser: Without it the host is this test process's child,
+  ///   and names it as its browser. With it a stand-in browser, `/bin/sh`,
+  ///   starts the host as its own child on these pipes and then runs this
+  ///   shell text (`wait` stays until the host ends; `exec xterm …` becomes
+  ///   the browser's window, under the pid the host names); ``process`` is
+  ///   then the stand-in, and the host its child.
+  init(arguments: [String] = [NativeHostProcess.origin], environment: [String: String], browser: String? = nil) throws {
+    let host = [ShieldBridgeTool.path, "native-host"] + arguments
+    // Without job control an asynchronous command's stdin is /dev/null unless redirected: hence fd 3.
+    let command =
+      browser.map { ["/bin/sh", "-c", "exec 3<&0; \"$@\" <&3 3<&- & exec 3<&- </dev/null; \($0)", "sh"] + host }
+      ?? host
     process = try Subprocess(
-      [ShieldBridgeTool.path, "native-host"] + arguments, environment: ShieldBridgeTool.mergedEnvironment(environment),
+      command, environment: ShieldBridgeTool.mergedEnvironment(environment),
       standardInput: .pipe, standardOutput: .pipe, standardError: .pipe, newProcessGroup: true)
     if let output = process.standardOutput {
       detachThread { [received, brokenOutput, outputEnded] in

@@ -38,7 +38,7 @@ struct ServeStoppingTests {
               do {
                 let reply = try await connection.call(
                   ServiceNames.busName, ServiceNames.path, ServiceInterface.name, ServiceInterface.shield.name, app,
-                  timeout: .seconds(5))
+                  timeout: HangBound.answer)
                 answered.append(try reply.decode(UInt32.self))
               } catch let error as DBusError {
                 refusals.append(error.name)

@@ -38,7 +38,7 @@ final class ServiceHarness: Sendable {
       options: ShieldService.Options(
         configuration: configuration, ledger: sandbox.store, localizer: .source,
         launcher: Launcher(environment: environment), executable: ShieldBridgeTool.path, puzzleSeed: 42,
-        configurationPath: configurationPath, logger: logger))
+        notificationTimeout: HangBound.answer, configurationPath: configurationPath, logger: logger))
   }
 
   var bus: BusDaemon { notifications.bus }

@@ -137,7 +137,7 @@ public struct PollTimedOut: Error, CustomStringConvertible {
 /// For states that announce themselves in no other way (a file appears, a
 /// window maps); never a fixed sleep in place of a condition.
 public func poll<T>(
-  _ what: String, timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(10),
+  _ what: String, timeout: Duration = HangBound.wait, every interval: Duration = .milliseconds(10),
   _ check: () async throws -> T?
 ) async throws -> T {
   let deadline = ContinuousClock.now + timeout

@@ -54,7 +54,7 @@ public final class EventLog<Event: Sendable>: Sendable {
   ///
   /// - Throws: ``PollTimedOut`` naming `what` when none arrived in time.
   public func first(
-    _ what: String, after: Int = 0, timeout: Duration = .seconds(10),
+    _ what: String, after: Int = 0, timeout: Duration = HangBound.wait,
     where matches: @escaping @Sendable (Event) -> Bool = { _ in true }
   ) async throws -> Event {
     let id = state.withLock { state in

@@ -148,7 +148,7 @@ public final class GnomeShellSession: Sendable {
     do {
       _ = try await poll("GNOME Shell on its bus", timeout: .seconds(90), every: .milliseconds(100)) {
         guard process.process.exitStatus == nil else { throw PollTimedOut(what: "gnome-shell, which exited") }
-        return try? await self.observer.nameOwner(BusName("org.gnome.Shell"), timeout: .seconds(2))
+        return try? await self.observer.nameOwner(BusName("org.gnome.Shell"), timeout: HangBound.answer)
       }
       if waitForExtension {
         let last = Mutex("")
@@ -208,7 +208,7 @@ public final class GnomeShellSession: Sendable {
   @discardableResult
   public func watch() async throws -> Window? {
     let reply = try await observer.call(
-      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("Watch"), timeout: .seconds(5))
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("Watch"), timeout: HangBound.answer)
     let (_, focus) = try reply.decode(UInt32.self, [String: Variant].self)
     return Self.window(focus)
   }
@@ -217,7 +217,7 @@ public final class GnomeShellSession: Sendable {
   public func windows() async throws -> [Window] {
     try await watch()
     let reply = try await observer.call(
-      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("ListWindows"), timeout: .seconds(5))
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("ListWindows"), timeout: HangBound.answer)
     return try reply.decode([[String: Variant]].self).compactMap(Self.window)
   }
 
@@ -225,7 +225,7 @@ public final class GnomeShellSession: Sendable {
   public func act(_ member: String, on ids: [UInt64]) async throws -> [UInt64] {
     try await watch()
     let reply = try await observer.call(
-      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), ids, timeout: .seconds(5))
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), ids, timeout: HangBound.answer)
     return try reply.decode([UInt64].self)
   }
 
@@ -233,7 +233,7 @@ public final class GnomeShellSession: Sendable {
   public func callWithWrongArguments(_ member: String) async throws {
     try await watch()
     _ = try await observer.call(
-      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), "not ids", timeout: .seconds(5))
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), "not ids", timeout: HangBound.answer)
   }
 
   /// The windows whose class is `wmClass`.
@@ -286,9 +286,10 @@ public final class GnomeShellSession: Sendable {
       let connection = try Connection(.address(bus.address))
       let reply = try await connection.call(
         destination, ObjectPath("/org/gnome/Mutter/RemoteDesktop"), InterfaceName("org.gnome.Mutter.RemoteDesktop"),
-        MemberName("CreateSession"), timeout: .seconds(5))
+        MemberName("CreateSession"), timeout: HangBound.answer)
       let session = try reply.decode(ObjectPath.self)
-      _ = try await connection.call(destination, session, sessionInterface, MemberName("Start"), timeout: .seconds(5))
+      _ = try await connection.call(
+        destination, session, sessionInterface, MemberName("Start"), timeout: HangBound.answer)
       current = (connection, session)
       keyboard.withLock { $0 = current }
     }
@@ -297,7 +298,7 @@ public final class GnomeShellSession: Sendable {
     for (keysym, down) in strokes {
       _ = try await connection.call(
         destination, session, sessionInterface, MemberName("NotifyKeyboardKeysym"), keysym, down,
-        timeout: .seconds(5))
+        timeout: HangBound.answer)
     }
   }
 

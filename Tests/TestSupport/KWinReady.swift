@@ -14,7 +14,7 @@ public enum KWinReady {
     _ = try await poll("org.kde.KWin to answer on \(bus.address)", timeout: timeout, every: .milliseconds(100)) {
       let reply = try? await connection.call(
         try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
-        try MemberName("isScriptLoaded"), "shieldbridge-none", timeout: .seconds(2))
+        try MemberName("isScriptLoaded"), "shieldbridge-none", timeout: HangBound.answer)
       return reply == nil ? nil : true
     }
   }

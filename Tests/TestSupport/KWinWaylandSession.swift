@@ -46,9 +46,12 @@ public final class KWinWaylandSession: Sendable {
     let copied = try Subprocess.run(["cp", original, copy], timeout: .seconds(30))
     guard copied.status == 0 else { throw DesktopError("cannot copy \(original): \(copied.error)") }
     let displayFile = home.file("display")
+    // The reporter stays as KWin's session program; it writes its pid (kept by exec) so that the
+    // session ends it with KWin: KWin does not end the programs it started when it is stopped.
     try writeExecutable(
       home.file("tell-display"),
-      "#!/bin/sh\nprintf '%s\\n' \"$DISPLAY\" > \(displayFile).new && mv \(displayFile).new \(displayFile)\n"
+      "#!/bin/sh\necho $$ > \(home.file("reporter.pid"))\n"
+        + "printf '%s\\n' \"$DISPLAY\" > \(displayFile).new && mv \(displayFile).new \(displayFile)\n"
         + "exec sleep 100000\n")
     // Until Xwayland runs, no Xvfb of this process picks a number (see DesktopSlots.displayNumbers),
     // and the numbers below a free one from 50 up carry locks of this process, so that KWin's
@@ -109,6 +112,17 @@ public final class KWinWaylandSession: Sendable {
   deinit {
     clients.withLock { $0.removeAll() }
     compositor.process.terminate(grace: .seconds(2))
+    // The display reporter (`sleep`) outlives KWin otherwise; its pid is written before the
+    // display, so it is there whenever the session started. Its group too, for anything else KWin left.
+    compositor.process.signalGroup(SIGKILL)
+    if let text = try? String(contentsOfFile: home.file("reporter.pid"), encoding: .utf8),
+      let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
+      // Still the reporter, not a process that got its pid since.
+      let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+      command.hasPrefix("sleep\u{0}100000")
+    {
+      kill(pid, SIGKILL)
+    }
   }
 
   /// The environment of this session's programs: Wayland, Xwayland, the bus, private folders.

@@ -80,18 +80,9 @@ struct CloseEscalation: Sendable {
     return lines
   }
 
-  /// Field 22 of `/proc/PID/stat`, `starttime`; `nil` when the process is gone or the line unreadable.
-  ///
-  /// The second field, the command, is in parentheses and may itself hold
-  /// spaces and parentheses: the fields after it are counted from the last `)`.
+  /// The start time of `pid` (``ProcessStat``); `nil` when the process is gone or the line unreadable.
   static func startTime(of pid: Int32) -> UInt64? {
-    guard let bytes = try? FileSystem.readPrefix("/proc/\(pid)/stat", limit: 4096),
-      let close = bytes.lastIndex(of: UInt8(ascii: ")"))
-    else { return nil }
-    // After ")": " state ppid …"; starttime is field 22, the 20th after the command.
-    let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
-    guard fields.count >= 20 else { return nil }
-    return UInt64(String(decoding: fields[19], as: UTF8.self))
+    ProcessStat(of: pid)?.startTime
   }
 
   private static func exists(_ pid: Int32) -> Bool {

@@ -1,6 +1,7 @@
 import Brake
 import DBus
 import JSON
+import Posix
 import ShieldCore
 
 /// A connection that reports a browser's site (a native-messaging host), as the service keeps it.
@@ -17,19 +18,24 @@ extension ShieldService {
   /// The most connections whose sites are kept at once; one more is refused.
   ///
   /// There is one host per running browser: 64 is far more than anyone runs,
-  /// and it bounds what a process on the bus can make the service hold.
+  /// and it bounds what a process on the bus can make the service hold. A
+  /// caller refused by ``SiteCallerCheck`` never takes a place.
   static let siteCallersKept = 64
 
   /// `SiteFocus(s site, u browserPid, b windowFocused) → s`: the site of the
   /// active tab of the caller's browser's last focused window (`""` for none),
   /// whether the browser says that window is focused, and where the site stands.
   ///
-  /// The service keeps one site per calling connection (its unique name) and
-  /// forgets it when that connection leaves the bus; the meter counts it as
-  /// an event (see ``ShieldCore``).
+  /// Only a browser's native-messaging host may report: the calling process
+  /// (as the bus says) must descend from `browserPID` (``SiteCallerCheck``),
+  /// so a forger cannot make the meter count a site for another program's
+  /// window or keep that window from being hidden. The service keeps one
+  /// site per calling connection (its unique name) and forgets it when that
+  /// connection leaves the bus; the meter counts it as an event (see ``ShieldCore``).
   ///
   /// - Returns: ``SiteState`` as JSON.
   /// - Throws: `InvalidArgs` for a site over 253 bytes or not a host name,
+  ///   `AccessDenied` for a caller that does not descend from `browserPID`,
   ///   `LimitsExceeded` for a caller beyond ``siteCallersKept``, `Failed` for
   ///   a caller the bus would not watch leave, `Stopping` once ``stop()`` began.
   func siteFocus(
@@ -56,6 +62,11 @@ extension ShieldService {
     guard let pid = Int32(exactly: browserPID), pid > 0 else {
       throw DBusError(.invalidArgs, "browserPid must be a process id, not \(browserPID)")
     }
+    // A caller is checked when it first names a browser; its process cannot change on the same connection.
+    if siteCallers[caller]?.browserPID != pid {
+      try await checkCaller(caller, browser: pid)
+      if gate.isClosed { throw ServiceError(.stopping, "the ShieldBridge service is stopping").dbusError }
+    }
     if siteCallers[caller] == nil {
       guard siteCallers.count < Self.siteCallersKept else {
         throw DBusError(
@@ -74,6 +85,25 @@ extension ShieldService {
     }
     let report = await sitesChanged()
     return SiteState(site: site, rules: options.configuration.rules, report: report).json.serialized
+  }
+
+  /// Refuses `caller` unless its process descends from `browser` (``SiteCallerCheck``).
+  ///
+  /// - Throws: `AccessDenied` with the reason, which the log says too.
+  private func checkCaller(_ caller: BusName, browser: Int32) async throws(DBusError) {
+    let process: Int32?
+    do {
+      process = Int32(exactly: try await connection.processID(of: caller))
+    } catch {
+      log.for("sites").debug("the bus gave no process for \(caller): \(error.message)")
+      process = nil
+    }
+    let ancestry = process.map { ProcessStat.ancestry(of: $0, generations: SiteCallerCheck.maximumGenerations) } ?? []
+    let verdict = SiteCallerCheck.verdict(caller: process, ancestry: ancestry, browser: browser)
+    guard verdict.isAccepted else {
+      log.for("sites").warning("refused SiteFocus from \(caller): \(verdict.reason)")
+      throw DBusError(.accessDenied, "SiteFocus refused: \(verdict.reason)")
+    }
   }
 
   /// Watches `caller` leave the bus; forgets it at once when it already left.

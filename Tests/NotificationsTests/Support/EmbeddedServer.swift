@@ -36,7 +36,7 @@ final class EmbeddedServer: Sendable {
   }
 
   /// A client on the same bus.
-  func client(store: any NotificationIDStore = MemoryIDStore(), timeout: Duration = .seconds(2))
+  func client(store: any NotificationIDStore = MemoryIDStore(), timeout: Duration = HangBound.answer)
     async throws
     -> NotificationClient
   {

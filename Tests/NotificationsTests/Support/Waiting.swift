@@ -1,4 +1,5 @@
 import Notifications
+import TestSupport
 
 /// Why a bounded wait in a test ended without its value.
 struct WaitTimedOut: Error, CustomStringConvertible {
@@ -8,7 +9,7 @@ struct WaitTimedOut: Error, CustomStringConvertible {
 
 /// The first element of `sequence` that satisfies `predicate`, waiting at most `timeout`.
 func first<S: AsyncSequence & Sendable>(
-  _ what: String, in sequence: S, timeout: Duration = .seconds(5),
+  _ what: String, in sequence: S, timeout: Duration = HangBound.wait,
   where predicate: @escaping @Sendable (S.Element) -> Bool = { _ in true }
 ) async throws -> S.Element where S.Element: Sendable {
   try await withThrowingTaskGroup(of: S.Element?.self) { group in
@@ -28,7 +29,7 @@ func first<S: AsyncSequence & Sendable>(
 
 /// Collects elements of `sequence` until `count` of them satisfied `predicate`, waiting at most `timeout`.
 func collect<S: AsyncSequence & Sendable>(
-  _ count: Int, _ what: String, from sequence: S, timeout: Duration = .seconds(5),
+  _ count: Int, _ what: String, from sequence: S, timeout: Duration = HangBound.wait,
   where predicate: @escaping @Sendable (S.Element) -> Bool = { _ in true }
 ) async throws -> [S.Element] where S.Element: Sendable {
   try await withThrowingTaskGroup(of: [S.Element]?.self) { group in
