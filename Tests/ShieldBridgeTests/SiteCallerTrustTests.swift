@@ -7,12 +7,12 @@ import Testing
 
 @testable import ShieldBridge
 
-/// `SiteFocus(site, pid)` from `connection`, as a forger on the bus calls it.
+/// `SiteFocus(site, pid, focused)` from `connection`, as a forger on the bus calls it.
 private func siteFocus(_ connection: Connection, _ site: String, pid: Int32) async throws -> JSONValue {
-  let reply = try await connection.call(
-    ServiceNames.busName, ServiceNames.path, ServiceInterface.name, ServiceInterface.siteFocus.name, site,
-    UInt32(pid), timeout: .seconds(30))
-  return try JSONValue(parsing: try reply.decode(String.self))
+  let state = try await connection.call(
+    ServiceInterface.siteFocus, destination: ServiceNames.busName, path: ServiceNames.path, site, UInt32(pid), true,
+    timeout: .seconds(30))
+  return try JSONValue(parsing: state)
 }
 
 /// Whether `error` is the service's refusal of a caller that is no browser's host.
