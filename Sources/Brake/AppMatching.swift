@@ -67,8 +67,13 @@ extension RuleSet {
   /// The built-in rule (no rules configured) covers every app for a shield
   /// asked by name, but names no app the desktop could report: with it alone
   /// nothing is metered, and this is always `nil`.
+  ///
+  /// A browser's app window (``AppIdentity/appWindowSite``) is its site first, as the
+  /// site of a tab is: a rule whose sites cover it matches it, before any rule that
+  /// names the browser; without one it is matched by its names as any window is.
   public func match(_ identity: AppIdentity) -> AppMatch? {
     guard !isBuiltIn else { return nil }
+    if let site = identity.appWindowSite, let match = match(site: site) { return match }
     for rule in rules {
       if let app = rule.apps.first(where: { $0.matches(identity) }) {
         return AppMatch(rule: rule, app: app)

@@ -124,6 +124,60 @@ import Testing
     await watched.task.value
   }
 
+  /// Issue 22, point 7: an instance of 1,024 bytes or more pushed the class out of the one
+  /// 1 KiB read; the class has its own bound now.
+  @Test func readsTheClassBehindAnInstanceOverItsBound() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let raw = try RawXClient(display: session.display)
+    let long = Array(repeating: UInt8(ascii: "a"), count: 5000)
+    let window = raw.createWindow(wmClass: long + [0] + Array("Instagram".utf8) + [0])
+    let bare = raw.createWindow(wmClass: Array(repeating: UInt8(ascii: "b"), count: 1024) + [0] + Array("Exact".utf8))
+    try await session.waitUntilManaged(window)
+    try await session.waitUntilManaged(bare)
+    let watched = try watch(session)
+    try await session.xdotool(["windowactivate", String(window)])
+    let event = try await watched.log.first("focus on the long-instance window", where: Self.focus(on: window))
+    let app = try #require(Self.focused(event)).app
+    #expect(app.windowClass == "Instagram")
+    #expect(app.instance == String(repeating: "a", count: 1024))
+    try await session.xdotool(["windowactivate", String(bare)])
+    let exact = try await watched.log.first("focus on the window at the bound", where: Self.focus(on: bare))
+    #expect(try #require(Self.focused(exact)).app.windowClass == "Exact")
+    #expect(watched.desktop.identity(of: WindowID(window))?.windowClass == "Instagram")
+    withExtendedLifetime(raw) {}
+    watched.desktop.stop()
+    await watched.task.value
+  }
+
+  /// Issue 22, point 7: a class changed on the focused window (`xdotool set_window --class`)
+  /// is reported at once, not at the next focus change.
+  @Test func followsAClassChangeOnTheFocusedWindow() async throws {
+    let session = try await XSession(windowManager: .openbox)
+    let instagram = try await session.launchXterm(windowClass: "Instagram")
+    let other = try await session.launchXterm(windowClass: "Other")
+    let watched = try watch(session)
+    try await session.xdotool(["windowactivate", String(instagram.window)])
+    _ = try await watched.log.first("focus on Instagram", where: Self.focus(on: instagram.window))
+
+    let mark = watched.log.count
+    try await session.xdotool(["set_window", "--class", "Disguised", String(instagram.window)])
+    let renamed = try await watched.log.first("the new class of the focused window", after: mark) { event in
+      Self.focused(event).map { $0.window.rawValue == instagram.window && $0.app.windowClass == "Disguised" } ?? false
+    }
+    #expect(try #require(Self.focused(renamed)).app.instance == "xterm")
+
+    // The focus moves on: the new window is followed, and a change there is seen too.
+    try await session.xdotool(["windowactivate", String(other.window)])
+    _ = try await watched.log.first("focus on the other xterm", where: Self.focus(on: other.window))
+    let again = watched.log.count
+    try await session.xdotool(["set_window", "--class", "Instagram", String(other.window)])
+    _ = try await watched.log.first("the other xterm's new class", after: again) { event in
+      Self.focused(event).map { $0.window.rawValue == other.window && $0.app.windowClass == "Instagram" } ?? false
+    }
+    watched.desktop.stop()
+    await watched.task.value
+  }
+
   @Test func survivesAWindowDestroyedRightAfterItWasActivated() async throws {
     let session = try await XSession(windowManager: .openbox)
     let xterm = try await session.launchXterm(windowClass: "Instagram")

@@ -24,6 +24,28 @@ import Testing
     #expect(X11Text.name([0x1b, 0x07]) == nil)
   }
 
+  @Test func boundsTheInstanceAndTheClassEachOnItsOwn() {
+    let long = [UInt8](repeating: UInt8(ascii: "a"), count: 5000)
+    let names = X11Text.wmClass(long + [0] + Array("Instagram".utf8) + [0])
+    #expect(names.instance?.utf8.count == X11Text.nameBound)
+    // Both names fit the first read: the class is there.
+    let short = Array("xterm\u{0}Instagram\u{0}".utf8)
+    #expect(X11Text.classPlace(head: short, remaining: 0) == .inHead)
+    // An instance of exactly the bound still leaves its NUL in the first read.
+    let atBound = [UInt8](repeating: UInt8(ascii: "a"), count: X11Text.nameBound) + [0] + Array("Instagram".utf8)
+    #expect(X11Text.classPlace(head: atBound, remaining: 0) == .inHead)
+    #expect(X11Text.wmClass(atBound).windowClass == "Instagram")
+    // An instance longer than its bound: the class is read from the value's end.
+    let head = Array(long.prefix(X11Text.headBytes))
+    #expect(X11Text.classPlace(head: head, remaining: 5000 + 11 - head.count) == .inTail)
+    let tail = Array((long + [0] + Array("Instagram".utf8) + [0]).suffix(X11Text.tailBytes))
+    #expect(X11Text.lastName(tail) == "Instagram")
+    #expect(X11Text.lastName(Array("aaaa\u{0}Instagram".utf8)) == "Instagram")
+    // One long name, or a class over its bound: no class.
+    #expect(X11Text.lastName(Array(long.suffix(X11Text.tailBytes))) == nil)
+    #expect(X11Text.lastName([0] + Array("Instagram".utf8)) == "Instagram")
+  }
+
   @Test func readsClientPidsOnlyWithinTheReply() {
     var reply = [UInt8](repeating: 0, count: 32 + 16)
     reply[8] = 1

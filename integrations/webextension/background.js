@@ -135,6 +135,11 @@ function onHostMessage(message) {
     case "error":
       console.warn("ShieldBridge: the host could not take a message:", String(message.message));
       break;
+    case "noService":
+      // No service runs, so nothing is counted: the shield pages say so plainly.
+      console.warn("ShieldBridge: no service counts:", String(message.message));
+      broadcast({ type: "noService", text: stringOrNull(message.text) });
+      break;
     default:
       break;
   }

@@ -79,6 +79,10 @@ function onMessage(message) {
       if (typeof message.app === "string" && message.app !== "") appName = message.app;
       setStatus(appName ? text("shield_unlocked", [appName]) : text("shield_unlocked_no_app"));
       break;
+    case "noService":
+      // No service counts now: the page says so; a task still records its grant in the ledger.
+      setStatus(message.text ?? text("service_missing"));
+      break;
     case "answer":
       setStatus(String(message.text ?? ""));
       if (message.result === "solved") {

@@ -19,6 +19,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case puzzleSolved = "puzzle.solved"
   case puzzleNotAtLimit = "puzzle.not-at-limit"
   case usageWarning = "usage.warning"
+  case serviceMissing = "service.missing"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -125,6 +126,12 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           + "{minutes} is the number of minutes left; {app} is the app's name.",
         MessageSource("{app}: {minutes} minute left today", plural: "{app}: {minutes} minutes left today"),
         MessageSource(context: noApp, "{minutes} minute left today", plural: "{minutes} minutes left today"))
+    case .serviceMissing:
+      return define(
+        .body,
+        "Shown by the browser extension when no ShieldBridge service runs, so that no time is counted and no "
+          + "limit holds. Plain, no alarm.",
+        MessageSource("No ShieldBridge service is running: nothing is counted."))
     }
   }
 

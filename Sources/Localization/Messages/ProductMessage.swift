@@ -36,6 +36,8 @@ public enum ProductMessage: Hashable, Sendable {
   case puzzleNotAtLimit(app: String?)
   /// The warning before the limit: "{app}: {minutes} minutes left today".
   case usageWarning(app: String?, minutes: Int)
+  /// In the browser when no service runs: "No ShieldBridge service is running: nothing is counted."
+  case serviceMissing
 
   /// The command that `shieldCloseOnly` tells the user to run.
   public static let puzzleCommand = "shieldbridge puzzle"
@@ -59,6 +61,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleSolved: .puzzleSolved
     case .puzzleNotAtLimit: .puzzleNotAtLimit
     case .usageWarning: .usageWarning
+    case .serviceMissing: .serviceMissing
     }
   }
 
@@ -71,7 +74,7 @@ public enum ProductMessage: Hashable, Sendable {
       .puzzleReplyPlaceholder,
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
       .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
-      .usageWarning(app: app, minutes: minutes),
+      .usageWarning(app: app, minutes: minutes), .serviceMissing,
     ]
   }
 

@@ -20,7 +20,7 @@ extension NativeHost {
       let sink = eventSink
       tracker.addObserver { owner in
         // A new service knows nothing of this host's site: tell it again.
-        if let owner { sink.yield(.serviceStarted(owner)) }
+        if let owner { sink.yield(.serviceStarted(owner)) } else { sink.yield(.serviceStopped) }
       }
       let rules = [
         ServiceInterface.limitReached.rule(sender: ServiceNames.busName, path: ServiceNames.path),
@@ -54,7 +54,7 @@ extension NativeHost {
   /// - Returns: The `"state"` message, or an `"error"` message saying why there is none.
   func askService(_ front: BrowserFront) async -> JSONValue {
     guard let connection else {
-      return Self.error("no message bus: the ShieldBridge service cannot be reached")
+      return noService("no message bus: the ShieldBridge service cannot be reached")
     }
     lastCall = .now
     let reply: Message
@@ -65,6 +65,13 @@ extension NativeHost {
       reply = try await connection.call(call, timeout: options.callTimeout)
     } catch {
       options.logger.warning("SiteFocus failed: \(error.name): \(error.message)")
+      // No owner, and none the bus could start: nothing counts until one runs.
+      if error.is(.serviceUnknown) || error.is(.nameHasNoOwner)
+        || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+      {
+        lastState = nil
+        return noService("the ShieldBridge service is not running: \(error.message)")
+      }
       return Self.error("the ShieldBridge service did not answer: \(error.message)")
     }
     told = front
@@ -89,6 +96,25 @@ extension NativeHost {
   func unlocked(rule: String) {
     if puzzle?.match.rule.name == rule { puzzle = nil }
     send(.object([("type", .string("unlocked")), ("rule", .string(rule))]))
+  }
+
+  /// `{"type":"noService","text":…,"message":…}`: no service runs, so nothing is counted
+  /// and no limit holds; `text` says so in the browser's language, `message` why (for the log).
+  func noService(_ detail: String) -> JSONValue {
+    .object([
+      ("type", .string("noService")), ("text", .string(localizer.render(.serviceMissing))),
+      ("message", .string(detail)),
+    ])
+  }
+
+  /// The service's name lost its owner (stopped, killed, crashed): the browser is told at once
+  /// that nothing counts. What it was told stays known, so that a service that comes back
+  /// (the unit restarts it) is told the site again at once.
+  func serviceStopped() {
+    guard told != nil else { return }
+    lastState = nil
+    answeredBy = nil
+    send(noService("the ShieldBridge service stopped"))
   }
 
   func serviceChanged() async {

@@ -100,6 +100,8 @@ public actor NativeHost {
     case unlocked(rule: String)
     /// A new owner of the service's name.
     case serviceStarted(BusName)
+    /// The service's name has no owner any more.
+    case serviceStopped
     /// The coalesced focus is due.
     case focusDue
   }
@@ -191,6 +193,8 @@ public actor NativeHost {
       case .serviceStarted(let owner):
         // The service this host's own call just started already has the site.
         if owner != answeredBy { await serviceChanged() }
+      case .serviceStopped:
+        serviceStopped()
       case .focusDue:
         focusTimer = nil
         await flushFocus()

@@ -13,7 +13,9 @@ extension Command {
       with a bar, and which source counts it: the focused window (X11, i3,
       sway), the running processes (no window system seen), or nothing. The
       figures come from the running service (its Usage() call); when none
-      runs, from the ledger, which the service writes at least every 30 s.
+      runs, from the ledger, which the service writes at least every 30 s,
+      and the first line says "no ShieldBridge service is running: nothing
+      is counted" (with --json, on stderr).
 
       The JSON has the form
       {"date":"2026-11-29","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":5,
@@ -65,9 +67,13 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     bus: bus(invocation), ledger: ledger, status: status, configuration: configuration)
 
   if invocation[\.json] {
+    // The JSON says it as "service": false; the line is for whoever reads stderr.
+    if usage.noService { Output.err("shieldbridge status: \(StatusUsage.noServiceLine)") }
     Output.out(usage.json(adding: status).serialized)
     return .success
   }
+  // Said first and plainly: a stopped service is a brake that is off.
+  if usage.noService { Output.out(StatusUsage.noServiceLine) }
   Output.out("Today: \(status.date)")
   for rule in usage.report.rules {
     Output.out(

@@ -12,6 +12,11 @@ struct StatusUsage {
   /// Whether the meter's figures go into the JSON (see `status --help`).
   var isInJSON: Bool
   var sourceLine: String
+  /// Whether no service owns the name: then nothing is counted, whatever the ledger says.
+  var noService = false
+
+  /// What `status` says first when no service runs (on stderr with `--json`).
+  static let noServiceLine = "no ShieldBridge service is running: nothing is counted"
 
   /// Asks the service on `bus` for `Usage()` without starting it; when it does not answer, reads `ledger`.
   static func find(
@@ -40,7 +45,8 @@ struct StatusUsage {
         report: UsageReport(date: status.date, source: .off, rules: rules), fromService: false,
         isInJSON: usedToday,
         sourceLine: UsageText.sourceLine(
-          backend: nil, counting: nil, choice: choice, hasRules: hasRules, notRunning: reason.reason))
+          backend: nil, counting: nil, choice: choice, hasRules: hasRules, notRunning: reason.reason),
+        noService: reason.noOwner)
     }
   }
 
@@ -83,11 +89,13 @@ struct StatusUsage {
 /// Why the service's figures are not there.
 private struct NoServiceUsage: Error {
   var reason: String
+  /// Whether the bus says no one owns the service's name (or there is no bus).
+  var noOwner = false
 }
 
 /// The running service's `Usage()`, asked without letting the bus start a service for it.
 private func serviceUsage(bus: Connection.Bus) async -> Result<UsageReport, NoServiceUsage> {
-  let notRunning = NoServiceUsage(reason: "the service is not running")
+  let notRunning = NoServiceUsage(reason: "the service is not running", noOwner: true)
   let connection: Connection
   do { connection = try Connection(bus) } catch { return .failure(notRunning) }
   defer { connection.close() }

@@ -100,9 +100,12 @@ final class XConnection: @unchecked Sendable {
 
   // MARK: Properties
 
-  /// Asks for `atom` on `window`, at most `maxBytes` of it, of any type.
-  func requestProperty(_ window: xcb_window_t, _ atom: xcb_atom_t, maxBytes: Int) -> xcb_get_property_cookie_t {
-    xcb_get_property(raw, 0, window, atom, 0, 0, UInt32(clamping: (maxBytes + 3) / 4))
+  /// Asks for `atom` on `window`, at most `maxBytes` of it from `offsetWords` 32-bit units in, of any type.
+  func requestProperty(
+    _ window: xcb_window_t, _ atom: xcb_atom_t, maxBytes: Int, offsetWords: Int = 0
+  ) -> xcb_get_property_cookie_t {
+    xcb_get_property(
+      raw, 0, window, atom, 0, UInt32(clamping: offsetWords), UInt32(clamping: (maxBytes + 3) / 4))
   }
 
   /// The property a ``requestProperty(_:_:maxBytes:)`` asked for; `nil` when the window has none.
@@ -124,12 +127,15 @@ final class XConnection: @unchecked Sendable {
     let count = min(declared, available)
     guard count > 0, let start = xcb_get_property_value(reply) else { return nil }
     let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
-    return XProperty(type: reply.pointee.type, format: format, bytes: bytes)
+    return XProperty(
+      type: reply.pointee.type, format: format, bytes: bytes, remaining: Int(reply.pointee.bytes_after))
   }
 
   /// `atom` on `window`, asked and read in one round trip.
-  func property(_ window: xcb_window_t, _ atom: xcb_atom_t, maxBytes: Int) throws(WindowGone) -> XProperty? {
-    try property(requestProperty(window, atom, maxBytes: maxBytes))
+  func property(
+    _ window: xcb_window_t, _ atom: xcb_atom_t, maxBytes: Int, offsetWords: Int = 0
+  ) throws(WindowGone) -> XProperty? {
+    try property(requestProperty(window, atom, maxBytes: maxBytes, offsetWords: offsetWords))
   }
 
   /// A window named by a `WINDOW` property (`_NET_ACTIVE_WINDOW`, `_NET_SUPPORTING_WM_CHECK`); `nil` for None.
@@ -182,7 +188,7 @@ final class XConnection: @unchecked Sendable {
     var clientIDs: xcb_res_query_client_ids_cookie_t?
   }
 
-  /// Asks for `window`'s `WM_CLASS` (at most 1024 bytes), `_NET_WM_PID` and its client's pid.
+  /// Asks for `window`'s `WM_CLASS` (the first ``X11Text/headBytes``), `_NET_WM_PID` and its client's pid.
   func requestIdentity(_ window: xcb_window_t) -> IdentityRequest {
     var clientIDs: xcb_res_query_client_ids_cookie_t?
     if hasClientPids {
@@ -190,7 +196,7 @@ final class XConnection: @unchecked Sendable {
       clientIDs = xcb_res_query_client_ids(raw, 1, &spec)
     }
     return IdentityRequest(
-      window: window, wmClass: requestProperty(window, XCB_ATOM_WM_CLASS.rawValue, maxBytes: 1024),
+      window: window, wmClass: requestProperty(window, XCB_ATOM_WM_CLASS.rawValue, maxBytes: X11Text.headBytes),
       wmPid: requestProperty(window, atoms.wmPid, maxBytes: 4), clientIDs: clientIDs)
   }
 
@@ -203,7 +209,7 @@ final class XConnection: @unchecked Sendable {
     let wmClass = Result { () throws(WindowGone) in try property(request.wmClass) }
     let wmPid = try? property(request.wmPid)
     let serverPid = request.clientIDs.flatMap(clientPid)
-    let names = X11Text.wmClass(try wmClass.get()?.formatted(8) ?? [])
+    let names = wmClassNames(request.window, head: try wmClass.get())
     var pid = serverPid
     if pid == nil, let claimed = wmPid, claimed.type == XCB_ATOM_CARDINAL.rawValue, let value = claimed.words.first,
       value > 0, value <= UInt32(Int32.max)
@@ -211,6 +217,23 @@ final class XConnection: @unchecked Sendable {
       pid = Int32(value)
     }
     return AppIdentity(instance: names.instance, windowClass: names.windowClass, pid: pid)
+  }
+
+  /// The instance and the class from `WM_CLASS`'s first bytes (`head`), each within its own
+  /// bound: when the instance is longer than its bound, the class is read from the value's end
+  /// (one more round trip), so that no instance, however long, pushes the class out.
+  private func wmClassNames(
+    _ window: xcb_window_t, head: XProperty?
+  ) -> (instance: String?, windowClass: String?) {
+    guard let head, let bytes = head.formatted(8) else { return (nil, nil) }
+    let names = X11Text.wmClass(bytes)
+    guard X11Text.classPlace(head: bytes, remaining: head.remaining) == .inTail else { return names }
+    let total = bytes.count + head.remaining
+    let offsetWords = max(0, total - X11Text.tailBytes) / 4
+    // A value that shrank since the first read is answered with an error: then no class is known.
+    let tail = try? property(
+      window, XCB_ATOM_WM_CLASS.rawValue, maxBytes: total - offsetWords * 4, offsetWords: offsetWords)
+    return (names.instance, tail?.formatted(8).flatMap(X11Text.lastName))
   }
 
   /// `window`'s identity in one round trip; `nil` when the window is gone.
@@ -264,6 +287,8 @@ struct XProperty {
   var type: xcb_atom_t
   var format: UInt8
   var bytes: [UInt8]
+  /// How many bytes of the value follow those read (the reply's `bytes_after`).
+  var remaining: Int = 0
 
   /// The value as 32-bit items (in the connection's byte order, which is ours); empty for other formats.
   var words: [UInt32] {

@@ -28,6 +28,8 @@ final class XEventLoop: @unchecked Sendable {
   private var checkWindow: xcb_window_t?
   private var managerGone: ContinuousClock.Instant?
   private var lastFocus: FocusedWindow??
+  /// The focused window whose properties are selected, to follow a change of its `WM_CLASS`.
+  private var followed: xcb_window_t?
   private var lastScreen: ScreenState?
   private var lastIdle: Bool?
 
@@ -110,6 +112,11 @@ final class XEventLoop: @unchecked Sendable {
     switch Int32(type) {
     case XCB_PROPERTY_NOTIFY:
       let notify = raw.load(as: xcb_property_notify_event_t.self)
+      if notify.window == followed, notify.atom == XCB_ATOM_WM_CLASS.rawValue {
+        // The app in front renamed itself (xdotool set_window --class): it is another app now.
+        refreshFocus()
+        return
+      }
       guard notify.window == connection.root else { return }
       if notify.atom == connection.atoms.activeWindow {
         refreshFocus()
@@ -149,15 +156,40 @@ final class XEventLoop: @unchecked Sendable {
 
   private func refreshFocus() {
     guard let window = connection.windowProperty(connection.root, connection.atoms.activeWindow) else {
+      follow(nil)
       report(focus: nil)
       return
     }
+    // Selected before the class is read, so that a change right after the read is not missed.
+    follow(window)
     // A window destroyed since the manager named it: nothing is known to be in front.
     guard let app = connection.identity(of: window) else {
       report(focus: nil)
       return
     }
     report(focus: FocusedWindow(window: WindowID(UInt64(window)), app: app))
+  }
+
+  /// Selects `PropertyChange` on `window` (the focused one) and drops it from the one followed before.
+  ///
+  /// The mask is this connection's own: the window's client and the manager keep theirs. Every
+  /// property change of the focused window wakes the thread (a title that changes too); only
+  /// `WM_CLASS` is acted on, and titles are never read.
+  private func follow(_ window: xcb_window_t?) {
+    // The root's own mask (its properties) is set once, in `start`, and never dropped.
+    let window = window == connection.root ? nil : window
+    guard window != followed else { return }
+    if let previous = followed {
+      // The manager's check window keeps the destruction watch; any other window gets no events.
+      var mask = previous == checkWindow ? XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue : 0
+      xcb_change_window_attributes(connection.raw, previous, XCB_CW_EVENT_MASK.rawValue, &mask)
+    }
+    if let window {
+      var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+      if window == checkWindow { mask |= XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue }
+      xcb_change_window_attributes(connection.raw, window, XCB_CW_EVENT_MASK.rawValue, &mask)
+    }
+    followed = window
   }
 
   private func report(focus: FocusedWindow?) {
