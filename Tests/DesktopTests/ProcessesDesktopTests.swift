@@ -16,7 +16,7 @@ import Testing
     init() async throws {
       directory = try TemporaryDirectory(prefix: "shieldbridge-processes")
       let path = directory.file("instagram")
-      try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: path)
+      try copyExecutable(from: "/bin/sleep", to: path)
       let process = try BackgroundProcess([path, "600"])
       self.process = process
       let pid = process.process.pid

@@ -19,7 +19,7 @@ struct RenamedSleep {
     // At most 15 bytes, so that `comm` holds the whole name; unique, as the scan sees every test's processes.
     name = "sbapp" + String(UInt32.random(in: 0...999_999_999))
     path = sandbox.root.file(name)
-    try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: path)
+    try copyExecutable(from: "/bin/sleep", to: path)
   }
 
   func launch() throws -> BackgroundProcess {
