@@ -29,8 +29,8 @@ public struct MeterInstant: Hashable, Sendable {
     now(wall: .system)
   }
 
-  /// The clocks as they read now, the wall time from `clock` (which tests and the demo set).
+  /// The clocks as they read now, the wall and boot times from `clock` (which tests and the demo set).
   public static func now(wall clock: WallClock) -> MeterInstant {
-    MeterInstant(monotonic: .now, wall: clock.now(), boot: .now)
+    MeterInstant(monotonic: .now, wall: clock.now(), boot: clock.boot())
   }
 }
