@@ -27,10 +27,12 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # server the clicks are pinned on (started directly under Xvfb: no window
 # manager, no xfconfd; see docs/notification-servers.md); xfce4-session and
 # xfwm4, the Xfce session that runs the service's autostart entry; mako, sway's
-# usual notification server.
+# usual notification server; faketime (libfaketime), the wall clock set forward
+# under a running service.
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	libnotify-bin i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs \
-	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4 mako-notifier
+	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4 mako-notifier \
+	faketime
 # `make stress-test`: a busy machine beside the suite.
 STRESS_PACKAGES := stress-ng
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl

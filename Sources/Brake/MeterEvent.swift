@@ -8,4 +8,7 @@ public enum MeterEvent: Hashable, Sendable {
   case lifted(rule: String)
   /// A new local day began; every rule starts from its base limit.
   case newDay(LocalDay)
+  /// A day the meter already held began (the ledger had it: the clock was
+  /// set back across a restart); its use and grants go on where they were.
+  case dayResumed(LocalDay)
 }

@@ -1,26 +1,36 @@
 public import Posix
 
-/// A moment as the meter sees it: the monotonic reading for durations and the wall time for the day.
+/// A moment as the meter sees it: the monotonic reading for durations, the
+/// wall time for the day, and the boot-time reading that checks the wall time.
 ///
-/// The two are read together by the caller (the service reads both clocks at
-/// each event; a test makes them up). Only the monotonic reading measures time;
-/// the wall time only says which local day the time belongs to.
+/// The three are read together by the caller (the service reads the clocks at
+/// each event; a test makes them up). Only the monotonic reading measures
+/// use; the wall time says which local day the time belongs to, and the boot
+/// time (which counts suspend, as the monotonic reading does not) says how
+/// far the wall time can have moved since the day began.
 public struct MeterInstant: Hashable, Sendable {
   public var monotonic: MonotonicTime
   public var wall: WallTime
+  public var boot: BootTime
 
-  public init(monotonic: MonotonicTime, wall: WallTime) {
+  public init(monotonic: MonotonicTime, wall: WallTime, boot: BootTime) {
     self.monotonic = monotonic
     self.wall = wall
+    self.boot = boot
   }
 
-  /// Both clocks as they read now.
+  /// A moment of a machine that was never suspended: the boot time reads as the monotonic clock.
+  public init(monotonic: MonotonicTime, wall: WallTime) {
+    self.init(monotonic: monotonic, wall: wall, boot: BootTime(nanoseconds: monotonic.nanoseconds))
+  }
+
+  /// The clocks as they read now.
   public static var now: MeterInstant {
-    MeterInstant(monotonic: .now, wall: .now)
+    now(wall: .system)
   }
 
-  /// Both clocks as they read now, the wall time from `clock` (which tests and the demo set).
+  /// The clocks as they read now, the wall and boot times from `clock` (which tests and the demo set).
   public static func now(wall clock: WallClock) -> MeterInstant {
-    MeterInstant(monotonic: .now, wall: clock.now())
+    MeterInstant(monotonic: .now, wall: clock.now(), boot: clock.boot())
   }
 }

@@ -11,13 +11,19 @@ public import Posix
 /// previous one under the state that held until then, so the count is exact
 /// to the nanosecond however often focus changes.
 ///
-/// Durations come only from the monotonic clock, days from the wall clock: a
-/// wall clock set back or forward moves the bucket the time goes to, never the
-/// amount. A local day's time spans from its local midnight to the next (23
-/// or 25 hours on the days DST changes); time that spans midnight is split
+/// Durations come only from the monotonic clock, days from the wall clock
+/// checked against the boot time: a wall clock set back or forward never
+/// changes the amount, and a day ends only when both say so. A local day's
+/// time spans from its local midnight to the next (23 or 25 hours on the days
+/// DST changes), as the zone said when the day began, so a zone changed
+/// during the day does not move its end; time that spans midnight is split
 /// between the two days, and the new day starts every rule from its base
-/// limit. A day the meter already holds (the clock was set back to it)
-/// continues its count.
+/// limit. A wall clock set forward counts only as far as the boot time
+/// (`CLOCK_BOOTTIME`, which counts suspend) has moved since the day began,
+/// so it does not open the next day early; one set back keeps the day until
+/// the wall clock reaches its midnight again. Days only move forward: a day
+/// the meter already holds (the ledger's, after a clock set back across a
+/// restart) continues its count when it comes.
 ///
 /// The meter reads its start from the ``Ledger`` (today's use and grants, so a
 /// restart keeps the day's use) and the caller saves ``usedSecondsToday`` (or
@@ -49,17 +55,33 @@ public struct UsageMeter: Sendable {
   /// The days the meter holds: those of the ledger it started from, and those it has seen since.
   private var days: [LocalDay: MeterDay]
   /// The local day of the latest input: the day time counts towards now.
-  public private(set) var day: LocalDay {
-    didSet { midnight = day.adding(days: 1)?.start }
-  }
-  /// The start of the day after ``day``, as the zone said when ``day`` began:
-  /// ``nextDeadline()`` asks for it after every input, and working it out
+  public private(set) var day: LocalDay
+  /// The end of ``day``: the start of the day after it, as the zone said when
+  /// ``day`` began (the zone of the day), and never sooner than
+  /// ``minimumDayLength`` after the day before ended. Kept rather than worked
+  /// out again: a zone changed since must not move it, and working it out
   /// takes `mktime` and several `localtime_r`, each reading the zone again.
   private var midnight: WallTime?
+  /// The wall time the day began at (as far as the boot time vouched for it)
+  /// and the boot time then: the wall time of a later input counts only as
+  /// far as the boot time has moved since.
+  private var anchor: (wall: WallTime, boot: BootTime)
   /// The events already given on ``day``.
   private var notices: [String: MeterNotices] = [:]
-  /// The latest input: the largest monotonic reading seen, and the wall time that came with the latest.
+  /// The latest input: the largest monotonic reading seen, the boot time, and
+  /// the wall time that came with the latest as far as the boot time vouches for it.
   private var last: MeterInstant
+
+  /// How far a wall clock may run ahead of the boot time since the day began
+  /// and still count: readings of the two clocks are not taken at one instant,
+  /// and a small step of the time service is no attack. A day ends at most this early.
+  public static let wallClockTolerance: Duration = .seconds(300)
+
+  /// The shortest a day is when the meter moves into it from the day before:
+  /// the day DST starts, less ``wallClockTolerance``. A zone moved east ends
+  /// the day after the move no sooner than this, so a zone change cannot make
+  /// a day of a few hours with a fresh limit.
+  public static let minimumDayLength: Duration = .seconds(23 * 3_600) - wallClockTolerance
 
   /// The configured rules whose apps are in use.
   public private(set) var rulesInUse: Set<String> = []
@@ -87,6 +109,7 @@ public struct UsageMeter: Sendable {
     self.days = days
     day = LocalDay.containing(now.wall)
     midnight = day.adding(days: 1)?.start
+    anchor = (now.wall, now.boot)
     last = now
   }
 
@@ -180,8 +203,7 @@ public struct UsageMeter: Sendable {
     // A zone changed since the day began can have moved midnight earlier,
     // past the kept one: that is worked out again, so the wait is never 0
     // for a midnight gone by on the same day.
-    let stillAhead = midnight.flatMap { $0 > last.wall ? $0 : nil }
-    if let midnight = stillAhead ?? day.adding(days: 1)?.start {
+    if let midnight {
       wait = max(.zero, midnight.duration(since: last.wall))
     }
     for rule in settings.rules.rules where counting.contains(rule.name) {
@@ -273,33 +295,51 @@ public struct UsageMeter: Sendable {
   /// from, and the next input's on the day it jumped to.
   private mutating func account(until now: MeterInstant) -> [MeterEvent] {
     let elapsed = now.monotonic.duration(since: last.monotonic)
-    let nowDay = LocalDay.containing(now.wall)
+    let vouched = anchor.wall.adding(now.boot.duration(since: anchor.boot))
+    let wall = min(now.wall, vouched.adding(Self.wallClockTolerance))
+    let dayEnded = midnight.map { wall >= $0 } ?? false
+    // The zone of now names the next day; it is at least the day after (a zone moved west).
+    let nowDay = dayEnded ? max(day.adding(days: 1) ?? day, LocalDay.containing(wall)) : day
+    // Held before this input: the ledger's, or one the meter was on before.
+    let isHeld = days[nowDay] != nil
     let counting = countingRules
     if !counting.isEmpty, elapsed > .zero {
       var beforeMidnight = elapsed
-      if nowDay != day, let midnight = day.adding(days: 1)?.start {
+      if dayEnded, let midnight {
         beforeMidnight = min(elapsed, max(.zero, midnight.duration(since: last.wall)))
       }
       add(beforeMidnight, to: counting, on: day)
       if beforeMidnight < elapsed { add(elapsed - beforeMidnight, to: counting, on: nowDay) }
     }
-    last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: now.wall)
-    guard nowDay != day else { return [] }
-    return moveToDay(nowDay)
+    last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: wall, boot: now.boot)
+    guard dayEnded, nowDay != day else { return [] }
+    // The new day's wall time is the one the boot time vouches for, without the tolerance,
+    // so that the tolerance is not taken again each day.
+    return moveToDay(nowDay, isHeld: isHeld, anchor: (min(now.wall, vouched), now.boot))
   }
 
   private mutating func add(_ time: Duration, to rules: Set<String>, on day: LocalDay) {
     for rule in rules { days[day, default: MeterDay()].used[rule, default: .zero] += time }
   }
 
-  /// Makes `newDay` the current day: ``MeterEvent/newDay(_:)``, and
+  /// Makes `newDay` the current day from `anchor` on: ``MeterEvent/newDay(_:)``
+  /// (``MeterEvent/dayResumed(_:)`` for a day the meter held already), and
   /// ``MeterEvent/lifted(rule:)`` for every rule that was over its limit and is not on the new day.
-  private mutating func moveToDay(_ newDay: LocalDay) -> [MeterEvent] {
+  private mutating func moveToDay(
+    _ newDay: LocalDay, isHeld: Bool, anchor: (wall: WallTime, boot: BootTime)
+  ) -> [MeterEvent] {
     let wasOver = Set(settings.rules.rules.filter { isOver($0, on: day) }.map(\.name))
+    let earliestEnd = midnight.map { $0.adding(Self.minimumDayLength * day.days(to: newDay)) }
     day = newDay
+    self.anchor = anchor
+    if let end = newDay.adding(days: 1)?.start {
+      midnight = max(end, earliestEnd ?? end)
+    } else {
+      midnight = nil
+    }
     notices = [:]
     forgetOldDays()
-    var events: [MeterEvent] = [.newDay(newDay)]
+    var events: [MeterEvent] = [isHeld ? .dayResumed(newDay) : .newDay(newDay)]
     var lifted: Set<String> = []
     for rule in settings.rules.rules
     where wasOver.contains(rule.name) && !isOver(rule, on: newDay) && lifted.insert(rule.name).inserted {

@@ -4,14 +4,21 @@ public import Posix
 ///
 /// The ledger asks its clock for "now" every time it decides which local day
 /// a grant belongs to, so a test (or a demo) can move time across midnight
-/// without waiting for it.
+/// without waiting for it. The meter reads the boot time beside it
+/// (``MeterInstant/now(wall:)``): a wall clock moved on alone is a clock set
+/// forward, which opens no new day; a test that lets a day pass moves both.
 public struct WallClock: Sendable {
   /// Returns the current instant.
   public var now: @Sendable () -> WallTime
+  /// Returns the current boot time (`CLOCK_BOOTTIME`, which counts suspend).
+  public var boot: @Sendable () -> BootTime
 
-  /// A clock that answers with `now()`.
-  public init(now: @escaping @Sendable () -> WallTime) {
+  /// A clock that answers with `now()`, beside the system's boot time or `boot()`.
+  public init(
+    now: @escaping @Sendable () -> WallTime, boot: @escaping @Sendable () -> BootTime = { BootTime.now }
+  ) {
     self.now = now
+    self.boot = boot
   }
 
   /// The system's real-time clock.

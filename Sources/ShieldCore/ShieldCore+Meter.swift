@@ -43,8 +43,12 @@ extension ShieldCore {
         effects.log(.notice, "meter", "rule \(name) is unlocked: \(minutes) more minute(s)")
         lift(rule: name, effects: &effects)
         effects.append(.unlocked(rule: name, minutes: minutes))
-      case .newDay(let day):
-        effects.log(.info, "meter", "a new day, \(day): every rule starts from its daily limit")
+      case .newDay(let day), .dayResumed(let day):
+        if case .newDay = event {
+          effects.log(.info, "meter", "a new day, \(day): every rule starts from its daily limit")
+        } else {
+          effects.log(.info, "meter", "\(day) began again, a day already held: its use and grants go on")
+        }
         newDay = true
         for name in overLimit.keys.sorted() where !events.contains(.lifted(rule: name)) {
           // Lift what the meter does not lift itself, so that nothing stays hidden past midnight.

@@ -1,12 +1,16 @@
 import Brake
 import Posix
 
-/// Two clocks a test moves by hand: the monotonic one measures, the wall one names the day.
+/// Three clocks a test moves by hand: the monotonic one measures, the wall one
+/// names the day, the boot time (which counts suspend) checks the wall one.
 ///
-/// `pass` moves both together, as real time does; `setWall` moves the wall
-/// clock alone, as a user or NTP setting the time does.
+/// `pass` moves all three together, as real time does; `setWall` moves the wall
+/// clock alone, as a user or NTP setting the time does; `suspend` moves the
+/// wall and boot clocks, as a machine that sleeps does.
 struct MeterClock {
   private(set) var monotonicNanoseconds: UInt64 = 1_000_000_000_000
+  /// Ahead of the monotonic reading by the suspends so far.
+  private(set) var bootNanoseconds: UInt64 = 1_000_000_000_000
   private(set) var wallNanoseconds: Int64
 
   init(wall: WallTime) {
@@ -14,7 +18,9 @@ struct MeterClock {
   }
 
   var now: MeterInstant {
-    MeterInstant(monotonic: MonotonicTime(nanoseconds: monotonicNanoseconds), wall: wall)
+    MeterInstant(
+      monotonic: MonotonicTime(nanoseconds: monotonicNanoseconds), wall: wall,
+      boot: BootTime(nanoseconds: bootNanoseconds))
   }
 
   var wall: WallTime {
@@ -28,6 +34,14 @@ struct MeterClock {
   mutating func pass(_ duration: Duration) {
     let nanoseconds = Self.nanoseconds(duration)
     monotonicNanoseconds += UInt64(nanoseconds)
+    bootNanoseconds += UInt64(nanoseconds)
+    wallNanoseconds += nanoseconds
+  }
+
+  /// The machine sleeps for `duration`: the wall and boot clocks move, the monotonic one does not.
+  mutating func suspend(_ duration: Duration) {
+    let nanoseconds = Self.nanoseconds(duration)
+    bootNanoseconds += UInt64(nanoseconds)
     wallNanoseconds += nanoseconds
   }
 
@@ -44,6 +58,7 @@ struct MeterClock {
   /// The monotonic clock alone reads `duration` earlier (never on Linux; the meter guards anyway).
   mutating func setMonotonicBack(by duration: Duration) {
     monotonicNanoseconds -= UInt64(Self.nanoseconds(duration))
+    bootNanoseconds -= UInt64(Self.nanoseconds(duration))
   }
 
   static func nanoseconds(_ duration: Duration) -> Int64 {

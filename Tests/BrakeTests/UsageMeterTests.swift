@@ -391,30 +391,27 @@ struct UsageMeterDayTests {
     #expect(meter.inUse(["social"], at: clock.now) == [.newDay(day.adding(days: 1)!), .limitReached(rule: "social")])
   }
 
-  @Test("A wall clock set a day forward and a day back neither invents nor loses a second")
+  @Test("A wall clock set a day forward and a day back neither invents nor loses a second, nor opens a day")
   func wallClockJumps() {
     let monday = LocalDay("2026-06-15")!
-    let tuesday = monday.adding(days: 1)!
     var clock = MeterClock(wall: localNoon("2026-06-15"))
     var meter = makeMeter([socialRule(dailyLimitMinutes: 600, warnMinutes: 0)], clock: clock)
     _ = meter.inUse(["social"], at: clock.now)
     clock.pass(.seconds(60))
     clock.setWall(by: .seconds(86_400))
-    // The minute was measured before anyone could tell when the clock moved: it stays on Monday.
-    #expect(meter.advance(to: clock.now) == [.newDay(tuesday)])
+    // The boot time says a minute passed, not a day: it is still Monday.
+    #expect(meter.advance(to: clock.now) == [])
     clock.pass(.seconds(60))
-    _ = meter.advance(to: clock.now)
-    #expect(meter.usedSeconds(on: monday) == ["social": 60])
-    #expect(meter.usedSeconds(on: tuesday) == ["social": 60])
-    // Back to Monday: Monday's count goes on where it was, it does not start again.
+    #expect(meter.advance(to: clock.now) == [])
+    #expect(meter.day == monday)
+    #expect(meter.usedSecondsByDay == [monday: ["social": 120]])
+    // Back to Monday's wall time: nothing to begin again.
     clock.pass(.seconds(60))
     clock.setWall(by: .seconds(-86_400))
-    #expect(meter.advance(to: clock.now) == [.newDay(monday)])
+    #expect(meter.advance(to: clock.now) == [])
     clock.pass(.seconds(60))
     _ = meter.advance(to: clock.now)
-    #expect(meter.usedSeconds(on: monday) == ["social": 120])
-    #expect(meter.usedSeconds(on: tuesday) == ["social": 120])
-    #expect(meter.usedSecondsToday == ["social": 120])
+    #expect(meter.usedSecondsToday == ["social": 240])
     // A clock set back by hours within the day changes nothing at all.
     clock.setWall(by: .seconds(-3 * 3_600))
     clock.pass(.seconds(60))
@@ -423,21 +420,20 @@ struct UsageMeterDayTests {
     #expect(total == 300)
   }
 
-  @Test("A clock set back to a day the ledger holds continues that day's count")
+  @Test("A day the ledger holds ahead of the clock (set back across a restart) continues its count when it comes")
   func backToStoredDay() {
     let monday = LocalDay("2026-06-15")!
-    var clock = MeterClock(wall: localNoon("2026-06-16"))
+    let tuesday = monday.adding(days: 1)!
+    var clock = MeterClock(wall: tuesday.start.adding(seconds: -1))
     var ledger = Ledger()
-    ledger.recordUsedSeconds(290, for: "social", on: monday)
+    ledger.recordUsedSeconds(290, for: "social", on: tuesday)
     var meter = makeMeter([socialRule()], ledger: ledger, clock: clock)
     _ = meter.inUse(["social"], at: clock.now)
-    clock.setWall(by: .seconds(-86_400))
-    clock.pass(.seconds(1))
-    // The second before anyone could tell stays on Tuesday; Monday warns again, as after a restart.
-    #expect(meter.advance(to: clock.now) == [.newDay(monday), .warning(rule: "social", remaining: .seconds(10))])
-    #expect(meter.usedSeconds(on: monday) == ["social": 290])
-    #expect(meter.usedSeconds(on: monday.adding(days: 1)!) == ["social": 1])
-    #expect(meter.usage(of: "social")?.usedSeconds == 290)
+    clock.pass(.seconds(2))
+    // Not a new day: Tuesday's count goes on, and warns again, as after a restart.
+    #expect(meter.advance(to: clock.now) == [.dayResumed(tuesday), .warning(rule: "social", remaining: .seconds(9))])
+    #expect(meter.usedSeconds(on: monday) == ["social": 1])
+    #expect(meter.usage(of: "social")?.usedSeconds == 291)
     clock.pass(until: meter.nextDeadline()!)
     #expect(meter.advance(to: clock.now) == [.limitReached(rule: "social")])
     #expect(meter.usage(of: "social")?.usedSeconds == 300)

@@ -40,4 +40,14 @@ struct EnvironmentAndTimeTests {
     #expect(elapsed >= .milliseconds(20))
     #expect(start.duration(since: MonotonicTime.now) == .zero)
   }
+
+  @Test("The boot time measures durations and is never behind the monotonic clock, which skips suspend")
+  func bootTimeCountsAtLeastTheMonotonicTime() {
+    let monotonic = MonotonicTime.now
+    let start = BootTime.now
+    #expect(start.nanoseconds >= monotonic.nanoseconds)
+    usleep(20_000)
+    #expect(BootTime.now.duration(since: start) >= .milliseconds(20))
+    #expect(start.duration(since: BootTime.now) == .zero)
+  }
 }

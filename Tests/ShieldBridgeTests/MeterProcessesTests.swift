@@ -103,9 +103,12 @@ struct MeterProcessesTests {
     let first = try app.launch()
     let rule = Rule(
       name: "social", apps: [AppPattern(name: app.name)], dailyLimitMinutes: 3, warnMinutes: 0, onLimit: .close)
-    // The wall clock the service reads, moved a day on while it runs: the ledger's clock.
+    // The wall clock the service reads, moved a day on while it runs: the ledger's clock. The boot
+    // time moves with it, as after a day asleep; a wall clock moved alone opens no day (issue 22).
     let offset = Mutex<Int64>(0)
-    let clock = WallClock { WallTime.now.adding(seconds: offset.withLock { $0 }) }
+    let clock = WallClock(
+      now: { WallTime.now.adding(seconds: offset.withLock { $0 }) },
+      boot: { BootTime(nanoseconds: BootTime.now.nanoseconds + UInt64(offset.withLock { $0 }) * 1_000_000_000) })
     let harness = try await MeterHarness(
       rules: [rule], desktop: backend(for: [rule]), sandbox: sandbox, clock: clock)
     _ = try await harness.signal(.limitReached(rule: "social", app: app.name))

@@ -14,13 +14,15 @@ final class ServeProcess: Sendable {
 
   /// Starts `serve --address ADDRESS ARGUMENTS…` and returns once it owns `org.shieldbridge.ShieldBridge`.
   ///
-  /// - Parameter environment: Set on top of the sandbox's service environment.
+  /// - Parameters:
+  ///   - environment: Set on top of the sandbox's service environment.
+  ///   - launcher: The command that runs `shieldbridge serve …` (none: it is started itself).
   init(
     sandbox: Sandbox, address: String, watcher: ServiceWatcher, environment: [String: String] = [:],
-    arguments: [String] = []
+    arguments: [String] = [], launcher: [String] = []
   ) async throws {
     process = try BackgroundProcess(
-      shieldbridge: ["serve", "--address", address] + arguments,
+      launcher + [ShieldBridgeTool.path, "serve", "--address", address] + arguments,
       environment: sandbox.serviceEnvironment(address: address).merging(environment) { $1 })
     guard let owner = await watcher.owner.waitForOwner(timeout: .seconds(10)) else {
       let ended = await process.finish(timeout: .milliseconds(100))

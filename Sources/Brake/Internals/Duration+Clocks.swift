@@ -23,6 +23,15 @@ extension Duration {
 }
 
 extension WallTime {
+  /// This instant moved by `duration` (earlier when it is negative).
+  func adding(_ duration: Duration) -> WallTime {
+    let (seconds, attoseconds) = duration.components
+    let total = Int64(nanoseconds) + attoseconds / 1_000_000_000
+    let carry = total >= 0 ? total / 1_000_000_000 : (total - 999_999_999) / 1_000_000_000
+    return WallTime(
+      secondsSince1970: secondsSince1970 &+ seconds &+ carry, nanoseconds: Int32(total - carry * 1_000_000_000))
+  }
+
   /// The time from `earlier` to this instant; negative when `earlier` is later.
   func duration(since earlier: WallTime) -> Duration {
     .seconds(secondsSince1970 &- earlier.secondsSince1970)

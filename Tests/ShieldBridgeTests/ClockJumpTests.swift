@@ -1,0 +1,93 @@
+import Brake
+import DBus
+import Foundation
+import JSON
+import Notifications
+import TestSupport
+import Testing
+
+@testable import ShieldBridge
+
+/// libfaketime's library, which Debian's faketime package installs.
+private func libfaketime() throws -> String {
+  let lib = "/usr/lib"
+  let folders = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+  for folder in folders.sorted() {
+    let path = "\(lib)/\(folder)/faketime/libfaketime.so.1"
+    if FileManager.default.fileExists(atPath: path) { return path }
+  }
+  throw CommandFailed(
+    description: "libfaketime is not installed: install the Debian package faketime ('make test' does)")
+}
+
+/// Runs a command through a shell under libfaketime. libfaketime's constructor
+/// puts `FAKETIME_SHARED` into the environment, which moves `environ` in a
+/// process that starts with the library, and the Swift runtime then finds no
+/// arguments; the shell sets it first, so the program it execs starts with it set.
+private let throughShell = ["/bin/sh", "-c", #"exec "$0" "$@""#]
+
+@Suite("A wall clock set forward under a running service gives no fresh budget (issue 22, point 4)")
+struct ClockJumpTests {
+  @Test("serve under libfaketime: a day forward keeps the day, its use and its limit; a day back again begins nothing")
+  func forwardOneDay() async throws {
+    let sandbox = try Sandbox()
+    let app = try RenamedSleep(in: sandbox)
+    let running = try app.launch()
+    defer { running.process.signal(SIGKILL) }
+    try sandbox.writeConfig(
+      #"{"desktop":"processes","rules":[{"name":"social","apps":["\#(app.name)"],"#
+        + #""dailyLimitMinutes":2,"warnMinutes":0,"onLimit":"notify"}]}"#)
+    // The service's wall clock is the file's offset from the real one; the monotonic and boot clocks stay real.
+    let offset = sandbox.root.file("faketime")
+    try "+0\n".write(toFile: offset, atomically: true, encoding: .utf8)
+    let faked = [
+      "LD_PRELOAD": try libfaketime(), "FAKETIME_TIMESTAMP_FILE": offset, "FAKETIME_NO_CACHE": "1",
+      "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+    ]
+    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    let watcher = try await ServiceWatcher(address: desk.bus.address)
+    let serve = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: faked,
+      arguments: ["--minute-length", "1000", "--save-interval", "1000"], launcher: throughShell)
+    func usage() async throws -> JSONValue {
+      let reply = try await watcher.call(ServiceInterface.usage.name)
+      return try JSONValue(parsing: try reply.decode(String.self))
+    }
+
+    let atLimit = try await poll("the rule at its limit of 2 s", timeout: .seconds(30)) {
+      let report = try await usage()
+      return report.usageRule("social")?["overLimit"]?.boolValue == true ? report : JSONValue?.none
+    }
+    let today = try #require(atLimit["date"]?.stringValue, "\(atLimit)")
+
+    let usedAtLimit = try #require(atLimit.usageRule("social")?["usedSeconds"]?.integerValue)
+    try "+1d\n".write(toFile: offset, atomically: true, encoding: .utf8)
+    // Two more seconds counted under a wall clock a day on: Usage() reads the clocks each time.
+    let after = try await poll("two more seconds counted", timeout: .seconds(30)) {
+      let report = try await usage()
+      let used = report.usageRule("social")?["usedSeconds"]?.integerValue ?? 0
+      return used >= usedAtLimit + 2 ? report : JSONValue?.none
+    }
+    #expect(after["date"]?.stringValue == today)
+    let rule = try #require(after.usageRule("social"))
+    #expect(rule["overLimit"]?.boolValue == true)
+    #expect(rule["grantsToday"]?.integerValue == 0)
+    // status, under the same clock, shows the service's count: no fresh budget.
+    let status = try await BackgroundProcess(
+      throughShell + [ShieldBridgeTool.path, "status", "--json"],
+      environment: sandbox.serviceEnvironment(address: desk.bus.address).merging(faked) { $1 }
+    ).finish(timeout: .seconds(30))
+    #expect(status.status == 0, "status: \(status.error)")
+    let shown = try JSONValue(parsing: status.output).usageRule("social")
+    #expect((shown?["usedSeconds"]?.integerValue ?? 0) >= usedAtLimit + 2, "\(status.output)")
+    #expect(shown?["counting"]?.boolValue == true, "\(status.output)")
+
+    try "+0\n".write(toFile: offset, atomically: true, encoding: .utf8)
+    #expect(try await usage()["date"]?.stringValue == today)
+    _ = await serve.terminate()
+    #expect(!serve.logLines.contains { $0.contains("a new day") }, "\(serve.logLines)")
+    // Nothing was booked on the day the clock jumped to.
+    let ledger = try sandbox.store.load().value
+    #expect(ledger.usedSecondsByDay.keys.map(\.description) == [today])
+  }
+}
