@@ -39,7 +39,7 @@ final class EmbeddedNotifications: Sendable {
   }
 
   /// The reason notification `id` was closed with, once it is.
-  func closeReason(of id: UInt32, timeout: Duration = .seconds(10)) async throws -> CloseReason {
+  func closeReason(of id: UInt32, timeout: Duration = HangBound.wait) async throws -> CloseReason {
     let event = try await activity.first("notification \(id) to be closed", timeout: timeout) { event in
       if case .closed(id, _) = event { return true }
       return false

@@ -90,12 +90,12 @@ final class MeterHarness: Sendable {
   }
 
   /// The next meter signal after position `after` that matches.
-  func signal(after: Int = 0, _ wanted: MeterSignal, timeout: Duration = .seconds(15)) async throws -> MeterSignal {
+  func signal(after: Int = 0, _ wanted: MeterSignal, timeout: Duration = HangBound.wait) async throws -> MeterSignal {
     try await signals.first("the signal \(wanted)", after: after, timeout: timeout) { $0 == wanted }
   }
 
   /// The first log line after position `after` that contains `text`.
-  func logLine(after: Int = 0, containing text: String, timeout: Duration = .seconds(15)) async throws -> String {
+  func logLine(after: Int = 0, containing text: String, timeout: Duration = HangBound.wait) async throws -> String {
     do {
       return try await log.first("a log line with \"\(text)\"", after: after, timeout: timeout) { $0.contains(text) }
     } catch {

@@ -121,7 +121,7 @@ final class NativeHostProcess: Sendable {
 
   /// The first message after position `after` that matches.
   func message(
-    _ what: String, after: Int = 0, timeout: Duration = .seconds(15),
+    _ what: String, after: Int = 0, timeout: Duration = HangBound.wait,
     where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }
   ) async throws -> JSONValue {
     do {
@@ -133,7 +133,7 @@ final class NativeHostProcess: Sendable {
 
   /// The first `"type":"state"` message after `after` for `site` (`nil`: the site null) that matches.
   func state(
-    _ site: String?, after: Int = 0, timeout: Duration = .seconds(15),
+    _ site: String?, after: Int = 0, timeout: Duration = HangBound.wait,
     where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }
   ) async throws -> JSONValue {
     try await message("a state for \(site ?? "null")", after: after, timeout: timeout) { message in
@@ -146,7 +146,7 @@ final class NativeHostProcess: Sendable {
 
   /// Waits for the host to end and for all it wrote to be read; its exit
   /// status, or `nil` when it did not end in time.
-  func exitStatus(timeout: Duration = .seconds(15)) async -> Int32? {
+  func exitStatus(timeout: Duration = HangBound.wait) async -> Int32? {
     let process = self.process
     let termination = (try? await onOwnThread { process.wait(timeout: timeout) }) ?? nil
     _ = try? await outputEnded.first("the host's stdout to end", timeout: timeout)

@@ -342,8 +342,8 @@ struct NativeHostTests {
     #expect(solved["result"] == "solved")
     #expect(solved["minutes"]?.integerValue == 5)
     #expect(solved["text"]?.stringValue?.hasPrefix("5 weitere Minuten für Instagram") == true, "\(solved)")
-    let lifted = try await host.state("instagram.com", after: mark)
-    #expect(lifted["shielded"] == false, "\(lifted)")
+    // A state pushed before the grant may still come first on a busy machine; the lifted one follows.
+    let lifted = try await host.state("instagram.com", after: mark) { $0["shielded"] == false }
     #expect(lifted["limitSeconds"]?.integerValue == 6)
     #expect(try harness.sandbox.store.load().value.grants(for: "social", on: harness.sandbox.store.today) == 1)
 

@@ -23,7 +23,7 @@ extension Sandbox {
   }
 
   /// The lines the recording handler `name` wrote, once it has run.
-  func handlerOutput(_ name: String, timeout: Duration = .seconds(10)) async throws -> [String] {
+  func handlerOutput(_ name: String, timeout: Duration = HangBound.wait) async throws -> [String] {
     let path = root.file(name)
     return try await poll("the handler's output in \(name)", timeout: timeout) {
       (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").map(String.init)

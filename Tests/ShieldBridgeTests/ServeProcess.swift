@@ -111,7 +111,7 @@ extension Sandbox {
   /// Runs `shieldbridge` with ``serviceEnvironment(address:)`` and `changes`
   /// on top, on a thread of its own; after `timeout` it is killed and the result has no status.
   func run(
-    _ arguments: [String], address: String, changes: [String: String] = [:], timeout: Duration = .seconds(15)
+    _ arguments: [String], address: String, changes: [String: String] = [:], timeout: Duration = HangBound.wait
   ) async throws -> Subprocess.Result {
     let environment = serviceEnvironment(address: address).merging(changes) { $1 }
     return try await onOwnThread { try ShieldBridgeTool.run(arguments, environment: environment, timeout: timeout) }

@@ -89,7 +89,7 @@ final class ServiceHarness: Sendable {
   }
 
   /// The lines the recording handler `name` wrote, once it has run.
-  func handlerOutput(_ name: String, timeout: Duration = .seconds(10)) async throws -> [String] {
+  func handlerOutput(_ name: String, timeout: Duration = HangBound.wait) async throws -> [String] {
     try await sandbox.handlerOutput(name, timeout: timeout)
   }
 }

@@ -19,7 +19,7 @@ private final class NoService: Sendable {
 
   /// Runs `shieldbridge` on this bus: ``Sandbox/run(_:address:changes:timeout:)``.
   func run(
-    _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(15)
+    _ arguments: [String], environment: [String: String] = [:], timeout: Duration = HangBound.wait
   ) async throws -> Subprocess.Result {
     try await sandbox.run(arguments, address: bus.address, changes: environment, timeout: timeout)
   }

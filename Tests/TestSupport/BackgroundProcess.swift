@@ -78,7 +78,7 @@ public final class BackgroundProcess: Sendable {
   }
 
   /// Waits until stdout has a complete line containing `text`; returns that line.
-  public func waitForLine(containing text: String, timeout: Duration = .seconds(10)) async throws
+  public func waitForLine(containing text: String, timeout: Duration = HangBound.wait) async throws
     -> String
   {
     try await poll("a line with '\(text)' from \(process.pid)", timeout: timeout) {
@@ -87,14 +87,14 @@ public final class BackgroundProcess: Sendable {
   }
 
   /// Waits until stdout has a first complete line; returns it.
-  public func waitForFirstLine(timeout: Duration = .seconds(10)) async throws -> String {
+  public func waitForFirstLine(timeout: Duration = HangBound.wait) async throws -> String {
     try await poll("a line from \(process.pid)", timeout: timeout) { self.outputLines.first }
   }
 
   /// Waits for the process to end and for its output to be read; kills it after `timeout`.
   ///
   /// - Returns: how it ended (`nil` when it had to be killed), with everything it printed.
-  public func finish(timeout: Duration = .seconds(10)) async -> Finished {
+  public func finish(timeout: Duration = HangBound.wait) async -> Finished {
     let process = self.process
     let termination = (try? await onOwnThread { process.wait(timeout: timeout) }) ?? nil
     if termination == nil {

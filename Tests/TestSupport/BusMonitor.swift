@@ -50,7 +50,7 @@ public final class BusMonitor: Sendable {
   }
 
   /// Waits until `count` `Notify` calls were seen, and returns them.
-  public func waitForNotifyCalls(_ count: Int, timeout: Duration = .seconds(10)) async throws
+  public func waitForNotifyCalls(_ count: Int, timeout: Duration = HangBound.wait) async throws
     -> [NotifyCall]
   {
     try await poll("\(count) Notify call(s) on the bus", timeout: timeout) {

@@ -116,14 +116,14 @@ public final class VirtualDesktop: Sendable {
   }
 
   /// Waits until exactly `count` notifications are on screen and none waits.
-  public func waitUntilDisplayed(_ count: Int, timeout: Duration = .seconds(10)) async throws {
+  public func waitUntilDisplayed(_ count: Int, timeout: Duration = HangBound.wait) async throws {
     _ = try await poll("\(count) notification(s) on screen", timeout: timeout) {
       try await onOwnThread { try self.displayedCount() == count && self.waitingCount() == 0 } ? true : nil
     }
   }
 
   /// The X window dunst shows its notifications in, once it is on screen.
-  public func notificationWindow(timeout: Duration = .seconds(10)) async throws -> String {
+  public func notificationWindow(timeout: Duration = HangBound.wait) async throws -> String {
     try await poll("dunst's window on \(display)", timeout: timeout) {
       let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
       let result = try await onOwnThread {

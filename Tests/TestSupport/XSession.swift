@@ -146,7 +146,7 @@ public final class XSession: Sendable {
   }
 
   /// Runs `arguments` against this display on a thread of its own and returns how it ended.
-  public func run(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> Subprocess.Result {
+  public func run(_ arguments: [String], timeout: Duration = HangBound.wait) async throws -> Subprocess.Result {
     let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
     return try await onOwnThread { try Subprocess.run(arguments, environment: environment, timeout: timeout) }
   }
@@ -155,7 +155,7 @@ public final class XSession: Sendable {
   ///
   /// - Throws: ``DesktopError`` with its stderr when it does not exit with 0.
   @discardableResult
-  public func checked(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> String {
+  public func checked(_ arguments: [String], timeout: Duration = HangBound.wait) async throws -> String {
     let result = try await run(arguments, timeout: timeout)
     guard result.status == 0 else {
       throw DesktopError(

@@ -94,7 +94,7 @@ public final class XfceNotifyd: Sendable {
   public var standardError: String { process.withLock { $0?.standardError ?? "" } }
 
   /// Stops the server (SIGTERM, then SIGKILL to its process group) and waits until it left the bus.
-  public func stop(timeout: Duration = .seconds(10)) async throws {
+  public func stop(timeout: Duration = HangBound.wait) async throws {
     guard
       let running = process.withLock({ state in
         defer { state = nil }
