@@ -1,4 +1,5 @@
 public import JSON
+import Posix
 
 extension Ledger {
   /// The version of the file format written by ``json``.
@@ -13,7 +14,7 @@ extension Ledger {
   /// is treated as unmetered.
   public static let formatVersion: Int64 = 1
 
-  /// The ledger as stored:
+  /// The ledger as stored (and, when a meter wrote one, its `dayAnchor`, see ``DayAnchor/json``):
   /// `{"version":1,"days":[{"date":"2026-11-29","grants":{"social":1},"usedSeconds":{"social":190},`
   /// `"metered":["social","video"],"limitReached":{"social":0}}]}`,
   /// days and rule names sorted so that equal ledgers are equal files.
@@ -42,7 +43,9 @@ extension Ledger {
       }
       return .object(members)
     }
-    return .object([("version", .integer(Ledger.formatVersion)), ("days", .array(sortedDays))])
+    var members: [(String, JSONValue)] = [("version", .integer(Ledger.formatVersion)), ("days", .array(sortedDays))]
+    if let dayAnchor { members.append(("dayAnchor", dayAnchor.json)) }
+    return .object(members)
   }
 
   /// Reads a ledger from its stored form.
@@ -155,9 +158,10 @@ extension Ledger {
         if !used.isEmpty { usedSecondsByDay[day] = used }
       }
     }
+    // The anchor only saves the meter's day across a restart: one that cannot be read is no anchor.
     self.init(
       days: days, usedSecondsByDay: usedSecondsByDay, meteredByDay: meteredByDay,
-      limitReachedByDay: limitReachedByDay)
+      limitReachedByDay: limitReachedByDay, dayAnchor: json["dayAnchor"].flatMap(DayAnchor.init(json:)))
   }
 
   /// At most 40 characters of `text`, so a huge value makes a short warning.
@@ -198,4 +202,46 @@ public struct LedgerFormatError: Error, Hashable, Sendable, CustomStringConverti
   }
 
   public var description: String { message }
+}
+
+extension DayAnchor {
+  /// The anchor as the ledger stores it:
+  /// `{"bootId":"…","bootNanoseconds":…,"wall":[seconds,nanoseconds],"day":"2026-12-01","midnight":[seconds,nanoseconds]}`
+  /// (no `midnight` on the last day a date can name).
+  public var json: JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("bootId", .string(bootID)),
+      ("bootNanoseconds", .integer(Int64(clamping: boot.nanoseconds))),
+      ("wall", DayAnchor.json(wall)),
+      ("day", .string(day.description)),
+    ]
+    if let midnight { members.append(("midnight", DayAnchor.json(midnight))) }
+    return .object(members)
+  }
+
+  /// Reads a stored anchor; `nil` when any part of it is missing or wrong.
+  public init?(json: JSONValue) {
+    guard let bootID = json["bootId"]?.stringValue, !bootID.isEmpty, bootID.utf8.count <= 64,
+      let boot = json["bootNanoseconds"]?.integerValue, boot >= 0,
+      let wall = json["wall"].flatMap(DayAnchor.wallTime(json:)),
+      let text = json["day"]?.stringValue, let day = LocalDay(text)
+    else { return nil }
+    var midnight: WallTime?
+    if let stored = json["midnight"] {
+      guard let time = DayAnchor.wallTime(json: stored) else { return nil }
+      midnight = time
+    }
+    self.init(bootID: bootID, boot: BootTime(nanoseconds: UInt64(boot)), wall: wall, day: day, midnight: midnight)
+  }
+
+  private static func json(_ time: WallTime) -> JSONValue {
+    .array([.integer(time.secondsSince1970), .integer(Int64(time.nanoseconds))])
+  }
+
+  private static func wallTime(json: JSONValue) -> WallTime? {
+    guard let parts = json.arrayValue, parts.count == 2, let seconds = parts[0].integerValue,
+      let nanoseconds = parts[1].integerValue, (0..<1_000_000_000).contains(nanoseconds)
+    else { return nil }
+    return WallTime(secondsSince1970: seconds, nanoseconds: Int32(nanoseconds))
+  }
 }

@@ -36,6 +36,10 @@ public struct Ledger: Hashable, Sendable {
   /// Per day, rule name → the grants the rule had when the meter last saw it reach its limit.
   public private(set) var limitReachedByDay: [LocalDay: [String: Int]]
 
+  /// Where the meter's current day began, as it last saved it (``DayAnchor``);
+  /// `nil` when no meter wrote one.
+  public var dayAnchor: DayAnchor?
+
   /// An empty ledger.
   public init() {
     days = [:]
@@ -46,8 +50,10 @@ public struct Ledger: Hashable, Sendable {
 
   init(
     days: [LocalDay: [String: Int]], usedSecondsByDay: [LocalDay: [String: Int]] = [:],
-    meteredByDay: [LocalDay: Set<String>] = [:], limitReachedByDay: [LocalDay: [String: Int]] = [:]
+    meteredByDay: [LocalDay: Set<String>] = [:], limitReachedByDay: [LocalDay: [String: Int]] = [:],
+    dayAnchor: DayAnchor? = nil
   ) {
+    self.dayAnchor = dayAnchor
     self.days = days
     self.usedSecondsByDay = usedSecondsByDay
     self.meteredByDay = meteredByDay

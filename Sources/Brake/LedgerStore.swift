@@ -51,8 +51,28 @@ public final class LedgerStore: Sendable {
   /// The lock file every writer (and the write check) takes first.
   var lockPath: String { directory + "/ledger.lock" }
 
-  /// The local day of the clock's "now".
-  public var today: LocalDay { LocalDay.containing(clock.now()) }
+  /// Today, as the meter has it: ``today(in:)`` of the stored ledger (the
+  /// wall clock's day when it cannot be read).
+  public var today: LocalDay {
+    today(in: (try? load().value) ?? Ledger())
+  }
+
+  /// Today by the rule the meter follows: the day the ledger's
+  /// ``Ledger/dayAnchor`` gives for the clock's "now" when the anchor is of
+  /// this boot (``DayAnchor/day(wall:boot:)``), else the local day of the
+  /// wall clock (after a reboot, or before a meter ever saved).
+  ///
+  /// So a grant is recorded on the day the meter counts, with the clock set
+  /// forward or the zone changed.
+  public func today(in ledger: Ledger) -> LocalDay {
+    let now = clock.now()
+    guard let anchor = ledger.dayAnchor, let bootID = clock.bootID(), anchor.bootID == bootID else {
+      return LocalDay.containing(now)
+    }
+    let boot = clock.boot()
+    guard anchor.boot <= boot else { return LocalDay.containing(now) }
+    return anchor.day(wall: now, boot: boot)
+  }
 
   /// The ledger as stored; empty when there is none yet.
   ///
@@ -76,7 +96,7 @@ public final class LedgerStore: Sendable {
   public func loadForMeter(rules: RuleSet? = nil) throws(LedgerError) -> LedgerResult<Ledger> {
     var loaded: LedgerResult<Ledger>
     if let rules { loaded = try load(for: rules) } else { loaded = try load() }
-    let today = self.today
+    let today = today(in: loaded.value)
     let later = loaded.value.daysWithUsage(after: today)
     if !later.isEmpty { loaded.warnings.append(.usageOnLaterDays(days: later, today: today)) }
     return loaded
@@ -86,13 +106,13 @@ public final class LedgerStore: Sendable {
   /// maximum, with a ``LedgerWarning/grantsAboveMaximum(day:rule:found:maximum:)``.
   public func status(of rules: RuleSet) throws(LedgerError) -> LedgerResult<DayStatus> {
     let loaded = try load(for: rules)
-    return LedgerResult(loaded.value.status(of: rules, on: today), warnings: loaded.warnings)
+    return LedgerResult(loaded.value.status(of: rules, on: today(in: loaded.value)), warnings: loaded.warnings)
   }
 
   /// Where `rule` stands today, as ``status(of:)-(RuleSet)`` says it.
   public func status(of rule: Rule) throws(LedgerError) -> LedgerResult<RuleStatus> {
     let loaded = try load(for: RuleSet([rule]))
-    let grants = loaded.value.grants(for: rule.name, on: today)
+    let grants = loaded.value.grants(for: rule.name, on: today(in: loaded.value))
     return LedgerResult(RuleStatus(rule: rule, grantsToday: grants), warnings: loaded.warnings)
   }
 
@@ -100,7 +120,7 @@ public final class LedgerStore: Sendable {
   /// today than its `maxGrantsPerDay` (only the maximum counts, see ``Rule/countedGrants(_:)``).
   public func load(for rules: RuleSet) throws(LedgerError) -> LedgerResult<Ledger> {
     var loaded = try load()
-    loaded.warnings += loaded.value.grantsAboveMaximum(of: rules, on: today)
+    loaded.warnings += loaded.value.grantsAboveMaximum(of: rules, on: today(in: loaded.value))
     return loaded
   }
 
@@ -121,7 +141,7 @@ public final class LedgerStore: Sendable {
     try withLock { () throws(LedgerError) in
       let loaded = try loadForUpdate()
       var ledger = loaded.value
-      let day = today
+      let day = today(in: ledger)
       let grants = try ledger.recordGrant(for: rule, on: day)
       ledger.forgetOldDays(before: day)
       try save(ledger)
@@ -166,7 +186,8 @@ public final class LedgerStore: Sendable {
   /// The meter is the authority on reaching a limit; this is how the
   /// processes that grant (`shieldbridge puzzle`, the browser's native host)
   /// learn it (see ``Ledger/grantStanding(of:on:)``). The meter writes
-  /// `metered` when it starts, when its rules change and at every save, and
+  /// `metered` when it starts, when its rules change and at every save, its
+  /// day's `anchor` (the one ``today(in:)`` reads) with each, and
   /// `limitReached[rule] = grantsToday` in the save at the limit. Both only
   /// grow during a day (``Ledger/recordMeter(metered:limitReached:on:)``).
   /// Under the same lock and with the same atomic write as a grant; nothing
@@ -177,9 +198,10 @@ public final class LedgerStore: Sendable {
   /// - Throws: A state error; the stored ledger is left as it was.
   public func recordMeter(
     usage: [LocalDay: [String: Int]], grants: [LocalDay: [String: Int]] = [:], metered: Set<String>,
-    limitReached: [String: Int], on day: LocalDay
+    limitReached: [String: Int], on day: LocalDay, anchor: DayAnchor? = nil
   ) throws(LedgerError) -> LedgerResult<Ledger> {
     try update { ledger in
+      if let anchor { ledger.dayAnchor = anchor }
       for (day, seconds) in usage { ledger.recordUsedSeconds(seconds, on: day) }
       ledger.recordKnownGrants(grants)
       ledger.recordMeter(metered: metered, limitReached: limitReached, on: day)
@@ -192,7 +214,7 @@ public final class LedgerStore: Sendable {
       let loaded = try loadForUpdate()
       var ledger = loaded.value
       change(&ledger)
-      ledger.forgetOldDays(before: today)
+      ledger.forgetOldDays(before: today(in: ledger))
       // The clamped counts of a ledger read with warnings are written even when nothing else changed.
       if ledger != loaded.value || !loaded.warnings.isEmpty { try save(ledger) }
       return LedgerResult(ledger, warnings: loaded.warnings)

@@ -54,18 +54,18 @@ public struct UsageMeter: Sendable {
   private let rulesByName: [String: Rule]
   /// The days the meter holds: those of the ledger it started from, and those it has seen since.
   private var days: [LocalDay: MeterDay]
+  /// The local day of the latest input (the day time counts towards now),
+  /// the wall and boot times it began at, and its end (``DayAnchor``).
+  ///
+  /// The end is kept rather than worked out again: a zone changed since must
+  /// not move it, and working it out takes `mktime` and several
+  /// `localtime_r`, each reading the zone again. The wall time of a later
+  /// input counts only as far as the boot time has moved since the anchor.
+  private var anchor: DayAnchor
+  /// Whether the meter was given this boot's id, so that its anchor is worth storing.
+  private let knowsBoot: Bool
   /// The local day of the latest input: the day time counts towards now.
-  public private(set) var day: LocalDay
-  /// The end of ``day``: the start of the day after it, as the zone said when
-  /// ``day`` began (the zone of the day), and never sooner than
-  /// ``minimumDayLength`` after the day before ended. Kept rather than worked
-  /// out again: a zone changed since must not move it, and working it out
-  /// takes `mktime` and several `localtime_r`, each reading the zone again.
-  private var midnight: WallTime?
-  /// The wall time the day began at (as far as the boot time vouched for it)
-  /// and the boot time then: the wall time of a later input counts only as
-  /// far as the boot time has moved since.
-  private var anchor: (wall: WallTime, boot: BootTime)
+  public var day: LocalDay { anchor.day }
   /// The events already given on ``day``.
   private var notices: [String: MeterNotices] = [:]
   /// The latest input: the largest monotonic reading seen, the boot time, and
@@ -95,8 +95,12 @@ public struct UsageMeter: Sendable {
   /// A meter that starts at `now` with the use and grants stored in `ledger`.
   ///
   /// Nothing is in use yet, input is not idle and the screen is visible,
-  /// until the caller says otherwise.
-  public init(settings: Settings, ledger: Ledger, now: MeterInstant) {
+  /// until the caller says otherwise. With `bootID` (``BootTime/bootID``),
+  /// the day is the one the ledger's ``Ledger/dayAnchor`` gives when it is
+  /// of this boot (``DayAnchor/resuming(_:bootID:at:)``), so a restart with
+  /// the clock or the zone changed stays on the day; without one, or after a
+  /// reboot, the wall clock's day.
+  public init(settings: Settings, ledger: Ledger, now: MeterInstant, bootID: String? = nil) {
     self.settings = settings
     var rulesByName: [String: Rule] = [:]
     for rule in settings.rules.rules where rulesByName[rule.name] == nil { rulesByName[rule.name] = rule }
@@ -107,9 +111,8 @@ public struct UsageMeter: Sendable {
       days[day, default: MeterDay()].used = used.mapValues { Duration.seconds(max(0, $0)) }
     }
     self.days = days
-    day = LocalDay.containing(now.wall)
-    midnight = day.adding(days: 1)?.start
-    anchor = (now.wall, now.boot)
+    knowsBoot = bootID != nil
+    anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now)
     last = now
   }
 
@@ -203,7 +206,7 @@ public struct UsageMeter: Sendable {
     // A zone changed since the day began can have moved midnight earlier,
     // past the kept one: that is worked out again, so the wait is never 0
     // for a midnight gone by on the same day.
-    if let midnight {
+    if let midnight = anchor.midnight {
       wait = max(.zero, midnight.duration(since: last.wall))
     }
     for rule in settings.rules.rules where counting.contains(rule.name) {
@@ -233,6 +236,13 @@ public struct UsageMeter: Sendable {
   public var usages: [RuleUsage] {
     var seen: Set<String> = []
     return settings.rules.rules.compactMap { seen.insert($0.name).inserted ? usage(of: $0.name) : nil }
+  }
+
+  /// The anchor of the day, to store in the ledger for the next start on this
+  /// boot and for the processes that record grants; `nil` for a meter that
+  /// was given no boot id.
+  public var dayAnchor: DayAnchor? {
+    knowsBoot ? anchor : nil
   }
 
   /// The whole seconds used on ``day`` per rule, to store in the ledger.
@@ -295,48 +305,38 @@ public struct UsageMeter: Sendable {
   /// from, and the next input's on the day it jumped to.
   private mutating func account(until now: MeterInstant) -> [MeterEvent] {
     let elapsed = now.monotonic.duration(since: last.monotonic)
-    let vouched = anchor.wall.adding(now.boot.duration(since: anchor.boot))
-    let wall = min(now.wall, vouched.adding(Self.wallClockTolerance))
-    let dayEnded = midnight.map { wall >= $0 } ?? false
-    // The zone of now names the next day; it is at least the day after (a zone moved west).
-    let nowDay = dayEnded ? max(day.adding(days: 1) ?? day, LocalDay.containing(wall)) : day
+    let reading = anchor.reading(wall: now.wall, boot: now.boot)
+    let nowDay = reading.day
     // Held before this input: the ledger's, or one the meter was on before.
     let isHeld = days[nowDay] != nil
     let counting = countingRules
     if !counting.isEmpty, elapsed > .zero {
       var beforeMidnight = elapsed
-      if dayEnded, let midnight {
+      if reading.dayEnded, let midnight = anchor.midnight {
         beforeMidnight = min(elapsed, max(.zero, midnight.duration(since: last.wall)))
       }
       add(beforeMidnight, to: counting, on: day)
       if beforeMidnight < elapsed { add(elapsed - beforeMidnight, to: counting, on: nowDay) }
     }
-    last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: wall, boot: now.boot)
-    guard dayEnded, nowDay != day else { return [] }
+    last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: reading.wall, boot: now.boot)
+    guard reading.dayEnded, nowDay != day else { return [] }
     // The new day's wall time is the one the boot time vouches for, without the tolerance,
     // so that the tolerance is not taken again each day.
-    return moveToDay(nowDay, isHeld: isHeld, anchor: (min(now.wall, vouched), now.boot))
+    return moveToDay(nowDay, isHeld: isHeld, wall: min(now.wall, reading.vouched), boot: now.boot)
   }
 
   private mutating func add(_ time: Duration, to rules: Set<String>, on day: LocalDay) {
     for rule in rules { days[day, default: MeterDay()].used[rule, default: .zero] += time }
   }
 
-  /// Makes `newDay` the current day from `anchor` on: ``MeterEvent/newDay(_:)``
+  /// Makes `newDay` the current day from `wall` and `boot` on: ``MeterEvent/newDay(_:)``
   /// (``MeterEvent/dayResumed(_:)`` for a day the meter held already), and
   /// ``MeterEvent/lifted(rule:)`` for every rule that was over its limit and is not on the new day.
   private mutating func moveToDay(
-    _ newDay: LocalDay, isHeld: Bool, anchor: (wall: WallTime, boot: BootTime)
+    _ newDay: LocalDay, isHeld: Bool, wall: WallTime, boot: BootTime
   ) -> [MeterEvent] {
     let wasOver = Set(settings.rules.rules.filter { isOver($0, on: day) }.map(\.name))
-    let earliestEnd = midnight.map { $0.adding(Self.minimumDayLength * day.days(to: newDay)) }
-    day = newDay
-    self.anchor = anchor
-    if let end = newDay.adding(days: 1)?.start {
-      midnight = max(end, earliestEnd ?? end)
-    } else {
-      midnight = nil
-    }
+    anchor = anchor.moved(to: newDay, wall: wall, boot: boot)
     notices = [:]
     forgetOldDays()
     var events: [MeterEvent] = [isHeld ? .dayResumed(newDay) : .newDay(newDay)]

@@ -12,13 +12,17 @@ public struct WallClock: Sendable {
   public var now: @Sendable () -> WallTime
   /// Returns the current boot time (`CLOCK_BOOTTIME`, which counts suspend).
   public var boot: @Sendable () -> BootTime
+  /// Returns the id of the boot ``boot`` counts from (``BootTime/bootID``).
+  public var bootID: @Sendable () -> String?
 
-  /// A clock that answers with `now()`, beside the system's boot time or `boot()`.
+  /// A clock that answers with `now()`, beside the system's boot time or `boot()` and its boot's id.
   public init(
-    now: @escaping @Sendable () -> WallTime, boot: @escaping @Sendable () -> BootTime = { BootTime.now }
+    now: @escaping @Sendable () -> WallTime, boot: @escaping @Sendable () -> BootTime = { BootTime.now },
+    bootID: @escaping @Sendable () -> String? = { BootTime.bootID }
   ) {
     self.now = now
     self.boot = boot
+    self.bootID = bootID
   }
 
   /// The system's real-time clock.

@@ -25,6 +25,17 @@ public struct BootTime: Hashable, Comparable, Sendable {
     return BootTime(nanoseconds: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
   }
 
+  /// This boot's id (`/proc/sys/kernel/random/boot_id`, a new random UUID at
+  /// each boot), read once; `nil` where the file cannot be read.
+  ///
+  /// A boot-time reading means something only beside others of the same
+  /// boot: whoever stores one stores this id with it.
+  public static let bootID: String? = {
+    guard let bytes = try? FileSystem.readPrefix("/proc/sys/kernel/random/boot_id", limit: 128) else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
+    return text.isEmpty ? nil : text
+  }()
+
   /// The time from `earlier` to this reading (zero when `earlier` is later).
   public func duration(since earlier: BootTime) -> Duration {
     .nanoseconds(Int64(clamping: nanoseconds > earlier.nanoseconds ? nanoseconds - earlier.nanoseconds : 0))

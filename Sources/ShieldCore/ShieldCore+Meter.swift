@@ -126,11 +126,13 @@ extension ShieldCore {
     for (day, seconds) in old.usedSecondsByDay { merged.recordUsedSeconds(seconds, on: day) }
     // And the grants it knows, which a ledger that cannot be read (or lost them) lacks.
     merged.recordKnownGrants(old.grantsByDay)
+    // And the day it is on, which a save not yet written may not have stored.
+    if let anchor = old.dayAnchor { merged.dayAnchor = anchor }
     rules = newRules
     meter = UsageMeter(
       settings: UsageMeter.Settings(
         rules: newRules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
-      ledger: merged, now: now)
+      ledger: merged, now: now, bootID: settings.bootID)
     savedUsage = meter.usedSecondsByDay
     overLimit = [:]
     effects.meter(meter.idle(old.isIdle, at: now))

@@ -39,12 +39,16 @@ public struct ShieldCore: Sendable {
     public var closedShieldsKept: Int
     /// Draws the inline tasks.
     public var puzzleSeed: UInt64
+    /// This boot's id (``Posix/BootTime/bootID``): the meter resumes the day
+    /// of the ledger's anchor of this boot and saves its own; `nil`: the wall clock's day.
+    public var bootID: String?
 
     public init(
       idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60), saveInterval: Duration = .seconds(30),
       doubleClickWindow: Duration = .seconds(1), reofferInterval: Duration = .seconds(60), closedShieldsKept: Int = 16,
-      puzzleSeed: UInt64 = 0
+      puzzleSeed: UInt64 = 0, bootID: String? = nil
     ) {
+      self.bootID = bootID
       self.idleLimit = idleLimit
       self.minuteLength = minuteLength
       self.saveInterval = saveInterval
@@ -157,7 +161,7 @@ public struct ShieldCore: Sendable {
     router = Router(configuration: links)
     meter = UsageMeter(
       settings: UsageMeter.Settings(rules: rules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
-      ledger: ledger, now: now)
+      ledger: ledger, now: now, bootID: settings.bootID)
     savedUsage = meter.usedSecondsByDay
     savedGrants = meter.grantsByDay
     for case .grantsAboveMaximum(_, let rule, let count, _) in ledger.grantsAboveMaximum(of: rules, on: meter.day) {
@@ -314,7 +318,7 @@ public struct ShieldCore: Sendable {
       .save(
         ShieldEffect.Save(
           usedSecondsByDay: usage, grantsByDay: grants, limitReached: overLimit,
-          metered: isMetering ? Set(rules.rules.map(\.name)) : [], reason: reason)))
+          metered: isMetering ? Set(rules.rules.map(\.name)) : [], anchor: meter.dayAnchor, reason: reason)))
   }
 
   /// The keys of the core's own posts start above the service's caller keys

@@ -69,6 +69,8 @@ public enum ShieldEffect: Hashable, Sendable {
     public var limitReached: [String: Int]
     /// The rules the meter counts.
     public var metered: Set<String>
+    /// Where the meter's day began (``UsageMeter/dayAnchor``), for the next start and for the processes that grant.
+    public var anchor: DayAnchor?
     /// Why, when it is not the regular save.
     public var reason: String?
   }

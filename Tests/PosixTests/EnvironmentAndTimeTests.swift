@@ -50,4 +50,12 @@ struct EnvironmentAndTimeTests {
     #expect(BootTime.now.duration(since: start) >= .milliseconds(20))
     #expect(start.duration(since: BootTime.now) == .zero)
   }
+
+  @Test("The boot id is the kernel's: one UUID for the whole boot")
+  func bootIDIsTheKernels() throws {
+    let id = try #require(BootTime.bootID)
+    #expect(id.count == 36)
+    #expect(id.filter { $0 == "-" }.count == 4)
+    #expect(BootTime.bootID == id)
+  }
 }

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import JSON
 import Notifications
+import Spawn
 import TestSupport
 import Testing
 
@@ -89,5 +90,71 @@ struct ClockJumpTests {
     // Nothing was booked on the day the clock jumped to.
     let ledger = try sandbox.store.load().value
     #expect(ledger.usedSecondsByDay.keys.map(\.description) == [today])
+  }
+
+  @Test("serve restarted with the clock a day ahead stays on the real day, and puzzle records on the meter's day")
+  func restartWithClockAhead() async throws {
+    let sandbox = try Sandbox()
+    let app = try RenamedSleep(in: sandbox)
+    let running = try app.launch()
+    defer { running.process.signal(SIGKILL) }
+    try sandbox.writeConfig(
+      #"{"desktop":"processes","rules":[{"name":"social","apps":["\#(app.name)"],"#
+        + #""dailyLimitMinutes":2,"grantMinutes":1,"warnMinutes":0,"onLimit":"notify"}]}"#)
+    let offset = sandbox.root.file("faketime")
+    try "+0\n".write(toFile: offset, atomically: true, encoding: .utf8)
+    let faked = [
+      "LD_PRELOAD": try libfaketime(), "FAKETIME_TIMESTAMP_FILE": offset, "FAKETIME_NO_CACHE": "1",
+      "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+    ]
+    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    let watcher = try await ServiceWatcher(address: desk.bus.address)
+    let arguments = ["--minute-length", "1000", "--save-interval", "1000"]
+    func usage() async throws -> JSONValue {
+      let reply = try await watcher.call(ServiceInterface.usage.name)
+      return try JSONValue(parsing: try reply.decode(String.self))
+    }
+
+    let first = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: faked, arguments: arguments,
+      launcher: throughShell)
+    let atLimit = try await poll("the rule at its limit of 2 s", timeout: .seconds(30)) {
+      let report = try await usage()
+      return report.usageRule("social")?["overLimit"]?.boolValue == true ? report : JSONValue?.none
+    }
+    let today = try #require(atLimit["date"]?.stringValue, "\(atLimit)")
+    _ = await first.terminate()
+    #expect(try sandbox.store.load().value.dayAnchor?.day.description == today)
+
+    // A day ahead, and a new service: it takes the day from the anchor of this boot, not from the wall clock.
+    try "+1d\n".write(toFile: offset, atomically: true, encoding: .utf8)
+    let second = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: faked, arguments: arguments,
+      launcher: throughShell)
+    let restarted = try await usage()
+    #expect(restarted["date"]?.stringValue == today, "\(restarted)")
+    #expect(restarted.usageRule("social")?["overLimit"]?.boolValue == true, "\(restarted)")
+
+    // puzzle, under the same clock, sees the rule at its limit and records the grant on the meter's day.
+    let task = tasks(seed: 5, count: 1)[0]
+    let environment = ShieldBridgeTool.mergedEnvironment(
+      sandbox.serviceEnvironment(address: desk.bus.address).merging(faked) { $1 })
+    let puzzle = try await onOwnThread {
+      try Subprocess.run(
+        throughShell + [ShieldBridgeTool.path, "puzzle", "--app", app.name, "--seed", "5"],
+        input: Array("\(task.answer)\n".utf8), environment: environment, timeout: .seconds(30))
+    }
+    #expect(puzzle.status == 0, "\(puzzle.output) \(puzzle.error)")
+    #expect(!puzzle.output.contains("not at its limit"), "\(puzzle.output)")
+    let ledger = try sandbox.store.load().value
+    #expect(ledger.days.keys.map(\.description) == [today], "\(ledger.json.serialized)")
+    #expect(ledger.grants(for: "social", on: try #require(LocalDay(today))) == 1)
+    let lifted = try await poll("the grant lifts the rule", timeout: .seconds(30)) {
+      let report = try await usage()
+      return report.usageRule("social")?["grantsToday"]?.integerValue == 1 ? report : JSONValue?.none
+    }
+    #expect(lifted["date"]?.stringValue == today)
+    _ = await second.terminate()
+    #expect(!second.logLines.contains { $0.contains("a new day") }, "\(second.logLines)")
   }
 }

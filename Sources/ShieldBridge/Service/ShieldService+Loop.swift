@@ -220,7 +220,7 @@ extension ShieldService {
     do {
       let result = try options.ledger.recordMeter(
         usage: save.usedSecondsByDay, grants: save.grantsByDay, metered: save.metered,
-        limitReached: save.limitReached, on: core.meter.day)
+        limitReached: save.limitReached, on: core.meter.day, anchor: save.anchor)
       for warning in result.warnings { meterLog.warning("\(warning)") }
       if ledgerRefusal != nil {
         ledgerRefusal = nil

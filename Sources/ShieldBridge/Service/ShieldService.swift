@@ -198,7 +198,8 @@ public actor ShieldService {
     let settings = ShieldCore.Settings(
       idleLimit: options.meter.idleLimit, minuteLength: options.meter.minuteLength,
       saveInterval: options.meter.saveInterval, doubleClickWindow: options.doubleClickWindow,
-      closedShieldsKept: Self.closedShieldsKept, puzzleSeed: options.puzzleSeed ?? UInt64.random(in: .min ... .max))
+      closedShieldsKept: Self.closedShieldsKept, puzzleSeed: options.puzzleSeed ?? UInt64.random(in: .min ... .max),
+      bootID: options.ledger.clock.bootID())
     let stored = Self.readLedger(options)
     core = ShieldCore(
       rules: options.configuration.rules, ledger: stored.ledger, settings: settings, links: links,
