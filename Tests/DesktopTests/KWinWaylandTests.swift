@@ -15,7 +15,7 @@ struct KWinWaylandTests {
 
   @Test("KWin 6 (Debian 13 in a chroot): the script calls back with the active window; hide, close")
   func focusAndHideOnKWin6() async throws {
-    let trixie = try await Trixie()
+    let trixie = try await Trixie.shared()
     let version = try await trixie.run(["kwin_wayland", "--version"])
     #expect(version.hasPrefix("kwin 6."), "\(version)")
     try await Self.focusAndHide(chroot: trixie)

@@ -20,7 +20,7 @@ struct MeterGnomeTests {
 
   @Test("The same on GNOME Shell 48 (Debian 13 in a chroot): the extension's 45+ variant ACTIVE")
   func onGnomeShell48() async throws {
-    try await Self.hideUnlockAndTheExtensionDisabled(chroot: try await Trixie())
+    try await Self.hideUnlockAndTheExtensionDisabled(chroot: try await Trixie.shared())
   }
 
   static func hideUnlockAndTheExtensionDisabled(chroot: Trixie?) async throws {
