@@ -100,7 +100,8 @@ public final class Trixie: Sendable {
     }
   }
 
-  /// The temporary folder this process's tests make their folders in, bound at the same path inside.
+  /// The temporary folder this process's tests make their folders in, bound at the same path inside
+  /// (and `/tmp` beside it, for X's sockets in `/tmp/.X11-unix`).
   public static var temporaryFolder: String {
     let base = NSTemporaryDirectory()
     return base.count > 1 && base.hasSuffix("/") ? String(base.dropLast()) : base
@@ -111,11 +112,11 @@ public final class Trixie: Sendable {
   public func command(_ arguments: [String]) -> [String] {
     let script = """
       set -e
-      root=$1; shared=$2; shift 2
+      root=$1; temporary=$2; shift 2
       mount --bind "$root" "$root"
       for d in proc sys dev dev/pts dev/shm; do mount --bind "/$d" "$root/$d"; done
-      mkdir -p "$root$shared"
-      mount --bind "$shared" "$root$shared"
+      mount --bind /tmp "$root/tmp"
+      if [ "$temporary" != /tmp ]; then mkdir -p "$root$temporary"; mount --bind "$temporary" "$root$temporary"; fi
       exec chroot "$root" "$@"
       """
     return ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", root, Self.temporaryFolder]
