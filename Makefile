@@ -28,11 +28,12 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # manager, no xfconfd; see docs/notification-servers.md); xfce4-session and
 # xfwm4, the Xfce session that runs the service's autostart entry; mako, sway's
 # usual notification server; faketime (libfaketime), the wall clock set forward
-# under a running service.
+# under a running service; debootstrap and zstd, the Debian 13 chroot that
+# GNOME Shell 48 and KWin 6 run in (deps-chroot).
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	libnotify-bin i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs \
 	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4 mako-notifier \
-	faketime
+	faketime debootstrap zstd
 # `make stress-test`: a busy machine beside the suite.
 STRESS_PACKAGES := stress-ng
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
@@ -48,7 +49,7 @@ BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 RELEASE_BIN := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: build release demo test stress-test lint bench fuzz screenshots install install-user clean deps-build deps-run deps-test deps-bench \
+.PHONY: build release demo test stress-test lint bench fuzz screenshots install install-user clean deps-build deps-run deps-test deps-chroot deps-bench \
 	deps-stress deps-screenshots webextension-locales
 
 build: deps-build
@@ -64,7 +65,7 @@ REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin
 
 # Every process the tests start inherits SHIELDBRIDGE_TEST_RUN; after the run,
 # scripts/check-leftovers fails on any still running (see docs/testing.md).
-test: deps-build deps-run deps-test
+test: deps-build deps-run deps-test deps-chroot
 	$(SWIFT) build --build-tests
 	@run="$$(date +%s%N)-$$$$"; status=0; \
 	echo "test run $$run"; \
@@ -159,6 +160,11 @@ deps-run:
 deps-test:
 	@scripts/ensure-packages $(TEST_PACKAGES)
 	@scripts/ensure-inotify 1024
+
+# The Debian 13 tree the tests run GNOME Shell 48 and KWin 6 in, built when
+# its compressed tar is missing (about 3 minutes; docs/testing.md).
+deps-chroot: deps-test
+	@scripts/debian13-chroot
 
 deps-bench:
 	@scripts/ensure-packages $(BENCH_PACKAGES)

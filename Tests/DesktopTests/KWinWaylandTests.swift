@@ -4,13 +4,26 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The KWin backend under `kwin_wayland --virtual` (KWin as the Wayland compositor), with X clients on its Xwayland.
+/// The KWin backend under `kwin_wayland --virtual` (KWin as the Wayland compositor), with X clients on its Xwayland:
+/// this machine's KWin 5.27, and Debian 13's KWin 6 in a chroot (its script's KWin 6 half).
 @Suite("KWin on Wayland (kwin_wayland --virtual, Xwayland clients): the same script reports focus and hides")
 struct KWinWaylandTests {
   @Test("Chosen for a Wayland session without the X11 backend beside it; focus, hide, activation again")
   func focusAndHide() async throws {
+    try await Self.focusAndHide(chroot: nil)
+  }
+
+  @Test("KWin 6 (Debian 13 in a chroot): the script calls back with the active window; hide, close")
+  func focusAndHideOnKWin6() async throws {
+    let trixie = try await Trixie.shared()
+    let version = try await trixie.run(["kwin_wayland", "--version"])
+    #expect(version.hasPrefix("kwin 6."), "\(version)")
+    try await Self.focusAndHide(chroot: trixie)
+  }
+
+  static func focusAndHide(chroot: Trixie?) async throws {
     let bus = try BusDaemon()
-    let session = try await KWinWaylandSession(sessionBus: bus.address)
+    let session = try await KWinWaylandSession(sessionBus: bus.address, chroot: chroot)
     try await KWinReady.wait(on: bus)
     let alpha = try await session.launchXterm(windowClass: "Alpha")
     let beta = try await session.launchXterm(windowClass: "Beta")

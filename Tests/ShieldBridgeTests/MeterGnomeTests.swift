@@ -15,7 +15,21 @@ struct MeterGnomeTests {
   @Test(
     "Limit → minimized; a new window, or Alt+Tab to it → minimized again; answer → Unlocked; disabled → status says so")
   func hideUnlockAndTheExtensionDisabled() async throws {
-    let session = try await GnomeShellSession()
+    try await Self.hideUnlockAndTheExtensionDisabled(chroot: nil)
+  }
+
+  @Test("The same on GNOME Shell 48 (Debian 13 in a chroot): the extension's 45+ variant ACTIVE")
+  func onGnomeShell48() async throws {
+    try await Self.hideUnlockAndTheExtensionDisabled(chroot: try await Trixie.shared())
+  }
+
+  static func hideUnlockAndTheExtensionDisabled(chroot: Trixie?) async throws {
+    let session = try await GnomeShellSession(chroot: chroot)
+    if chroot != nil {
+      let version = try await session.shellVersion()
+      #expect(version.hasPrefix("48."), "\(version)")
+    }
+    #expect(try await session.extensionState() == 1, "the extension is not ACTIVE")
     _ = try await session.launchFoot(appID: "Other")
     let harness = try await MeterHarness(
       rules: [Self.rule], desktop: nil, choice: .auto, environment: session.environment)

@@ -18,6 +18,10 @@ import Synchronization
 /// pressed through Mutter's own `org.gnome.Mutter.RemoteDesktop` (a virtual
 /// keyboard, as a remote-desktop client has): the shell starts in the
 /// overview, which Escape leaves, and only then do new windows take the focus.
+///
+/// With a ``Trixie`` tree, the shell is Debian 13's (GNOME Shell 48) run in
+/// that chroot, with the extension's 45+ variant; the buses, the folders and
+/// the foot clients stay on this machine, at paths the chroot shares.
 public final class GnomeShellSession: Sendable {
   public static let uuid = "shieldbridge@shieldbridge.org"
 
@@ -33,6 +37,8 @@ public final class GnomeShellSession: Sendable {
   /// The connection with the remote-desktop session the keys are pressed through, and its session's path.
   private let keyboard = Mutex<(connection: Connection, session: ObjectPath)?>(nil)
   private let slot: DesktopSlot
+  /// The Debian 13 tree the shell runs in, or `nil` for this machine's shell.
+  public let chroot: Trixie?
 
   /// Starts the shell and waits until the extension answers.
   ///
@@ -43,11 +49,27 @@ public final class GnomeShellSession: Sendable {
   ///     `org.gnome.Shell.Extensions` on demand, as a real session's bus can: its `.service` file
   ///     from the gnome-shell package in a service folder of the bus, and the session's
   ///     environment given to the bus for activation once the shell runs (as gnome-session does).
-  public init(enabled: Bool = true, broken: Bool = false, extensionsHelper: Bool = false) async throws {
-    for (tool, package) in [
-      ("gnome-shell", "gnome-shell"), ("foot", "foot"), ("unshare", "util-linux"), ("dbus-daemon", "dbus-daemon"),
-    ] {
+  ///   - chroot: A Debian 13 tree to run its GNOME Shell in instead of this machine's.
+  public init(
+    enabled: Bool = true, broken: Bool = false, extensionsHelper: Bool = false, chroot: Trixie? = nil
+  ) async throws {
+    for (tool, package) in [("foot", "foot"), ("unshare", "util-linux"), ("dbus-daemon", "dbus-daemon")]
+      + (chroot == nil ? [("gnome-shell", "gnome-shell")] : [])
+    {
       _ = try requiredTool(tool, package: package)
+    }
+    guard chroot == nil || !extensionsHelper else {
+      throw DesktopError("the extensions helper is this machine's; it cannot serve the shell in the chroot")
+    }
+    self.chroot = chroot
+    // The major version the extension is installed for: the chroot's shell's, or (empty) the installed one's.
+    var major = ""
+    if let chroot {
+      let version = try await chroot.run(["gnome-shell", "--version"])
+      guard let number = version.split(separator: " ").last?.split(separator: ".").first, Int(number) != nil else {
+        throw DesktopError("the chroot's gnome-shell --version said '\(version)'")
+      }
+      major = String(number)
     }
     await DesktopSlots.shared.take()
     slot = DesktopSlot()
@@ -68,7 +90,7 @@ public final class GnomeShellSession: Sendable {
     try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.file("run"))
     let installed = await
       (try BackgroundProcess([
-        Self.repository + "/scripts/install-gnome-extension", home.file("data/gnome-shell/extensions"),
+        Self.repository + "/scripts/install-gnome-extension", home.file("data/gnome-shell/extensions"), major,
       ])).finish()
     guard installed.status == 0 else { throw PollTimedOut(what: "the extension installed: \(installed.error)") }
     if broken {
@@ -102,7 +124,7 @@ public final class GnomeShellSession: Sendable {
       "PATH": "/usr/bin:/bin", "HOME": home.file("home"), "XDG_RUNTIME_DIR": home.file("run"),
       "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"), "GSETTINGS_BACKEND": "keyfile",
       "DBUS_SESSION_BUS_ADDRESS": bus.address, "DBUS_SYSTEM_BUS_ADDRESS": systemBus.address, "LANG": "C.UTF-8",
-    ]
+    ].merging(ShieldBridgeTool.testRunMark) { $1 }
   }
 
   deinit {
@@ -140,10 +162,11 @@ public final class GnomeShellSession: Sendable {
     let script =
       "if [ -d /run/systemd ]; then mount -t tmpfs none /run/systemd || exit 70; fi; "
       + "exec gnome-shell --headless --wayland --no-x11 --virtual-monitor 1024x768"
+    let environment = ["env", "-i"] + shellEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    // The chroot's command is a mount namespace of its own already.
     let process = try BackgroundProcess(
-      ["env", "-i"] + shellEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [
-        "unshare", "-m", "sh", "-c", script,
-      ])
+      chroot.map { $0.command(environment + ["sh", "-c", script]) }
+        ?? environment + ["unshare", "-m", "sh", "-c", script])
     shell.withLock { $0 = process }
     do {
       _ = try await poll("GNOME Shell on its bus", timeout: .seconds(90), every: .milliseconds(100)) {
@@ -234,6 +257,27 @@ public final class GnomeShellSession: Sendable {
     try await watch()
     _ = try await observer.call(
       BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), "not ids", timeout: HangBound.answer)
+  }
+
+  /// The shell's `ShellVersion` property, such as `48.7`.
+  public func shellVersion() async throws -> String {
+    let reply = try await observer.call(
+      BusName("org.gnome.Shell"), ObjectPath("/org/gnome/Shell"), InterfaceName("org.freedesktop.DBus.Properties"),
+      MemberName("Get"), "org.gnome.Shell", "ShellVersion", timeout: HangBound.answer)
+    guard case .string(let version) = try reply.decode(Variant.self).value else {
+      throw DesktopError("ShellVersion is not a string")
+    }
+    return version
+  }
+
+  /// The extension's state as the shell tells it (`GetExtensionInfo`'s `state`: 1 is ACTIVE), `nil` when it does not know it.
+  public func extensionState() async throws -> Double? {
+    let reply = try await observer.call(
+      BusName("org.gnome.Shell"), ObjectPath("/org/gnome/Shell"), InterfaceName("org.gnome.Shell.Extensions"),
+      MemberName("GetExtensionInfo"), Self.uuid, timeout: HangBound.answer)
+    let info = try reply.decode([String: Variant].self)
+    guard case .double(let state)? = info["state"]?.value else { return nil }
+    return state
   }
 
   /// The windows whose class is `wmClass`.

@@ -12,6 +12,11 @@ import Synchronization
 /// through Xwayland (foot dies with SIGFPE on the virtual output here);
 /// KWin starts Xwayland on a display it picks itself and tells it to the
 /// program given on its command line, which writes it to a file.
+///
+/// With a ``Trixie`` tree, KWin is Debian 13's (KWin 6) run in that chroot as
+/// it is (its binary's `cap_sys_nice` is allowed here); the bus, the folders,
+/// Xwayland's socket and the xterm clients are on this machine, at paths the
+/// chroot shares.
 public final class KWinWaylandSession: Sendable {
   /// `HOME` and `XDG_RUNTIME_DIR` (mode 700), with the copy of `kwin_wayland`.
   public let home: TemporaryDirectory
@@ -24,13 +29,18 @@ public final class KWinWaylandSession: Sendable {
   private let compositor: BackgroundProcess
   private let clients = Mutex<[BackgroundProcess]>([])
   private let slot: DesktopSlot
+  /// The Debian 13 tree KWin runs in, or `nil` for this machine's KWin.
+  public let chroot: Trixie?
 
   /// Starts KWin and returns once Xwayland accepts clients.
   ///
   /// - Throws: ``DesktopError`` when a tool is missing or KWin does not start within 30 s.
-  public init(sessionBus: String) async throws {
-    let original = try requiredTool("kwin_wayland", package: "kwin-wayland")
-    _ = try requiredTool("Xwayland", package: "xwayland")
+  /// - Parameter chroot: A Debian 13 tree to run its KWin in instead of this machine's.
+  public init(sessionBus: String, chroot: Trixie? = nil) async throws {
+    // The chroot has its own KWin and Xwayland.
+    let original = chroot == nil ? try requiredTool("kwin_wayland", package: "kwin-wayland") : nil
+    if chroot == nil { _ = try requiredTool("Xwayland", package: "xwayland") }
+    self.chroot = chroot
     for (tool, package) in [("xdotool", "xdotool"), ("xprop", "x11-utils"), ("xterm", "xterm")] {
       _ = try requiredTool(tool, package: package)
     }
@@ -40,11 +50,16 @@ public final class KWinWaylandSession: Sendable {
     home = try TemporaryDirectory(prefix: "shieldbridge-kwl")
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
     try FileManager.default.createDirectory(atPath: home.file("bin"), withIntermediateDirectories: true)
-    let copy = home.file("bin/kwin_wayland")
-    // Copied by cp, not here: a file this process held open for writing could be inherited by a
-    // child another test spawns meanwhile, and exec of the copy would then fail with ETXTBSY.
-    let copied = try Subprocess.run(["cp", original, copy], timeout: .seconds(30))
-    guard copied.status == 0 else { throw DesktopError("cannot copy \(original): \(copied.error)") }
+    let kwin: String
+    if let original {
+      kwin = home.file("bin/kwin_wayland")
+      // Copied by cp, not here: a file this process held open for writing could be inherited by a
+      // child another test spawns meanwhile, and exec of the copy would then fail with ETXTBSY.
+      let copied = try Subprocess.run(["cp", original, kwin], timeout: .seconds(30))
+      guard copied.status == 0 else { throw DesktopError("cannot copy \(original): \(copied.error)") }
+    } else {
+      kwin = "/usr/bin/kwin_wayland"
+    }
     let displayFile = home.file("display")
     // The reporter stays as KWin's session program; it writes its pid (kept by exec) so that the
     // session ends it with KWin: KWin does not end the programs it started when it is stopped.
@@ -62,11 +77,12 @@ public final class KWinWaylandSession: Sendable {
       for path in steering { unlink(path) }
       DesktopSlots.displayNumbers.give()
     }
+    let arguments = [
+      kwin, "--virtual", "--xwayland", "--no-lockscreen", "--socket", waylandDisplay, "--width", "1024",
+      "--height", "768", home.file("tell-display"),
+    ]
     compositor = try BackgroundProcess(
-      [
-        copy, "--virtual", "--xwayland", "--no-lockscreen", "--socket", waylandDisplay, "--width", "1024",
-        "--height", "768", home.file("tell-display"),
-      ],
+      chroot?.command(arguments) ?? arguments,
       environment: [
         "HOME": home.path, "XDG_RUNTIME_DIR": home.path, "XDG_CONFIG_HOME": home.path, "XDG_CACHE_HOME": home.path,
         "DBUS_SESSION_BUS_ADDRESS": sessionBus, "DISPLAY": "", "WAYLAND_DISPLAY": "",

@@ -34,6 +34,12 @@ public enum ShieldBridgeTool {
       environment: mergedEnvironment(environment), timeout: timeout)
   }
 
+  /// `SHIELDBRIDGE_TEST_RUN` with this run's mark, for a command started with an emptied environment
+  /// (`env -i`), so that `scripts/check-leftovers` still sees it; empty outside `make test`.
+  public static var testRunMark: [String: String] {
+    ProcessInfo.processInfo.environment["SHIELDBRIDGE_TEST_RUN"].map { ["SHIELDBRIDGE_TEST_RUN": $0] } ?? [:]
+  }
+
   /// This process's environment with `changes` applied; an empty value removes a variable.
   public static func mergedEnvironment(_ changes: [String: String]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
