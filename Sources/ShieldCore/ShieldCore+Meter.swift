@@ -20,8 +20,19 @@ extension ShieldCore {
         effects.log(.notice, "meter", "rule \(name): \(minutes) minute(s) left today, warning")
         effects.append(.post(.warning(app: displayApp(of: rule), minutes: minutes), key: nextPostKey()))
       case .limitReached(let name):
-        guard let rule = rule(named: name), overLimit[name] == nil else { continue }
-        overLimit[name] = meter.usage(of: name)?.grantsToday ?? 0
+        guard let rule = rule(named: name) else { continue }
+        let grants = meter.usage(of: name)?.grantsToday ?? 0
+        if let atLimit = overLimit[name] {
+          // A grant that lifted nothing (the use is past the new limit too):
+          // the limit at this count is reached as well, and the ledger says
+          // so, so that the next task may be taken; the shield stays as it is.
+          if atLimit != grants {
+            overLimit[name] = grants
+            save(reason: "limit", at: now, effects: &effects)
+          }
+          continue
+        }
+        overLimit[name] = grants
         save(reason: "limit", at: now, effects: &effects)
         let app = displayApp(of: rule)
         effects.log(.notice, "meter", "rule \(name) reached today's limit (\(app) in use); \(rule.onLimit.rawValue)")

@@ -34,8 +34,14 @@ struct LedgerKeepingServiceTests {
 
     // Two grants, each at the limit the meter saw, recorded as a terminal puzzle records them.
     for grants in 0..<2 {
-      _ = try await poll("the limit at \(grants) grant(s) in the ledger", timeout: .seconds(30)) {
-        try store.load().value.limitReached(for: "social", on: store.today) == grants ? true : nil
+      do {
+        _ = try await poll("the limit at \(grants) grant(s) in the ledger") {
+          try store.load().value.limitReached(for: "social", on: store.today) == grants ? true : nil
+        }
+      } catch {
+        let ledger = (try? String(contentsOfFile: store.path, encoding: .utf8)) ?? "none"
+        Issue.record("\(error)\nledger: \(ledger)\nlog:\n\(harness.log.events.joined(separator: "\n"))")
+        throw error
       }
       _ = try store.recordGrant(for: rule)
       // The service takes the grant in (with 1-s minutes a busy machine may have counted past the

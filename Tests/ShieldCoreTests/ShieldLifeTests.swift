@@ -125,6 +125,21 @@ struct ShieldLifeTests {
     #expect(!harness.send(.replied(id: taskID, text: "1")).contains(.recordGrant(rule: "social")))
   }
 
+  @Test func aGrantThatLiftsNothingRecordsTheLimitAtTheNewCount() throws {
+    var harness = CoreHarness()
+    _ = try harness.reachLimit()
+    // Instagram stays in front past the limit (a rule that only notifies): 2 minutes used of 1.
+    harness.pass(.seconds(60))
+    var ledger = Ledger()
+    try ledger.recordGrant(for: harness.social, on: harness.core.meter.day)
+    let granted = harness.send(.ledger(ledger))
+    #expect(CoreHarness.count(granted) { if case .unlocked = $0 { true } else { false } } == 0)
+    // The limit at one grant is reached too, and saved as such: the next task may be taken.
+    let saves = granted.compactMap { if case .save(let save) = $0 { save } else { nil } }
+    #expect(saves.last?.limitReached["social"] == 1, "\(granted)")
+    #expect(CoreHarness.count(granted, CoreHarness.isShieldPost) == 0)
+  }
+
   @Test func aSolvedTaskBeforeTheLimitRecordsNoGrant() throws {
     var harness = CoreHarness(metered: false)
     let shield = try harness.askShield()
