@@ -203,9 +203,8 @@ public struct UsageMeter: Sendable {
     let counting = countingRules
     guard !counting.isEmpty else { return nil }
     var wait: Duration?
-    // A zone changed since the day began can have moved midnight earlier,
-    // past the kept one: that is worked out again, so the wait is never 0
-    // for a midnight gone by on the same day.
+    // The day's own midnight, from the wall time the boot time vouches for
+    // (what `last` holds): a clock set forward makes nothing due at once.
     if let midnight = anchor.midnight {
       wait = max(.zero, midnight.duration(since: last.wall))
     }

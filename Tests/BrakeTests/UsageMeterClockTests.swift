@@ -37,6 +37,18 @@ struct UsageMeterClockTests {
     #expect(meter.usedSecondsByDay == [monday: ["social": 303]])
   }
 
+  @Test("With the clock set past midnight, the next deadline is the real midnight, not at once")
+  func forwardPastMidnightWaits() {
+    var clock = MeterClock(wall: localNoon("2026-06-15"))
+    var meter = countingMeter(clock)
+    clock.setWall(by: .seconds(86_400))
+    clock.pass(.seconds(1))
+    #expect(meter.advance(to: clock.now) == [])
+    // Noon plus what the boot time vouches for: the day can end in 12 h less the tolerance, not now.
+    let early = Duration.seconds(12 * 3_600) - UsageMeter.wallClockTolerance - .seconds(1)
+    #expect(meter.nextDeadline() == clock.now.monotonic.advanced(by: early))
+  }
+
   @Test("With the clock a day ahead, the next day still comes at the real midnight, and only one")
   func forwardThenRealMidnight() {
     let monday = LocalDay("2026-06-15")!
