@@ -179,3 +179,19 @@ extension Dictionary {
     [NewKey: Value](uniqueKeysWithValues: map { (transform($0.key), $0.value) })
   }
 }
+
+@Suite("The ledger takes a lower count from the meter only in place of the meter's own")
+struct LedgerReplacingTests {
+  @Test("A count still equal to the meter's last save is replaced by a lower one; any other keeps the larger")
+  func replacing() throws {
+    let day = try #require(LocalDay("2026-06-15"))
+    var ledger = Ledger()
+    ledger.recordUsedSeconds(["social": 11, "video": 20], on: day)
+    ledger.recordUsedSeconds(["social": 3, "video": 5], on: day, replacing: ["social": 11, "video": 19])
+    #expect(ledger.usedSeconds(for: "social", on: day) == 3)
+    // Another writer stored more than the meter saved: it stays.
+    #expect(ledger.usedSeconds(for: "video", on: day) == 20)
+    ledger.recordUsedSeconds(["social": 7], on: day, replacing: ["social": 3])
+    #expect(ledger.usedSeconds(for: "social", on: day) == 7)
+  }
+}
