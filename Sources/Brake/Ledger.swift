@@ -194,6 +194,29 @@ public struct Ledger: Hashable, Sendable {
     for (rule, count) in seconds { recordUsedSeconds(count, for: rule, on: day) }
   }
 
+  /// Drops the seconds stored for `rule` on `day`: for a copy the meter
+  /// takes in without a count it wrote itself.
+  public mutating func forgetUsedSeconds(for rule: String, on day: LocalDay) {
+    usedSecondsByDay[day]?[rule] = nil
+    if usedSecondsByDay[day]?.isEmpty == true { usedSecondsByDay[day] = nil }
+  }
+
+  /// Records the seconds the meter counts now, which may be fewer than it
+  /// stored before (a change stamped in the past moved time away from a
+  /// rule, issue 22 point 3): a stored count that is still the one the meter
+  /// wrote last (`replacing`) is replaced, any other keeps the larger.
+  public mutating func recordUsedSeconds(
+    _ seconds: [String: Int], on day: LocalDay, replacing saved: [String: Int]
+  ) {
+    for (rule, count) in seconds {
+      if let previous = saved[rule], count < previous, usedSeconds(for: rule, on: day) == previous {
+        usedSecondsByDay[day, default: [:]][rule] = min(max(count, 0), Ledger.maximumUsedSeconds)
+      } else {
+        recordUsedSeconds(count, for: rule, on: day)
+      }
+    }
+  }
+
   /// The days after `today` that hold seconds used: the clock was set back.
   ///
   /// They stay stored (that use was real) but never count for today.

@@ -197,12 +197,13 @@ public final class LedgerStore: Sendable {
   ///   use other processes recorded.
   /// - Throws: A state error; the stored ledger is left as it was.
   public func recordMeter(
-    usage: [LocalDay: [String: Int]], grants: [LocalDay: [String: Int]] = [:], metered: Set<String>,
+    usage: [LocalDay: [String: Int]], replacing saved: [LocalDay: [String: Int]] = [:],
+    grants: [LocalDay: [String: Int]] = [:], metered: Set<String>,
     limitReached: [String: Int], on day: LocalDay, anchor: DayAnchor? = nil
   ) throws(LedgerError) -> LedgerResult<Ledger> {
     try update { ledger in
       if let anchor { ledger.dayAnchor = anchor }
-      for (day, seconds) in usage { ledger.recordUsedSeconds(seconds, on: day) }
+      for (day, seconds) in usage { ledger.recordUsedSeconds(seconds, on: day, replacing: saved[day] ?? [:]) }
       ledger.recordKnownGrants(grants)
       ledger.recordMeter(metered: metered, limitReached: limitReached, on: day)
     }

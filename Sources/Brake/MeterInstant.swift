@@ -24,6 +24,18 @@ public struct MeterInstant: Hashable, Sendable {
     self.init(monotonic: monotonic, wall: wall, boot: BootTime(nanoseconds: monotonic.nanoseconds))
   }
 
+  /// The moment the monotonic reading `earlier` stands for, the wall and boot
+  /// times moved back as far as the monotonic one (an event's own stamp, read
+  /// now); this moment itself when `earlier` is not before it.
+  public func backdated(to earlier: MonotonicTime) -> MeterInstant {
+    guard earlier < monotonic else { return self }
+    let back = monotonic.duration(since: earlier)
+    let bootBack = UInt64(clamping: back.nanosecondsRoundedUp)
+    return MeterInstant(
+      monotonic: earlier, wall: wall.adding(.zero - back),
+      boot: BootTime(nanoseconds: boot.nanoseconds > bootBack ? boot.nanoseconds - bootBack : 0))
+  }
+
   /// The clocks as they read now.
   public static var now: MeterInstant {
     now(wall: .system)

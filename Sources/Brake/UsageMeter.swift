@@ -11,6 +11,16 @@ public import Posix
 /// previous one under the state that held until then, so the count is exact
 /// to the nanosecond however often focus changes.
 ///
+/// Each input carries the moment it happened, which is the source's own
+/// time where it gives one (an X server's timestamp, ``EventClock``), so it
+/// can lie before what was already booked: the timer ran first after the
+/// process was stopped, or a batch of events was read late. A change of
+/// state (in use, idle, inhibited, the screen) stamped in the past is booked
+/// again from its stamp: the time booked since then to the state before it
+/// moves to the state after it (or to nothing), never further back than the
+/// previous change. Where the source gives no time and the process did not
+/// run, ``unobserved(since:at:)`` books the span as unknown, which is not use.
+///
 /// Durations come only from the monotonic clock, days from the wall clock
 /// checked against the boot time: a wall clock set back or forward never
 /// changes the amount, and a day ends only when both say so. A local day's
@@ -71,6 +81,18 @@ public struct UsageMeter: Sendable {
   /// The latest input: the largest monotonic reading seen, the boot time, and
   /// the wall time that came with the latest as far as the boot time vouches for it.
   private var last: MeterInstant
+  /// When the state (in use, idle, inhibited, the screen) last changed: a
+  /// change stamped earlier is booked from here, not from its stamp.
+  private var stateSince: MonotonicTime
+  /// The time from ``stateSince`` to ``last`` by the day it was booked on, in
+  /// order: what a change stamped in the past books again.
+  private var sinceChange: [Booked] = []
+
+  /// A span booked on one day, whether or not anything counted during it.
+  private struct Booked: Sendable {
+    var day: LocalDay
+    var time: Duration
+  }
 
   /// How far a wall clock may run ahead of the boot time since the day began
   /// and still count: readings of the two clocks are not taken at one instant,
@@ -114,6 +136,7 @@ public struct UsageMeter: Sendable {
     knowsBoot = bootID != nil
     anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now)
     last = now
+    stateSince = now.monotonic
   }
 
   // MARK: Inputs
@@ -144,7 +167,23 @@ public struct UsageMeter: Sendable {
 
   /// Time passed: counts it and returns what became due (a warning, a limit, a new day).
   public mutating func advance(to now: MeterInstant) -> [MeterEvent] {
-    updateState(at: now) { _ in }
+    update(at: now) { _, _ in }
+  }
+
+  /// The process did not run from `start` until `now`, and the source of the
+  /// state gives no time of its own (a timer due at `start` fired only now):
+  /// what happened meanwhile is unknown, so the span counts as no use.
+  ///
+  /// The time up to `start` counts as usual; the state stays as it was, and
+  /// counts again from `now` on. A change reported after this with a stamp
+  /// before `now` is booked from `now`.
+  public mutating func unobserved(since start: MonotonicTime, at now: MeterInstant) -> [MeterEvent] {
+    var events = account(until: now.backdated(to: start))
+    events += account(until: now, counting: false)
+    stateSince = max(stateSince, now.monotonic)
+    sinceChange = []
+    announce(into: &events)
+    return events
   }
 
   /// Today's grants for `rule` are now `grantsToday` (a puzzle was solved).
@@ -291,8 +330,41 @@ public struct UsageMeter: Sendable {
     return events
   }
 
+  /// Applies a change of state that happened at `now`, booking again the
+  /// time booked since then when `now` lies before the latest input.
   private mutating func updateState(at now: MeterInstant, _ change: (inout UsageMeter) -> Void) -> [MeterEvent] {
-    update(at: now) { meter, _ in change(&meter) }
+    guard now.monotonic < last.monotonic else {
+      return update(at: now) { meter, _ in
+        change(&meter)
+        meter.stateSince = max(meter.stateSince, now.monotonic)
+        meter.sinceChange = []
+      }
+    }
+    // Booked already up to `last` under the state before the change: the
+    // time after the stamp (or after the previous change, if that is later) moves.
+    let from = max(now.monotonic, stateSince)
+    var back = last.monotonic.duration(since: from)
+    let before = countingRules
+    var moved: [Booked] = []
+    while back > .zero, var segment = sinceChange.popLast() {
+      let part = min(segment.time, back)
+      for rule in before {
+        let used = days[segment.day, default: MeterDay()].used[rule, default: .zero]
+        days[segment.day, default: MeterDay()].used[rule] = max(.zero, used - part)
+      }
+      moved.insert(Booked(day: segment.day, time: part), at: 0)
+      segment.time -= part
+      back -= part
+      if segment.time > .zero { sinceChange.append(segment) }
+    }
+    change(&self)
+    let after = countingRules
+    for segment in moved { add(segment.time, to: after, on: segment.day) }
+    stateSince = from
+    sinceChange = moved
+    var events: [MeterEvent] = []
+    announce(into: &events)
+    return events
   }
 
   /// Adds the time since the latest input to the rules that counted during it, and moves to `now`'s day.
@@ -302,26 +374,39 @@ public struct UsageMeter: Sendable {
   /// midnight (by the old wall time) stays on the old day and the rest goes to
   /// the new one; a wall clock that jumped puts the time on the day it jumped
   /// from, and the next input's on the day it jumped to.
-  private mutating func account(until now: MeterInstant) -> [MeterEvent] {
+  private mutating func account(until now: MeterInstant, counting isCounting: Bool = true) -> [MeterEvent] {
     let elapsed = now.monotonic.duration(since: last.monotonic)
     let reading = anchor.reading(wall: now.wall, boot: now.boot)
     let nowDay = reading.day
     // Held before this input: the ledger's, or one the meter was on before.
     let isHeld = days[nowDay] != nil
-    let counting = countingRules
-    if !counting.isEmpty, elapsed > .zero {
+    let counting = isCounting ? countingRules : []
+    if elapsed > .zero {
       var beforeMidnight = elapsed
       if reading.dayEnded, let midnight = anchor.midnight {
         beforeMidnight = min(elapsed, max(.zero, midnight.duration(since: last.wall)))
       }
-      add(beforeMidnight, to: counting, on: day)
-      if beforeMidnight < elapsed { add(elapsed - beforeMidnight, to: counting, on: nowDay) }
+      book(beforeMidnight, to: counting, on: day)
+      if beforeMidnight < elapsed { book(elapsed - beforeMidnight, to: counting, on: nowDay) }
     }
     last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: reading.wall, boot: now.boot)
     guard reading.dayEnded, nowDay != day else { return [] }
     // The new day's wall time is the one the boot time vouches for, without the tolerance,
     // so that the tolerance is not taken again each day.
     return moveToDay(nowDay, isHeld: isHeld, wall: min(now.wall, reading.vouched), boot: now.boot)
+  }
+
+  /// Adds `time` to `rules` and keeps it with the span since the last change
+  /// (``sinceChange``; a span not counted is kept too, as nothing).
+  private mutating func book(_ time: Duration, to rules: Set<String>, on day: LocalDay) {
+    add(time, to: rules, on: day)
+    if let lastIndex = sinceChange.indices.last, sinceChange[lastIndex].day == day {
+      sinceChange[lastIndex].time += time
+    } else {
+      // The last two days the span touched: a change is stamped seconds in the past, not days.
+      if sinceChange.count >= 2 { sinceChange.removeFirst() }
+      sinceChange.append(Booked(day: day, time: time))
+    }
   }
 
   private mutating func add(_ time: Duration, to rules: Set<String>, on day: LocalDay) {

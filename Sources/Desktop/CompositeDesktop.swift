@@ -28,13 +28,20 @@ final class CompositeDesktop: DesktopBackend {
   }
   var attention: String? { focus.attention ?? screen.attention }
 
+  /// The focus backend's changes are stamped only if it stamps them; the screen's always are.
+  var stampsChanges: Bool { focus.stampsChanges }
+
   func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
+    stampedEvents(idleAfter: idleAfter).unstamped()
+  }
+
+  func stampedEvents(idleAfter: Duration) -> AsyncStream<StampedDesktopEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: StampedDesktopEvent.self)
     let ended = Mutex(false)
     let (focus, screen) = (self.focus, self.screen)
     /// Passes on `event` unless the composite has ended; `.lost` ends it and stops both backends.
-    let forward: @Sendable (DesktopEvent) -> Void = { event in
-      let lost = if case .lost = event { true } else { false }
+    let forward: @Sendable (StampedDesktopEvent) -> Void = { event in
+      let lost = if case .lost = event.event { true } else { false }
       let first = ended.withLock { ended in
         defer { if lost { ended = true } }
         return !ended
@@ -47,8 +54,8 @@ final class CompositeDesktop: DesktopBackend {
         screen.stop()
       }
     }
-    let focusEvents = focus.events(idleAfter: idleAfter)
-    let screenEvents = screen.events(idleAfter: idleAfter, watchingFocus: false)
+    let focusEvents = focus.stampedEvents(idleAfter: idleAfter)
+    let screenEvents = screen.stampedEvents(idleAfter: idleAfter, watchingFocus: false)
     Task {
       for await event in focusEvents { forward(event) }
       // A focus backend that ends without `.lost` was stopped: the composite ends with it.
@@ -57,7 +64,7 @@ final class CompositeDesktop: DesktopBackend {
     }
     Task {
       for await event in screenEvents {
-        switch event {
+        switch event.event {
         case .idle, .inhibited, .screen, .notice, .lost: forward(event)
         case .focus, .running: continue
         }

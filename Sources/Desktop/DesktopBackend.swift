@@ -48,6 +48,18 @@ public protocol DesktopBackend: AnyObject, Sendable {
   /// how long without input counts as idle.
   func events(idleAfter: Duration) -> AsyncStream<DesktopEvent>
 
+  /// The events of ``events(idleAfter:)``, each with the moment it happened
+  /// where the source tells it. Called once, instead of ``events(idleAfter:)``.
+  ///
+  /// A backend whose source gives no times need not implement it: the
+  /// default passes its events on without stamps.
+  func stampedEvents(idleAfter: Duration) -> AsyncStream<StampedDesktopEvent>
+
+  /// Whether every change of the state the meter counts by (focus, idle, the
+  /// screen) comes stamped by ``stampedEvents(idleAfter:)``: then a span the
+  /// process did not run is booked from the stamps; otherwise it is unknown.
+  var stampsChanges: Bool { get }
+
   /// Hides (minimises, or moves to the scratchpad) every window whose app matches.
   ///
   /// - Returns: How many windows were hidden.
@@ -67,6 +79,14 @@ public protocol DesktopBackend: AnyObject, Sendable {
 extension DesktopBackend {
   /// Nothing to do: the backends that need no help from the desktop.
   public var attention: String? { nil }
+
+  /// The events, none stamped: the source gives no times.
+  public func stampedEvents(idleAfter: Duration) -> AsyncStream<StampedDesktopEvent> {
+    events(idleAfter: idleAfter).withoutStamps()
+  }
+
+  /// The backends whose sources give no times.
+  public var stampsChanges: Bool { false }
 }
 
 /// Why the desktop could not be watched or could not do what was asked.

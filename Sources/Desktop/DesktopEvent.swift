@@ -1,4 +1,5 @@
 public import Brake
+public import Posix
 
 /// A window, as a backend names it: the X11 window id, or the i3/sway container id.
 public struct WindowID: Hashable, Sendable, CustomStringConvertible {
@@ -51,4 +52,49 @@ public enum DesktopEvent: Hashable, Sendable {
   /// The backend stopped working (the X server or the window manager went
   /// away); the text says why. No events follow.
   case lost(String)
+}
+
+/// A ``DesktopEvent`` with the moment it happened by the source's own clock,
+/// where the source gives one.
+///
+/// The X11 backend stamps what the X server stamps (a focus change, the
+/// idle alarm, the screen saver), turned into the monotonic clock through an
+/// ``EventClock``; the first report of the state, and every backend whose
+/// source gives no time (i3's IPC, sway, KWin, GNOME Shell, `/proc`), carry
+/// none, and the event is taken to happen when it is handled.
+public struct StampedDesktopEvent: Hashable, Sendable {
+  public var event: DesktopEvent
+  /// When the event happened (never after it was read); `nil`: when it is handled.
+  public var stamp: MonotonicTime?
+
+  public init(_ event: DesktopEvent, stamp: MonotonicTime? = nil) {
+    self.event = event
+    self.stamp = stamp
+  }
+}
+
+extension AsyncStream where Element == StampedDesktopEvent {
+  /// The same events without their stamps.
+  func unstamped() -> AsyncStream<DesktopEvent> {
+    let (stream, continuation) = AsyncStream<DesktopEvent>.makeStream()
+    let task = Task {
+      for await stamped in self { continuation.yield(stamped.event) }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+}
+
+extension AsyncStream where Element == DesktopEvent {
+  /// The same events, each without a stamp: it happened when it is handled.
+  func withoutStamps() -> AsyncStream<StampedDesktopEvent> {
+    let (stream, continuation) = AsyncStream<StampedDesktopEvent>.makeStream()
+    let task = Task {
+      for await event in self { continuation.yield(StampedDesktopEvent(event)) }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
 }

@@ -35,12 +35,19 @@ final class EnrichedDesktop: DesktopBackend {
     return identity.filling(from: process)
   }
 
+  var stampsChanges: Bool { inner.stampsChanges }
+
   func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self)
-    let source = inner.events(idleAfter: idleAfter)
+    stampedEvents(idleAfter: idleAfter).unstamped()
+  }
+
+  func stampedEvents(idleAfter: Duration) -> AsyncStream<StampedDesktopEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: StampedDesktopEvent.self)
+    let source = inner.stampedEvents(idleAfter: idleAfter)
     Task { [self] in
       var known: [FocusedWindow: AppIdentity] = [:]
-      for await event in source {
+      for await stamped in source {
+        let event = stamped.event
         if case .focus(var window?) = event {
           if let app = known[window] {
             window.app = app
@@ -51,11 +58,11 @@ final class EnrichedDesktop: DesktopBackend {
             window.app = enrich(window.app)
             known[reported] = window.app
           }
-          continuation.yield(.focus(window))
+          continuation.yield(StampedDesktopEvent(.focus(window), stamp: stamped.stamp))
         } else if case .running(let apps) = event {
-          continuation.yield(.running(apps.map(enrich)))
+          continuation.yield(StampedDesktopEvent(.running(apps.map(enrich)), stamp: stamped.stamp))
         } else {
-          continuation.yield(event)
+          continuation.yield(stamped)
         }
       }
       continuation.finish()

@@ -86,7 +86,15 @@ extension ShieldCore {
       }
     }
     warnOfGrantsAboveMaximum(in: ledger, effects: &effects)
-    effects.meter(meter.absorb(ledger, at: now))
+    // A count the meter itself saved and has lowered since (a change stamped in
+    // the past) is not taken back: the next save replaces it.
+    var taken = ledger
+    for (day, saved) in savedUsage {
+      for (rule, seconds) in saved where taken.usedSeconds(for: rule, on: day) == seconds {
+        taken.forgetUsedSeconds(for: rule, on: day)
+      }
+    }
+    effects.meter(meter.absorb(taken, at: now))
     if lacksWhatIsKnown(ledger) {
       // At debug: a ledger read before the service's own latest save lacks it too, and that save changes nothing.
       effects.log(.debug, "meter", "the ledger lacks grants or use this service knows; they are written again")

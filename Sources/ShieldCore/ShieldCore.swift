@@ -178,7 +178,12 @@ public struct ShieldCore: Sendable {
   /// Takes one input that happened at `now` and returns what to do, in order.
   public mutating func handle(_ input: ShieldInput, at now: MeterInstant) -> [ShieldEffect] {
     var effects = Effects()
-    effects.meter(meter.advance(to: now))
+    if case .unobserved(let since) = input {
+      // Not advanced first: that would count the span nobody saw.
+      effects.meter(meter.unobserved(since: since.monotonic, at: now))
+    } else {
+      effects.meter(meter.advance(to: now))
+    }
     switch input {
     case .desktopStarted(let countsRunning):
       watching = countsRunning ? .running : .focus
@@ -221,6 +226,12 @@ public struct ShieldCore: Sendable {
       replaceRules(newRules, ledger: ledger, at: now, effects: &effects)
     case .tick:
       break
+    case .unobserved(let since):
+      let seconds = Int(min(1e9, (now.monotonic.duration(since: since.monotonic) / .seconds(1)).rounded()))
+      effects.log(
+        .notice, "meter",
+        "the service did not run for \(seconds) s (it was stopped) and the desktop gives no time of its events: "
+          + "that span is not counted")
     default:
       handleShieldInput(input, at: now, effects: &effects)
     }
@@ -311,13 +322,14 @@ public struct ShieldCore: Sendable {
     let changed = usage != savedUsage || overLimit != savedLimits || grants != savedGrants
     guard changed || (reason != nil && !effects.saved) else { return }
     effects.saved = true
+    let replacing = savedUsage
     savedUsage = usage
     savedLimits = overLimit
     savedGrants = grants
     effects.append(
       .save(
         ShieldEffect.Save(
-          usedSecondsByDay: usage, grantsByDay: grants, limitReached: overLimit,
+          usedSecondsByDay: usage, replacing: replacing, grantsByDay: grants, limitReached: overLimit,
           metered: isMetering ? Set(rules.rules.map(\.name)) : [], anchor: meter.dayAnchor, reason: reason)))
   }
 

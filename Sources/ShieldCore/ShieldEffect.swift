@@ -63,6 +63,9 @@ public enum ShieldEffect: Hashable, Sendable {
   /// What the meter has to store.
   public struct Save: Hashable, Sendable {
     public var usedSecondsByDay: [LocalDay: [String: Int]]
+    /// What the meter saved before: a stored count still equal to it is
+    /// replaced by a lower one (a change stamped in the past moved time away).
+    public var replacing: [LocalDay: [String: Int]] = [:]
     /// The grants the meter knows per day and rule: the ledger keeps the larger of its and these.
     public var grantsByDay: [LocalDay: [String: Int]] = [:]
     /// Rule → its grants today when it reached its limit, for every rule at its limit now.

@@ -37,6 +37,11 @@ public enum ShieldInput: Hashable, Sendable {
   case rulesReplaced(RuleSet, Ledger)
   /// The time the core asked to be woken at (``ShieldCore/wait(after:)``) came.
   case tick
+  /// The process did not run from `since` until the input's moment (a
+  /// timer due at `since` fired far later), and the desktop's events carry
+  /// no time of their own: what happened meanwhile is unknown and counts as
+  /// no use (``UsageMeter/unobserved(since:at:)``).
+  case unobserved(since: MeterInstant)
 
   // MARK: Shields and tasks
 

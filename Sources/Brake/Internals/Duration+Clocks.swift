@@ -9,6 +9,12 @@ extension Duration {
     self <= .zero ? 0 : Int(clamping: components.seconds)
   }
 
+  /// The whole milliseconds, rounded towards zero (negative for a negative duration).
+  var wholeMilliseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
+  }
+
   /// The nanoseconds in a positive duration, rounded up, so that a deadline
   /// made of it is never before the moment it stands for.
   var nanosecondsRoundedUp: UInt64 {

@@ -108,12 +108,19 @@ public final class X11Desktop: DesktopBackend {
   // MARK: Events
 
   public func events(idleAfter: Duration) -> AsyncStream<DesktopEvent> {
-    events(idleAfter: idleAfter, watchingFocus: true)
+    stampedEvents(idleAfter: idleAfter).unstamped()
   }
 
+  public func stampedEvents(idleAfter: Duration) -> AsyncStream<StampedDesktopEvent> {
+    stampedEvents(idleAfter: idleAfter, watchingFocus: true)
+  }
+
+  /// Every change (focus, idle, the screen saver) comes with the X server's stamp.
+  public var stampsChanges: Bool { true }
+
   /// The events, without the focus and the window manager when another backend tells them.
-  func events(idleAfter: Duration, watchingFocus: Bool) -> AsyncStream<DesktopEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: DesktopEvent.self, bufferingPolicy: .unbounded)
+  func stampedEvents(idleAfter: Duration, watchingFocus: Bool) -> AsyncStream<StampedDesktopEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: StampedDesktopEvent.self, bufferingPolicy: .unbounded)
     let loop: XEventLoop? = state.withLock { state in
       guard !state.stopped, let pending = state.pending, let wake = try? FileDescriptor.pipe() else { return nil }
       state.pending = nil

@@ -7,7 +7,8 @@ import ShieldCore
 
 extension ShieldService {
   /// One input with the moment it happened: read when it arrives, so that a
-  /// busy loop never moves time from one rule to another.
+  /// busy loop never moves time from one rule to another, or the desktop
+  /// source's own stamp of it, so that a stopped process does not either.
   struct Envelope: Sendable {
     var input: ShieldInput
     var at: MeterInstant
@@ -83,7 +84,8 @@ extension ShieldService {
   }
 
   private func process(_ envelope: Envelope) async {
-    var queue = [envelope]
+    // A stop noticed now is told first: the span it left is not booked by this input.
+    var queue = [takeMissedTimer(), envelope].compactMap { $0 }
     while !queue.isEmpty {
       let next = queue.removeFirst()
       if case .closed(let id, _) = next.input { posted.remove(id) }
@@ -219,7 +221,7 @@ extension ShieldService {
   func save(_ save: ShieldEffect.Save) -> [ShieldInput] {
     do {
       let result = try options.ledger.recordMeter(
-        usage: save.usedSecondsByDay, grants: save.grantsByDay, metered: save.metered,
+        usage: save.usedSecondsByDay, replacing: save.replacing, grants: save.grantsByDay, metered: save.metered,
         limitReached: save.limitReached, on: core.meter.day, anchor: save.anchor)
       for warning in result.warnings { meterLog.warning("\(warning)") }
       if ledgerRefusal != nil {

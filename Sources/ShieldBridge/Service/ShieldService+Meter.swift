@@ -36,13 +36,16 @@ extension ShieldService {
       "watching the desktop through \(backend.kind) (counting \(backend.countingSource.rawValue) time)"
         + (backend.limitations.isEmpty ? "" : "; " + backend.limitations.joined(separator: "; ")))
     inbox.yield(Envelope(.desktopStarted(countsRunning: backend.countingSource == .running), at: instant()))
-    let events = backend.events(idleAfter: options.meter.idleLimit)
+    let events = backend.stampedEvents(idleAfter: options.meter.idleLimit)
     let inbox = self.inbox
     let clock = startOptions.ledger.clock
     reader = Task { [weak self] in
-      for await event in events {
-        let at = MeterInstant.now(wall: clock)
-        switch event {
+      for await stamped in events {
+        // The moment it happened: the source's stamp where it gives one (read
+        // late after a stop, it lies in the past), else now.
+        let handled = MeterInstant.now(wall: clock)
+        let at = stamped.stamp.map { handled.backdated(to: $0) } ?? handled
+        switch stamped.event {
         case .focus(let window): inbox.yield(Envelope(.focus(window?.app), at: at))
         case .running(let apps): inbox.yield(Envelope(.running(apps), at: at))
         case .idle(let isIdle): inbox.yield(Envelope(.idle(isIdle), at: at))
@@ -152,7 +155,34 @@ extension ShieldService {
     }
   }
 
+  /// How late a timer may fire before the process is taken to have been stopped meanwhile.
+  static let stoppedAfter: Duration = .seconds(3)
+
+  /// Notes a timer due far in the past (the process did not run: `kill
+  /// -STOP`), when the backend's changes carry no stamps of their own: from
+  /// that deadline on, what the desktop did is unknown (``ShieldInput/unobserved(since:)``).
+  ///
+  /// One comparison per input, and no wake-up of its own: while time counts,
+  /// a timer is always set (the save interval at the latest), so a stop while
+  /// counting misses one.
+  func noteMissedTimer() {
+    guard let due = timerDeadline, due != toldMissedDeadline, backend?.stampsChanges == false else { return }
+    guard MonotonicTime.now.duration(since: due) > Self.stoppedAfter else { return }
+    missedDeadline = min(missedDeadline ?? due, due)
+    toldMissedDeadline = due
+  }
+
+  /// The input that tells the core of a missed timer, once; `nil` when none was missed.
+  func takeMissedTimer() -> Envelope? {
+    noteMissedTimer()
+    guard let due = missedDeadline else { return nil }
+    missedDeadline = nil
+    let now = instant()
+    return Envelope(.unobserved(since: now.backdated(to: due)), at: now)
+  }
+
   private func timerFired(_ deadline: MonotonicTime) {
+    noteMissedTimer()
     if timerDeadline == deadline {
       timer = nil
       timerDeadline = nil

@@ -124,6 +124,10 @@ public actor ShieldService {
   var timer: Task<Void, Never>?
   /// When ``timer`` fires, on the monotonic clock.
   var timerDeadline: MonotonicTime?
+  /// A timer deadline missed by far (the process was stopped), not yet told
+  /// to the core; and the last one told, so that it is told once.
+  var missedDeadline: MonotonicTime?
+  var toldMissedDeadline: MonotonicTime?
   var escalation: CloseEscalation
   var stopped = false
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).

@@ -81,4 +81,21 @@ extension XConnection {
     defer { CXCB_free(reply) }
     return reply.map { XEventLoop.int64($0.pointee.counter_value) }
   }
+
+  /// Asks the server for its time: a 1×1 input-only window of this connection
+  /// gets an empty append to a property of its own, which the server answers
+  /// with a stamped `PropertyNotify` on that window. Once per connection; the
+  /// window is the caller's to tell apart.
+  func askServerTime() -> xcb_window_t {
+    let window = xcb_generate_id(raw)
+    var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+    xcb_create_window(
+      raw, 0, window, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue), 0,
+      XCB_CW_EVENT_MASK.rawValue, &mask)
+    // Nothing is appended: the property changes in name only, and the window is never mapped.
+    xcb_change_property(
+      raw, UInt8(XCB_PROP_MODE_APPEND.rawValue), window, XCB_ATOM_WM_NAME.rawValue, XCB_ATOM_STRING.rawValue, 8, 0,
+      nil)
+    return window
+  }
 }

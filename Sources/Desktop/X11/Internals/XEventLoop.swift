@@ -1,3 +1,4 @@
+import Brake
 import CXCB
 import Posix
 
@@ -11,6 +12,17 @@ import Posix
 /// grace period after the window manager's check window is destroyed. Only
 /// this thread touches `connection`.
 ///
+/// Every event the server stamps is reported with its stamp, turned into the
+/// monotonic clock (``EventClock``), so that events read late (the process was
+/// stopped) keep the moment they happened. To learn the offset between the
+/// clocks before anything happens, the loop appends nothing to a property of
+/// a 1×1 input-only window of its own once at the start: the server answers
+/// with a stamped `PropertyNotify`. The value of `_NET_ACTIVE_WINDOW` is read
+/// when its change is handled, so of several changes read in one batch only
+/// the last one's window is known: when they span a second or more, the
+/// focus is reported as none (unknown, no use) from the first stamp, and the
+/// window read from the last.
+///
 /// Beside another backend that tells the focus (i3, KWin), it watches only
 /// idle and the screen: the root's properties are not selected, so a focus
 /// change does not wake it.
@@ -23,7 +35,7 @@ final class XEventLoop: @unchecked Sendable {
   private let idleMilliseconds: Int64
   /// Whether focus (and the window manager) is watched, or only idle and the screen.
   private let watchesFocus: Bool
-  private let continuation: AsyncStream<DesktopEvent>.Continuation
+  private let continuation: AsyncStream<StampedDesktopEvent>.Continuation
   private let wake: FileDescriptor
   private var checkWindow: xcb_window_t?
   private var managerGone: ContinuousClock.Instant?
@@ -32,10 +44,17 @@ final class XEventLoop: @unchecked Sendable {
   private var followed: xcb_window_t?
   private var lastScreen: ScreenState?
   private var lastIdle: Bool?
+  /// The server's stamps as monotonic readings.
+  private var clock = EventClock()
+  /// The window whose property the loop changes to learn the server's time (``EventClock``).
+  private var timeWindow: xcb_window_t?
+  /// The stamps of the focus changes in the batch being handled, when there
+  /// are several spanning a second or more: all but the last are reported as no focus.
+  private var hiddenFocusChanges: Set<UInt32> = []
 
   init(
     connection: XConnection, capabilities: XCapabilities, checkWindow: xcb_window_t, idleAfter: Duration,
-    watchesFocus: Bool, continuation: AsyncStream<DesktopEvent>.Continuation, wake: FileDescriptor
+    watchesFocus: Bool, continuation: AsyncStream<StampedDesktopEvent>.Continuation, wake: FileDescriptor
   ) {
     self.connection = connection
     self.capabilities = capabilities
@@ -55,12 +74,15 @@ final class XEventLoop: @unchecked Sendable {
     start()
     let socket = FileDescriptor(borrowing: connection.fileDescriptor)
     while true {
-      while let event = xcb_poll_for_event(connection.raw) {
+      var batch: [UnsafeMutablePointer<xcb_generic_event_t>] = []
+      while let event = xcb_poll_for_event(connection.raw) { batch.append(event) }
+      noteHiddenFocusChanges(in: batch)
+      for event in batch {
         handle(event)
         CXCB_free(event)
       }
       if let failure = connection.failure {
-        continuation.yield(.lost("the X server on \(connection.display) went away: \(failure)"))
+        lose("the X server on \(connection.display) went away: \(failure)")
         return
       }
       connection.flush()
@@ -68,14 +90,13 @@ final class XEventLoop: @unchecked Sendable {
       do {
         ready = try Poll.readable([socket, wake], timeout: managerGone.map { $0 - ContinuousClock.now })
       } catch {
-        continuation.yield(.lost("waiting for the X server on \(connection.display) failed: \(error)"))
+        lose("waiting for the X server on \(connection.display) failed: \(error)")
         return
       }
       if ready.contains(1) { return }
       if let deadline = managerGone, ContinuousClock.now >= deadline {
         guard takeOverNewManager() else {
-          continuation.yield(
-            .lost("the window manager on \(connection.display) went away and none took its place"))
+          lose("the window manager on \(connection.display) went away and none took its place")
           return
         }
       }
@@ -101,9 +122,29 @@ final class XEventLoop: @unchecked Sendable {
       // Read after the alarms exist, so a crossing between the two is not missed.
       idle = connection.counterValue(counter).map { $0 >= idleMilliseconds }
     }
-    if watchesFocus { refreshFocus() }
-    if capabilities.screenSaverEvent != nil, let screen = connection.screenSaverState() { report(screen) }
-    if let idle { report(idle: idle) }
+    if watchesFocus { refreshFocus(stamp: nil) }
+    if capabilities.screenSaverEvent != nil, let screen = connection.screenSaverState() { report(screen, stamp: nil) }
+    if let idle { report(idle: idle, stamp: nil) }
+    timeWindow = connection.askServerTime()
+  }
+
+  /// Finds the focus changes of `batch` whose window can no longer be read:
+  /// all but the last, when there are several and they span a second or more.
+  private func noteHiddenFocusChanges(in batch: [UnsafeMutablePointer<xcb_generic_event_t>]) {
+    hiddenFocusChanges = []
+    guard watchesFocus else { return }
+    let stamps = batch.compactMap { event -> UInt32? in
+      guard Int32(event.pointee.response_type & 0x7f) == XCB_PROPERTY_NOTIFY else { return nil }
+      let notify = UnsafeRawPointer(event).load(as: xcb_property_notify_event_t.self)
+      return notify.window == connection.root && notify.atom == connection.atoms.activeWindow ? notify.time : nil
+    }
+    guard let first = stamps.first, let last = stamps.last, last &- first >= 1_000 else { return }
+    hiddenFocusChanges = Set(stamps.dropLast())
+  }
+
+  /// The monotonic reading of a server stamp read now.
+  private func instant(_ stamp: UInt32) -> MonotonicTime {
+    clock.instant(ofStamp: stamp, handledAt: .now)
   }
 
   private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
@@ -112,14 +153,22 @@ final class XEventLoop: @unchecked Sendable {
     switch Int32(type) {
     case XCB_PROPERTY_NOTIFY:
       let notify = raw.load(as: xcb_property_notify_event_t.self)
+      // Every stamp teaches the clock, the changes of a title too (which are never read).
+      let stamp = instant(notify.time)
+      if notify.window == timeWindow { return }
       if notify.window == followed, notify.atom == XCB_ATOM_WM_CLASS.rawValue {
         // The app in front renamed itself (xdotool set_window --class): it is another app now.
-        refreshFocus()
+        refreshFocus(stamp: stamp)
         return
       }
       guard notify.window == connection.root else { return }
       if notify.atom == connection.atoms.activeWindow {
-        refreshFocus()
+        if hiddenFocusChanges.remove(notify.time) != nil {
+          // A window that had the focus for a while, gone before it could be read: unknown, no use.
+          report(focus: nil, stamp: stamp)
+        } else {
+          refreshFocus(stamp: stamp)
+        }
       } else if notify.atom == connection.atoms.supportingWMCheck, managerGone != nil {
         _ = takeOverNewManager()
       }
@@ -133,11 +182,12 @@ final class XEventLoop: @unchecked Sendable {
       }
     default:
       if let base = capabilities.screenSaverEvent, type == base &+ UInt8(XCB_SCREENSAVER_NOTIFY) {
-        report(XEventLoop.screen(fromSaverState: raw.load(as: xcb_screensaver_notify_event_t.self).state))
+        let notify = raw.load(as: xcb_screensaver_notify_event_t.self)
+        report(XEventLoop.screen(fromSaverState: notify.state), stamp: instant(notify.time))
       } else if let base = capabilities.syncEvent, type == base &+ UInt8(XCB_SYNC_ALARM_NOTIFY) {
         let notify = raw.load(as: xcb_sync_alarm_notify_event_t.self)
         guard notify.state != UInt8(XCB_SYNC_ALARMSTATE_DESTROYED.rawValue) else { return }
-        report(idle: XEventLoop.int64(notify.counter_value) >= idleMilliseconds)
+        report(idle: XEventLoop.int64(notify.counter_value) >= idleMilliseconds, stamp: instant(notify.timestamp))
       }
     // Errors (type 0) of requests nobody waited for: a window gone before the
     // server read our request about it, which the next event makes good.
@@ -150,24 +200,25 @@ final class XEventLoop: @unchecked Sendable {
     checkWindow = check
     managerGone = nil
     connection.watchDestruction(of: check)
-    refreshFocus()
+    refreshFocus(stamp: nil)
     return true
   }
 
-  private func refreshFocus() {
+  /// Reads the window in front and reports it, as of `stamp` (the change's, or `nil`: now).
+  private func refreshFocus(stamp: MonotonicTime?) {
     guard let window = connection.windowProperty(connection.root, connection.atoms.activeWindow) else {
       follow(nil)
-      report(focus: nil)
+      report(focus: nil, stamp: stamp)
       return
     }
     // Selected before the class is read, so that a change right after the read is not missed.
     follow(window)
     // A window destroyed since the manager named it: nothing is known to be in front.
     guard let app = connection.identity(of: window) else {
-      report(focus: nil)
+      report(focus: nil, stamp: stamp)
       return
     }
-    report(focus: FocusedWindow(window: WindowID(UInt64(window)), app: app))
+    report(focus: FocusedWindow(window: WindowID(UInt64(window)), app: app), stamp: stamp)
   }
 
   /// Selects `PropertyChange` on `window` (the focused one) and drops it from the one followed before.
@@ -192,22 +243,26 @@ final class XEventLoop: @unchecked Sendable {
     followed = window
   }
 
-  private func report(focus: FocusedWindow?) {
+  private func report(focus: FocusedWindow?, stamp: MonotonicTime?) {
     if case .some(let last) = lastFocus, last == focus { return }
     lastFocus = .some(focus)
-    continuation.yield(.focus(focus))
+    continuation.yield(StampedDesktopEvent(.focus(focus), stamp: stamp))
   }
 
-  private func report(_ screen: ScreenState) {
+  private func report(_ screen: ScreenState, stamp: MonotonicTime?) {
     guard screen != lastScreen else { return }
     lastScreen = screen
-    continuation.yield(.screen(screen))
+    continuation.yield(StampedDesktopEvent(.screen(screen), stamp: stamp))
   }
 
-  private func report(idle: Bool) {
+  private func report(idle: Bool, stamp: MonotonicTime?) {
     guard idle != lastIdle else { return }
     lastIdle = idle
-    continuation.yield(.idle(idle))
+    continuation.yield(StampedDesktopEvent(.idle(idle), stamp: stamp))
+  }
+
+  private func lose(_ reason: String) {
+    continuation.yield(StampedDesktopEvent(.lost(reason)))
   }
 
   /// MIT-SCREEN-SAVER's state as a screen: on and cycling are the saver; off and
