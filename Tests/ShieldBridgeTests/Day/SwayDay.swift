@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import Spawn
 import TestSupport
+import Testing
 
 /// sway and mako as a sway user has them, driven as that person drives them.
 ///
@@ -14,7 +15,7 @@ import TestSupport
 /// mako's bubble is clicked with a virtual pointer (``WaylandPointer``): mako
 /// acts on a left click on its body (its default binding
 /// `on-button-left=invoke-default-action`) and draws no buttons.
-final class SwayDay: Sendable {
+final class SwayDesk: DayDesk {
   let session: SwaySession
   let bus: BusDaemon
   let mako: BackgroundProcess
@@ -68,7 +69,9 @@ final class SwayDay: Sendable {
     mako.process.signalGroup(SIGTERM)
   }
 
-  var name: String { "sway 1.7 + mako 1.7 (Xwayland)" }
+  var name: String { "sway 1.7 + mako 1.7.1 (Chromium on Xwayland)" }
+
+  var desktopSetting: String? { "sway" }
 
   /// What `serve` needs here: sway's IPC socket, its Wayland socket, Xwayland, and xterm as the task's terminal.
   var serveEnvironment: [String: String] {
@@ -79,26 +82,39 @@ final class SwayDay: Sendable {
   }
 
   /// Where a browser's window goes: Xwayland.
-  var browserEnvironment: [String: String] { ["DISPLAY": xDisplay, "WAYLAND_DISPLAY": ""] }
+  var browserEnvironment: [String: String]? { ["DISPLAY": xDisplay, "WAYLAND_DISPLAY": ""] }
 
   /// A foot of app id `appID`, run by the session's user, once sway shows it.
-  func launchApp(_ appID: String) async throws -> SwaySession.Window {
+  func launchApp(_ appID: String) async throws -> DayWindow {
     _ = try await session.launchFoot(appID: appID)
-    return try await poll("foot \(appID) in sway's tree") {
+    let window = try await poll("foot \(appID) in sway's tree") {
       try await self.session.windows().last { $0.appID == appID }
     }
+    return DayWindow(id: String(window.id), appClass: appID)
   }
 
-  /// The Xwayland window of class `windowClass` (a browser's), once sway shows it.
-  func browserWindow(_ windowClass: String) async throws -> SwaySession.Window {
-    try await poll("the \(windowClass) window on Xwayland \(xDisplay)", timeout: .seconds(60)) {
-      try await self.session.windows().first { $0.windowClass == windowClass && !$0.isHidden }
+  /// The Xwayland window of class `windowClass` (matched without case: a browser's), once sway shows it.
+  func browserWindow(_ windowClass: String) async throws -> DayWindow {
+    let window = try await poll("the \(windowClass) window on Xwayland \(xDisplay)", timeout: .seconds(60)) {
+      try await self.session.windows().first {
+        $0.windowClass?.lowercased() == windowClass.lowercased() && !$0.isHidden
+      }
     }
+    return DayWindow(id: String(window.id), appClass: windowClass)
+  }
+
+  /// sway's view of a desk window, now.
+  private func current(_ window: DayWindow) async throws -> SwaySession.Window {
+    guard let id = Int(window.id), let found = try await session.windows().first(where: { $0.id == id }) else {
+      throw DesktopError("\(window) is not in sway's tree: \(try await session.windows())")
+    }
+    return found
   }
 
   /// Brings `window` to the front with the user's Alt+Tab (`focus next`) or
   /// Alt+Shift+Tab (`focus prev`), whichever reaches it in fewer presses; returns once sway says it is in front.
-  func bringToFront(_ window: SwaySession.Window) async throws {
+  func bringToFront(_ window: DayWindow) async throws {
+    let window = try await current(window)
     for _ in 0..<8 {
       let windows = try await session.windows().filter { !$0.isHidden && $0.floating == window.floating }
       guard let target = windows.firstIndex(where: { $0.id == window.id }) else {
@@ -123,13 +139,15 @@ final class SwayDay: Sendable {
   }
 
   /// Whether `window` is on sway's scratchpad, where the service hides an app.
-  func isHidden(_ window: SwaySession.Window) async throws -> Bool {
-    try await session.windows().first { $0.id == window.id }?.isHidden ?? false
+  func isHidden(_ window: DayWindow) async throws -> Bool {
+    try await current(window).isHidden
   }
 
   /// Brings a hidden window back as a sway user does: `scratchpad show`
   /// (Mod4+minus), then `floating toggle` (Mod4+Shift+space) to put it back in the layout.
-  func bringBack(_ window: SwaySession.Window) async throws {
+  func bringBack(_ window: DayWindow) async throws {
+    let window = try await current(window)
+    guard window.isHidden else { return try await bringToFront(DayWindow(id: String(window.id), appClass: "")) }
     try await session.press(["-M", "logo", "-k", "minus", "-m", "logo"])
     _ = try await poll("window \(window.id) shown from the scratchpad and in front") {
       let shown = try await self.session.windows().first { $0.id == window.id }
@@ -167,8 +185,13 @@ final class SwayDay: Sendable {
     }
   }
 
+  /// mako draws no buttons (its actions are reached through `makoctl menu`); a left click on
+  /// the body invokes the default action.
+  var shieldParts: [ShieldPart] { [.body] }
+
   /// A left click on the body of mako's top bubble, once it is the one with `summary`.
-  func clickBubble(summary: String) async throws {
+  func click(_ part: ShieldPart, summary: String) async throws {
+    guard part == .body else { throw DesktopError("mako draws no buttons") }
     _ = try await poll("mako's top bubble to be \"\(summary)\"") {
       try await self.bubbles().first == summary ? true : nil
     }
@@ -203,5 +226,14 @@ final class SwayDay: Sendable {
   func finish() async {
     mako.process.signalGroup(SIGTERM)
     _ = await mako.finish(timeout: .seconds(5))
+  }
+}
+
+/// The scripted day on sway with mako: a foot as the covered app, Chromium on Xwayland.
+@Suite("A day on sway with mako: counted as in front, warned, shielded, unlocked, used up, a new day", .serialized)
+struct SwayDayTests {
+  @Test("With Chromium in a window on Xwayland")
+  func chromium() async throws {
+    try await ScriptedDay.run(on: try await SwayDesk(), browser: .chromium)
   }
 }
