@@ -27,13 +27,16 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # server the clicks are pinned on (started directly under Xvfb: no window
 # manager, no xfconfd; see docs/notification-servers.md); xfce4-session and
 # xfwm4, the Xfce session that runs the service's autostart entry; mako, sway's
-# usual notification server; faketime (libfaketime), the wall clock set forward
-# under a running service; debootstrap and zstd, the Debian 13 chroot that
-# GNOME Shell 48 and KWin 6 run in (deps-chroot).
+# usual notification server; wtype, a virtual keyboard that presses a sway
+# user's key bindings (clicks come from the tests' own virtual pointer,
+# Tests/TestSupport/WaylandPointer.swift: Debian 12 has no wlrctl); faketime
+# (libfaketime), the wall clock set forward under a running service;
+# debootstrap and zstd, the Debian 13 chroot that GNOME Shell 48 and KWin 6 run
+# in (deps-chroot).
 TEST_PACKAGES := gettext tzdata xvfb dunst xdotool xdg-utils desktop-file-utils tmux x11-utils dbus-bin \
 	libnotify-bin i3-wm openbox xterm x11-xserver-utils sway foot kwin-x11 kwin-wayland xwayland gnome-shell gjs \
 	nodejs chromium chromium-l10n firefox-esr openssl python3 xfce4-notifyd xfce4-session xfwm4 mako-notifier \
-	faketime debootstrap zstd
+	wtype faketime debootstrap zstd
 # `make stress-test`: a busy machine beside the suite.
 STRESS_PACKAGES := stress-ng
 BENCH_PACKAGES := libnotify-bin libglib2.0-bin python3 python3-dbus python3-gi python3-xlib gcc xvfb dunst chromium openssl
@@ -61,7 +64,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|ChromiumWindowed|Firefox)Tests|\.XfceShieldTests|\.XfceAutostartTests|\.SwayMakoTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome)Tests|\.DesktopCommandTests|\.DemoTests|\.Browser(Chromium|ChromiumWindowed|Firefox)Tests|\.XfceShieldTests|\.XfceAutostartTests|\.SwayMakoTests|\.I3DayTests|\.SwayDayTests
 
 # Every process the tests start inherits SHIELDBRIDGE_TEST_RUN; after the run,
 # scripts/check-leftovers fails on any still running (see docs/testing.md).

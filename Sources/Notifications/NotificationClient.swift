@@ -196,8 +196,9 @@ public final class NotificationClient: Sendable {
   /// Posts `notification` as the presentation for the current server has it, and returns the server's id.
   ///
   /// With an identifier, the notification replaces the one posted before with
-  /// the same identifier on the same server (`replaces_id`), and carries the
-  /// identifier in every stack-tag hint the server advertises; posts for one
+  /// the same identifier on the same server (`replaces_id`); a post that
+  /// knows no id to replace carries the identifier in every stack-tag hint
+  /// the server advertises instead; posts for one
   /// identifier are made one at a time, so that one made while another is on
   /// its way replaces it instead of showing beside it. The call goes
   /// to the very server whose capabilities shaped it; if that server went
@@ -318,7 +319,6 @@ public final class NotificationClient: Sendable {
   private func post(
     _ notification: Notification, to server: (name: BusName, capabilities: [Capability])
   ) async throws(NotificationError) -> UInt32? {
-    let prepared = Presentation(capabilities: server.capabilities).prepare(notification)
     var tag: String?
     var replacesID = notification.replacesID
     if let identifier = notification.identifier {
@@ -326,6 +326,7 @@ public final class NotificationClient: Sendable {
       tag = serverTag
       if replacesID == 0 { replacesID = store.id(for: identifier, server: serverTag) ?? 0 }
     }
+    let prepared = Presentation(capabilities: server.capabilities).prepare(notification, replacing: replacesID != 0)
     let reply: Message
     do {
       let message = try prepared.notifyCall(replacesID: replacesID, destination: server.name)

@@ -61,10 +61,17 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
   /// server without markup); actions stay only where the server has them, and
   /// become links in the body or the close-only text otherwise; the inline
   /// reply action stays only where inline replies exist; the identifier is set
-  /// as every stack-tag hint the server advertises. A notification that
+  /// as every stack-tag hint the server advertises, unless the post replaces
+  /// a notification by its id. A notification that
   /// ``Notification/waitsForUser`` never expires, and is resident where the
   /// server has `persistence` (a `resident` set by the caller wins).
-  public func prepare(_ notification: Notification) -> Notification {
+  ///
+  /// - Parameter replacing: Whether the post names the notification it
+  ///   replaces by id (`replaces_id`). The stack tags are for replacing without
+  ///   an id; with one they add nothing, and mako 1.7.1 (Debian 12) crashes on
+  ///   a `Notify` that names the same notification both ways
+  ///   (docs/notification-servers.md).
+  public func prepare(_ notification: Notification, replacing: Bool = false) -> Notification {
     var result = notification
     var body: String
     if notification.bodyIsMarkup {
@@ -103,7 +110,7 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
       result.expiry = .never
       if persistence, result.hints.resident == nil { result.hints.resident = true }
     }
-    if let identifier = notification.identifier {
+    if let identifier = notification.identifier, !replacing {
       for hint in stackTagHints where result.hints.custom[hint] == nil {
         result.hints.custom[hint] = .string(identifier)
       }

@@ -128,9 +128,10 @@ struct NotificationClientPostingTests {
     #expect(ended)
     #expect(client.serverOwner == nil)
     let first = try await client.post(Notification(summary: "one", identifier: "shield-open"))
+    // The first post, which knows no id to replace, carries the stack tag; the second replaces it by id.
+    #expect(fixture.server.notification(first)?.hint("x-dunst-stack-tag") == .string("shield-open"))
     let second = try await client.post(Notification(summary: "two", identifier: "shield-open"))
     #expect(first == second)
-    #expect(fixture.server.notification(first)?.hint("x-dunst-stack-tag") == .string("shield-open"))
     try await client.close(first)
     #expect(fixture.server.notifications.isEmpty)
   }

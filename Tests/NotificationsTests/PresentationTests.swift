@@ -30,6 +30,25 @@ struct PresentationDecisionTests {
     #expect(plasma.stackTagHints.isEmpty)
   }
 
+  @Test("The stack tags name a post that knows no id to replace; one that replaces by id goes without them")
+  func stackTagsOnlyWithoutAReplacedID() {
+    // mako 1.7.1's capabilities: it crashes on a Notify with both replaces_id and its stack tag.
+    let mako = Presentation(capabilities: [
+      "body", "body-markup", "actions", "icon-static", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+    ])
+    let shield = Notification(summary: "Instagram is paused", identifier: "shield-open")
+    let first = mako.prepare(shield)
+    #expect(first.hints.custom[.dunstStackTag] == .string("shield-open"))
+    #expect(first.hints.custom[.canonicalPrivateSynchronous] == .string("shield-open"))
+    let replacing = mako.prepare(shield, replacing: true)
+    #expect(replacing.hints.custom[.dunstStackTag] == nil)
+    #expect(replacing.hints.custom[.canonicalPrivateSynchronous] == nil)
+    // A tag the caller set stays.
+    var tagged = shield
+    tagged.hints.custom[.dunstStackTag] = .string("own")
+    #expect(mako.prepare(tagged, replacing: true).hints.custom[.dunstStackTag] == .string("own"))
+  }
+
   @Test func eventsAreReadAsThePresentationExpectsThem() {
     let closeOnly = Presentation(capabilities: ["body"])
     #expect(!closeOnly.accepts(.action(id: 1, key: "default")))
