@@ -12,6 +12,9 @@ import Synchronization
 /// (`wtype`), which sway takes from clients as from any keyboard.
 public final class SwaySession: Sendable {
   public static let user = "shieldbridge-sway"
+  /// The test run's mark for a command started with `env -i` as the user, so that
+  /// `scripts/check-leftovers` sees what sway and its clients leave.
+  private static var testRunMark: [String] { ShieldBridgeTool.testRunMark.map { "\($0)=\($1)" } }
 
   public let runtime: TemporaryDirectory
   /// sway's IPC socket, `sway-ipc.UID.PID.sock` in the runtime folder.
@@ -62,11 +65,13 @@ public final class SwaySession: Sendable {
     try (lines.joined(separator: "\n") + "\n").write(toFile: configuration, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes(
       [.ownerAccountName: Self.user, .posixPermissions: 0o600], ofItemAtPath: configuration)
-    sway = try BackgroundProcess([
-      "runuser", "-u", Self.user, "--", "env", "-i", "PATH=/usr/bin:/bin", "HOME=/home/\(Self.user)",
-      "XDG_RUNTIME_DIR=\(runtime.path)", "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1",
-      "WLR_RENDERER=pixman", "sway", "-c", configuration,
-    ])
+    sway = try BackgroundProcess(
+      [
+        "runuser", "-u", Self.user, "--", "env", "-i", "PATH=/usr/bin:/bin", "HOME=/home/\(Self.user)",
+      ] + Self.testRunMark + [
+        "XDG_RUNTIME_DIR=\(runtime.path)", "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1",
+        "WLR_RENDERER=pixman", "sway", "-c", configuration,
+      ])
     let folder = runtime.path
     let sway = self.sway
     do {
@@ -192,11 +197,13 @@ public final class SwaySession: Sendable {
   /// Starts `foot -a APPID -e sleep 600` as the session's user and waits until sway shows its window.
   public func launchFoot(appID: String) async throws -> BackgroundProcess {
     let before = try await workspaces(ofAppID: appID).count
-    let foot = try BackgroundProcess([
-      "runuser", "-u", Self.user, "--", "env", "-i", "PATH=/usr/bin:/bin", "HOME=/home/\(Self.user)",
-      "XDG_RUNTIME_DIR=\(runtime.path)", "WAYLAND_DISPLAY=\(waylandDisplay)", "foot", "-a", appID, "-e", "sleep",
-      "600",
-    ])
+    let foot = try BackgroundProcess(
+      [
+        "runuser", "-u", Self.user, "--", "env", "-i", "PATH=/usr/bin:/bin", "HOME=/home/\(Self.user)",
+      ] + Self.testRunMark + [
+        "XDG_RUNTIME_DIR=\(runtime.path)", "WAYLAND_DISPLAY=\(waylandDisplay)", "foot", "-a", appID, "-e", "sleep",
+        "600",
+      ])
     clients.withLock { $0.append(foot) }
     _ = try await poll("foot's window \(appID) on sway", timeout: .seconds(20), every: .milliseconds(50)) {
       try await self.workspaces(ofAppID: appID).count > before ? true : nil
