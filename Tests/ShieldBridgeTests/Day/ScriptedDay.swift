@@ -115,7 +115,8 @@ final class ScriptedDay: Sendable {
       let context = await day.context(browser: session)
       await session?.close()
       await day.finish()
-      throw Failed(description: "\(desk.name): \(error)\n\(context)")
+      let done = report.steps.map { "\($0.0) \(Report.seconds($0.1))" }.joined(separator: ", ")
+      throw Failed(description: "\(desk.name): \(error)\nsteps done: \(done)\n\(context)")
     }
     await session?.close()
     await day.finish()
