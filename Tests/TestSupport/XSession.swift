@@ -145,8 +145,10 @@ public final class XSession: Sendable {
     } catch {
       let probe = try? await run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
       let alive = server.process.process.exitStatus == nil ? "runs" : "has exited"
+      let ended = manager.withLock { $0?.process.exitStatus }.map { "ended (\($0))" } ?? "runs"
       throw DesktopError(
-        "\(name) did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); Xvfb \(alive); "
+        "\(name) did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); \(name) \(ended); "
+          + "Xvfb \(alive); "
           + "xprop -root: \(probe.map { $0.output + $0.error } ?? "did not run")")
     }
   }
