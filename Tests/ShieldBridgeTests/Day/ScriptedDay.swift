@@ -93,7 +93,6 @@ final class ScriptedDay: Sendable {
   let port: Int
   let launcher: String
   let hostLog: String
-  let terminalLog: String
 
   /// Runs the day on `desk` with `browser` (none: the desk has no browser window); the figures.
   ///
@@ -138,7 +137,6 @@ final class ScriptedDay: Sendable {
     try BrowserSite.writeLauncher(
       at: launcher, environment: sandbox.serviceEnvironment(address: address), log: hostLog,
       pids: sandbox.root.file("native-host.pids"))
-    terminalLog = sandbox.root.file("task-terminal.log")
     serve = Mutex(nil)
   }
 
