@@ -387,9 +387,12 @@ final class ScriptedDay: Sendable {
     let records = watcher.dispatched.events.map(\.serialized).joined(separator: "\n")
     let screen = (try? await desk.taskScreen()) ?? ""
     let host = (try? String(contentsOfFile: hostLog, encoding: .utf8)) ?? ""
+    let usage = (try? await usageReport()).map(\.serialized) ?? "no answer"
     return """
       serve said:
       \(log)
+      Usage() says now:
+      \(usage)
       Notify calls on the bus:
       \(posts)
       dispatches:
