@@ -115,7 +115,8 @@ final class ScriptedDay: Sendable {
       let context = await day.context(browser: session)
       await session?.close()
       await day.finish()
-      throw Failed(description: "\(desk.name): \(error)\n\(context)")
+      let done = report.steps.map { "\($0.0) \(Report.seconds($0.1))" }.joined(separator: ", ")
+      throw Failed(description: "\(desk.name): \(error)\nsteps done: \(done)\n\(context)")
     }
     await session?.close()
     await day.finish()
@@ -216,8 +217,8 @@ final class ScriptedDay: Sendable {
       _ = try await poll("the tab turned to the shield page") {
         try await session.currentURL().contains("/shield.html?site=instagram.com") ? true : nil
       }
-      // The page's site reaches the service through the extension and its host a moment after the tab shows it.
-      _ = try await poll("the shield page to count for nothing") {
+      // The extension reports the shield page (no site) just after it shows it.
+      _ = try await poll("the count to stop with the shield page in front") {
         try await usage()["counting"]?.boolValue == false ? true : nil
       }
     }
