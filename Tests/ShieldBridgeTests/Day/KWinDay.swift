@@ -53,8 +53,16 @@ final class KWinDesk: DayDesk {
     try await KWinReady.wait(on: bus)
     folder = try TemporaryDirectory(prefix: "shieldbridge-kwin-day")
     terminal = try XTaskTerminal(session: session, folder: folder)
-    watcher = try Connection(.address(bus.address))
-    tracker = try await NameOwnerTracker.track(BusName("org.freedesktop.Notifications"), on: watcher)
+    let connection = try Connection(.address(bus.address))
+    watcher = connection
+    tracker = try await NameOwnerTracker.track(BusName("org.freedesktop.Notifications"), on: connection)
+    // KWin registers its shortcuts a moment after it answers on /Scripting.
+    _ = try await poll("KWin's shortcut \(Self.walk) in org.kde.kglobalaccel") {
+      let reply = try? await connection.call(
+        BusName("org.kde.kglobalaccel"), ObjectPath("/component/kwin"),
+        InterfaceName("org.kde.kglobalaccel.Component"), MemberName("shortcutNames"), timeout: HangBound.answer)
+      return try reply?.decode([String].self).contains(Self.walk) == true ? true : nil
+    }
     // dunst on Xwayland: without WAYLAND_DISPLAY it draws as an X client, whose clicks xdotool makes.
     let started = try BackgroundProcess(
       ["dunst", "-config", VirtualDesktop.dunstConfiguration],
@@ -63,14 +71,6 @@ final class KWinDesk: DayDesk {
     guard await tracker.waitForOwner(timeout: HangBound.wait) != nil else {
       let output = await started.finish(timeout: .milliseconds(100))
       throw DesktopError("dunst did not take org.freedesktop.Notifications: \(output.error)")
-    }
-    // KWin registers its shortcuts a moment after it answers on /Scripting.
-    let watcher = watcher
-    _ = try await poll("KWin's shortcut \(Self.walk) in org.kde.kglobalaccel") {
-      let reply = try? await watcher.call(
-        BusName("org.kde.kglobalaccel"), ObjectPath("/component/kwin"),
-        InterfaceName("org.kde.kglobalaccel.Component"), MemberName("shortcutNames"), timeout: HangBound.answer)
-      return try reply?.decode([String].self).contains(Self.walk) == true ? true : nil
     }
   }
 
