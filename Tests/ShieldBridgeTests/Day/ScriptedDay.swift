@@ -93,7 +93,6 @@ final class ScriptedDay: Sendable {
   let port: Int
   let launcher: String
   let hostLog: String
-  let terminalLog: String
 
   /// Runs the day on `desk` with `browser` (none: the desk has no browser window); the figures.
   ///
@@ -138,7 +137,6 @@ final class ScriptedDay: Sendable {
     try BrowserSite.writeLauncher(
       at: launcher, environment: sandbox.serviceEnvironment(address: address), log: hostLog,
       pids: sandbox.root.file("native-host.pids"))
-    terminalLog = sandbox.root.file("task-terminal.log")
     serve = Mutex(nil)
   }
 
@@ -205,11 +203,13 @@ final class ScriptedDay: Sendable {
     }
     let serving = try currentServe
     #expect(warning.sender == serving.uniqueName.description)
+    try await expectOnScreen("the warning")
     step("warning")
 
     // 4. The limit: the app hidden, the tab turned.
     let shield = try await notify("the shield", summary: Self.shieldSummary, after: 0, timeout: .seconds(60))
     #expect(shield.body.contains("Solve a short task") || shield.body.contains("unlock"), "\(shield.body)")
+    try await expectOnScreen("the shield")
     _ = try await poll("the app hidden at the limit") { try await desk.isHidden(app) ? true : nil }
     #expect(try await usage()["overLimit"]?.boolValue == true)
     if let browserWindow, let session {
@@ -361,6 +361,14 @@ final class ScriptedDay: Sendable {
     try await poll("\(what) on the bus", timeout: timeout) {
       let calls = monitor.notifyCalls.filter { call in summary.map { call.summary == $0 } ?? matching(call.summary) }
       return calls.count > after ? calls[after] : nil
+    }
+  }
+
+  /// Waits until the desk's server shows a bubble, where the desk can tell.
+  private func expectOnScreen(_ what: String) async throws {
+    guard try await desk.notificationOnScreen() != nil else { return }
+    _ = try await poll("\(what) on \(desk.name)'s screen") {
+      try await desk.notificationOnScreen() == true ? true : nil
     }
   }
 

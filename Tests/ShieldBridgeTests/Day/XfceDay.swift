@@ -141,6 +141,11 @@ final class XfceDesk: DayDesk {
     try await notifyd.waitUntilGone(bubble)
   }
 
+  /// Whether an xfce4-notifyd bubble is on screen.
+  func notificationOnScreen() async throws -> Bool? {
+    try await !notifyd.visibleBubbleWindows().isEmpty
+  }
+
   func answerTask(_ answer: String) async throws {
     try await terminal.type(answer) { window in
       try await self.altTab(to: window, what: "the task's xterm")
