@@ -1,5 +1,5 @@
 import Foundation
-import Spawn
+public import Spawn
 import Synchronization
 
 /// KWin as a Wayland compositor of a test's own: `kwin_wayland --virtual` with Xwayland, on a given session bus.
@@ -163,6 +163,29 @@ public final class KWinWaylandSession: Sendable {
       throw DesktopError("\(arguments.joined(separator: " ")) failed: \(result.error)")
     }
     return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Runs `arguments` in this session on a thread of its own and returns how it ended.
+  public func run(_ arguments: [String], timeout: Duration = HangBound.wait) async throws -> Subprocess.Result {
+    let environment = ShieldBridgeTool.mergedEnvironment(self.environment)
+    return try await onOwnThread { try Subprocess.run(arguments, environment: environment, timeout: timeout) }
+  }
+
+  /// `xdotool ARGUMENTS` on Xwayland; its trimmed output.
+  ///
+  /// - Throws: ``DesktopError`` when it does not exit with 0.
+  @discardableResult
+  public func xdotool(_ arguments: [String]) async throws -> String {
+    try await checked(["xdotool"] + arguments)
+  }
+
+  /// Xwayland's root `_NET_ACTIVE_WINDOW` (KWin sets it for X clients), or `nil` when it names none.
+  public func activeWindow() async throws -> UInt64? {
+    let output = try await checked(["xprop", "-root", "_NET_ACTIVE_WINDOW"])
+    guard let hex = output.split(separator: "#").last?.trimmingCharacters(in: .whitespaces),
+      hex.hasPrefix("0x"), let value = UInt64(hex.dropFirst(2), radix: 16), value != 0
+    else { return nil }
+    return value
   }
 
   /// Starts `xterm -class NAME` on Xwayland and waits until KWin manages it (`WM_STATE` Normal).

@@ -1,18 +1,35 @@
 import Foundation
+import Spawn
 import TestSupport
+
+/// An X display a task's terminal shows on: an Xvfb session's (``XSession``) or a Wayland
+/// compositor's Xwayland (``KWinWaylandSession``).
+protocol XTaskDisplay: Sendable {
+  /// Its `DISPLAY`.
+  var display: String { get }
+  /// Runs `arguments` against this display and returns how it ended.
+  func run(_ arguments: [String], timeout: Duration) async throws -> Subprocess.Result
+  /// `xdotool ARGUMENTS` on this display; its trimmed output.
+  @discardableResult
+  func xdotool(_ arguments: [String]) async throws -> String
+}
+
+extension XSession: XTaskDisplay {}
+
+extension KWinWaylandSession: XTaskDisplay {}
 
 /// The terminal a task opens in on an X desk: xterm, found by the service through `TERMINAL`,
 /// with its screen written to a file by xterm itself (its `logging` resource, given through
 /// `XENVIRONMENT`), so that the service starts it exactly as it would for a user.
 struct XTaskTerminal: Sendable {
-  let session: XSession
+  let session: any XTaskDisplay
   /// Where xterm appends what each task terminal showed.
   let log: String
   /// The resources file `XENVIRONMENT` names.
   let resources: String
 
   /// Writes the resources into `folder`.
-  init(session: XSession, folder: TemporaryDirectory) throws {
+  init(session: some XTaskDisplay, folder: TemporaryDirectory) throws {
     _ = try requiredTool("xterm", package: "xterm")
     self.session = session
     log = folder.file("task-terminal.log")
@@ -29,7 +46,8 @@ struct XTaskTerminal: Sendable {
   /// The task's terminal (class `XTerm`: the apps' xterms have classes of their own), once it is on screen.
   func window() async throws -> UInt64 {
     try await poll("the task's xterm on \(session.display)") {
-      let found = try await session.run(["xdotool", "search", "--onlyvisible", "--class", "^XTerm$"])
+      let found = try await session.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "^XTerm$"], timeout: HangBound.wait)
       return found.output.split(separator: "\n").compactMap { UInt64($0) }.last
     }
   }
