@@ -1,7 +1,5 @@
 import DBus
 import Foundation
-import Spawn
-import Synchronization
 import TestSupport
 import Testing
 
@@ -17,29 +15,17 @@ final class I3Desk: DayDesk {
   let session: XSession
   let terminal: XTaskTerminal
   private let folder: TemporaryDirectory
-  private let dunst: Mutex<BackgroundProcess?>
-  private let watcher: Connection
-  private let tracker: NameOwnerTracker
+  private let dunst: DayDunst
 
   var name: String { "i3 + dunst 1.9" }
 
   init() async throws {
-    for (tool, package) in [("dunst", "dunst"), ("dunstctl", "dunst"), ("xterm", "xterm")] {
-      _ = try requiredTool(tool, package: package)
-    }
+    _ = try requiredTool("xterm", package: "xterm")
     bus = try BusDaemon()
     session = try await XSession(windowManager: .i3, sessionBus: bus.address)
     folder = try TemporaryDirectory(prefix: "shieldbridge-i3-day")
     terminal = try XTaskTerminal(session: session, folder: folder)
-    watcher = try Connection(.address(bus.address))
-    tracker = try await NameOwnerTracker.track(BusName("org.freedesktop.Notifications"), on: watcher)
-    let started = try BackgroundProcess(
-      ["dunst", "-config", VirtualDesktop.dunstConfiguration], environment: session.environment)
-    dunst = Mutex(started)
-    guard await tracker.waitForOwner(timeout: HangBound.wait) != nil else {
-      let output = await started.finish(timeout: .milliseconds(100))
-      throw DesktopError("dunst did not take org.freedesktop.Notifications: \(output.error)")
-    }
+    dunst = try await DayDunst(on: session, bus: bus, environment: session.environment)
   }
 
   var serveEnvironment: [String: String] {
@@ -94,31 +80,13 @@ final class I3Desk: DayDesk {
     try await session.waitUntilActive(id, "\(window) brought back")
   }
 
-  /// dunst draws no buttons: a middle click on the body is its way to act.
-  var shieldParts: [ShieldPart] { [.body] }
+  var shieldParts: [ShieldPart] { DayDunst.shieldParts }
 
-  /// A middle click on the bubble for `.body`; dunst shows the newest notification on top, and the
-  /// script clicks only while one is on screen.
   func click(_ part: ShieldPart, summary: String) async throws {
-    guard part == .body else { throw DesktopError("dunst draws no buttons") }
-    _ = try await poll("dunst's bubble (\(summary)) on screen") { try await displayed() == 1 ? true : nil }
-    let bubble = try await poll("dunst's window") {
-      let found = try await session.run(["xdotool", "search", "--onlyvisible", "--class", "Dunst"])
-      return found.output.split(separator: "\n").first.map(String.init)
-    }
-    try await session.xdotool(["mousemove", "--window", bubble, "20", "10", "click", "2"])
+    try await dunst.click(part, summary: summary)
   }
 
-  func notificationOnScreen() async throws -> Bool? { try await displayed() > 0 }
-
-  /// `dunstctl count displayed`: how many bubbles dunst shows.
-  private func displayed() async throws -> Int {
-    let environment = ShieldBridgeTool.mergedEnvironment(session.environment)
-    let count = try await onOwnThread {
-      try Subprocess.run(["dunstctl", "count", "displayed"], environment: environment, timeout: .seconds(10))
-    }
-    return Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-  }
+  func notificationOnScreen() async throws -> Bool? { try await dunst.displayed() > 0 }
 
   func answerTask(_ answer: String) async throws {
     try await terminal.type(answer) { window in
@@ -130,15 +98,8 @@ final class I3Desk: DayDesk {
   func taskScreen() async throws -> String { terminal.screen }
 
   func finish() async {
-    if let process = dunst.withLock({ state in
-      defer { state = nil }
-      return state
-    }) {
-      process.process.signal(SIGTERM)
-      _ = await process.finish(timeout: .seconds(5))
-    }
+    await dunst.stop()
     await session.stopServer()
-    watcher.close()
   }
 }
 

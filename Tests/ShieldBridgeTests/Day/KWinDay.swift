@@ -1,7 +1,5 @@
 import DBus
 import Foundation
-import Spawn
-import Synchronization
 import TestSupport
 import Testing
 
@@ -35,17 +33,14 @@ final class KWinDesk: DayDesk {
   let session: KWinWaylandSession
   let terminal: XTaskTerminal
   private let folder: TemporaryDirectory
-  private let dunst: Mutex<BackgroundProcess?>
+  private let dunst: DayDunst
   private let watcher: Connection
-  private let tracker: NameOwnerTracker
   private let version: String
 
   var name: String { "\(version) on Wayland (Debian 13 in a chroot) + dunst 1.9 on Xwayland" }
 
   init() async throws {
-    for (tool, package) in [("dunst", "dunst"), ("dunstctl", "dunst"), ("xterm", "xterm")] {
-      _ = try requiredTool(tool, package: package)
-    }
+    _ = try requiredTool("xterm", package: "xterm")
     let trixie = try await Trixie.shared()
     version = try await trixie.run(["kwin_wayland", "--version"]).replacingOccurrences(of: "kwin ", with: "KWin ")
     bus = try BusDaemon()
@@ -55,7 +50,6 @@ final class KWinDesk: DayDesk {
     terminal = try XTaskTerminal(session: session, folder: folder)
     let connection = try Connection(.address(bus.address))
     watcher = connection
-    tracker = try await NameOwnerTracker.track(BusName("org.freedesktop.Notifications"), on: connection)
     // KWin registers its shortcuts a moment after it answers on /Scripting.
     _ = try await poll("KWin's shortcut \(Self.walk) in org.kde.kglobalaccel") {
       let reply = try? await connection.call(
@@ -64,14 +58,8 @@ final class KWinDesk: DayDesk {
       return try reply?.decode([String].self).contains(Self.walk) == true ? true : nil
     }
     // dunst on Xwayland: without WAYLAND_DISPLAY it draws as an X client, whose clicks xdotool makes.
-    let started = try BackgroundProcess(
-      ["dunst", "-config", VirtualDesktop.dunstConfiguration],
-      environment: session.environment.merging(["WAYLAND_DISPLAY": ""]) { $1 })
-    dunst = Mutex(started)
-    guard await tracker.waitForOwner(timeout: HangBound.wait) != nil else {
-      let output = await started.finish(timeout: .milliseconds(100))
-      throw DesktopError("dunst did not take org.freedesktop.Notifications: \(output.error)")
-    }
+    dunst = try await DayDunst(
+      on: session, bus: bus, environment: session.environment.merging(["WAYLAND_DISPLAY": ""]) { $1 })
   }
 
   /// Xwayland's display and the Wayland session, for the service (KWin's script on the bus sees the
@@ -153,32 +141,13 @@ final class KWinDesk: DayDesk {
     try await waitUntilActive(id, "\(window) brought back")
   }
 
-  /// dunst draws no buttons: a middle click on the body is its way to act.
-  var shieldParts: [ShieldPart] { [.body] }
+  var shieldParts: [ShieldPart] { DayDunst.shieldParts }
 
-  /// A middle click on the bubble for `.body`; dunst shows the newest notification on top, and the
-  /// script clicks only while one is on screen.
   func click(_ part: ShieldPart, summary: String) async throws {
-    guard part == .body else { throw DesktopError("dunst draws no buttons") }
-    _ = try await poll("dunst's bubble (\(summary)) on screen") { try await displayed() == 1 ? true : nil }
-    let bubble = try await poll("dunst's window") {
-      let found = try await session.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "Dunst"], timeout: HangBound.wait)
-      return found.output.split(separator: "\n").first.map(String.init)
-    }
-    try await session.xdotool(["mousemove", "--window", bubble, "20", "10", "click", "2"])
+    try await dunst.click(part, summary: summary)
   }
 
-  func notificationOnScreen() async throws -> Bool? { try await displayed() > 0 }
-
-  /// `dunstctl count displayed`: how many bubbles dunst shows.
-  private func displayed() async throws -> Int {
-    let environment = ShieldBridgeTool.mergedEnvironment(session.environment)
-    let count = try await onOwnThread {
-      try Subprocess.run(["dunstctl", "count", "displayed"], environment: environment, timeout: .seconds(10))
-    }
-    return Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-  }
+  func notificationOnScreen() async throws -> Bool? { try await dunst.displayed() > 0 }
 
   /// Brings the task's xterm to the front the way any window comes there, then types.
   func answerTask(_ answer: String) async throws {
@@ -190,13 +159,7 @@ final class KWinDesk: DayDesk {
   func taskScreen() async throws -> String { terminal.screen }
 
   func finish() async {
-    if let process = dunst.withLock({ state in
-      defer { state = nil }
-      return state
-    }) {
-      process.process.signal(SIGTERM)
-      _ = await process.finish(timeout: .seconds(5))
-    }
+    await dunst.stop()
     watcher.close()
   }
 
