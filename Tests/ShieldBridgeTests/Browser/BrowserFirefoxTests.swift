@@ -24,22 +24,7 @@ struct BrowserFirefoxTests {
       in: service.sandbox.root.file(".mozilla/native-messaging-hosts"),
       allowed: ("allowed_extensions", "shieldbridge@shieldbridge.org"))
     let profile = service.sandbox.root.file("firefox")
-    try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
-    let preferences = [
-      ("marionette.port", "0"),
-      ("network.dns.localDomains", "\"instagram.com,www.instagram.com\""),
-      ("network.proxy.type", "1"),
-      ("network.proxy.http", "\"127.0.0.1\""), ("network.proxy.http_port", "9"),
-      ("network.proxy.ssl", "\"127.0.0.1\""), ("network.proxy.ssl_port", "9"),
-      ("network.proxy.no_proxies_on", "\"instagram.com, www.instagram.com\""),
-      ("xpinstall.signatures.required", "false"),
-      ("browser.shell.checkDefaultBrowser", "false"),
-      ("datareporting.policy.dataSubmissionEnabled", "false"),
-      ("toolkit.telemetry.reportingpolicy.firstRun", "false"),
-      ("app.update.disabledForTesting", "true"),
-    ]
-    try preferences.map { "user_pref(\"\($0.0)\", \($0.1));\n" }.joined().write(
-      toFile: profile + "/user.js", atomically: true, encoding: .utf8)
+    try Marionette.prepareProfile(profile)
     let browser = try Marionette(
       firefox: [firefox, "--headless", "--marionette", "--no-remote", "--profile", profile, "about:blank"],
       profile: profile, environment: service.environment, folder: service.sandbox.root.path)

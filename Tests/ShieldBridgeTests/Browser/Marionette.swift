@@ -106,3 +106,30 @@ final class Marionette: Sendable {
     _ = await relayed.close()
   }
 }
+
+extension Marionette {
+  /// Creates the Firefox profile folder `profile` with the preferences the tests run under:
+  /// Marionette on a free port, no first-run pages or reports, unsigned add-ons allowed, and,
+  /// as Firefox has no host-resolver rules, the covered names resolving to 127.0.0.1 while every
+  /// other request goes to a proxy that is not there.
+  static func prepareProfile(_ profile: String) throws {
+    try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+    let preferences = [
+      ("marionette.port", "0"),
+      ("network.dns.localDomains", "\"instagram.com,www.instagram.com\""),
+      ("network.proxy.type", "1"),
+      ("network.proxy.http", "\"127.0.0.1\""), ("network.proxy.http_port", "9"),
+      ("network.proxy.ssl", "\"127.0.0.1\""), ("network.proxy.ssl_port", "9"),
+      ("network.proxy.no_proxies_on", "\"instagram.com, www.instagram.com\""),
+      ("xpinstall.signatures.required", "false"),
+      ("browser.shell.checkDefaultBrowser", "false"),
+      ("datareporting.policy.dataSubmissionEnabled", "false"),
+      ("toolkit.telemetry.reportingpolicy.firstRun", "false"),
+      ("app.update.disabledForTesting", "true"),
+      ("browser.aboutwelcome.enabled", "false"),
+      ("browser.startup.homepage_override.mstone", "\"ignore\""),
+    ]
+    try preferences.map { "user_pref(\"\($0.0)\", \($0.1));\n" }.joined().write(
+      toFile: profile + "/user.js", atomically: true, encoding: .utf8)
+  }
+}

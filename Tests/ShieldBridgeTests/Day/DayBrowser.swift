@@ -61,26 +61,7 @@ final class DayBrowserSession: Sendable {
         in: root + "/.mozilla/native-messaging-hosts", launcher: launcher,
         allowed: ("allowed_extensions", "shieldbridge@shieldbridge.org"))
       let profile = root + "/firefox"
-      try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
-      // Firefox has no host-resolver rules: the covered names resolve to 127.0.0.1 and every
-      // other request goes to a proxy that is not there (BrowserFirefoxTests).
-      let preferences = [
-        ("marionette.port", "0"),
-        ("network.dns.localDomains", "\"instagram.com,www.instagram.com\""),
-        ("network.proxy.type", "1"),
-        ("network.proxy.http", "\"127.0.0.1\""), ("network.proxy.http_port", "9"),
-        ("network.proxy.ssl", "\"127.0.0.1\""), ("network.proxy.ssl_port", "9"),
-        ("network.proxy.no_proxies_on", "\"instagram.com, www.instagram.com\""),
-        ("xpinstall.signatures.required", "false"),
-        ("browser.shell.checkDefaultBrowser", "false"),
-        ("datareporting.policy.dataSubmissionEnabled", "false"),
-        ("toolkit.telemetry.reportingpolicy.firstRun", "false"),
-        ("app.update.disabledForTesting", "true"),
-        ("browser.aboutwelcome.enabled", "false"),
-        ("browser.startup.homepage_override.mstone", "\"ignore\""),
-      ]
-      try preferences.map { "user_pref(\"\($0.0)\", \($0.1));\n" }.joined().write(
-        toFile: profile + "/user.js", atomically: true, encoding: .utf8)
+      try Marionette.prepareProfile(profile)
       let browser = try Marionette(
         firefox: [firefox, "--marionette", "--no-remote", "--profile", profile, "about:blank"],
         profile: profile, environment: environment.merging(["MOZ_ENABLE_WAYLAND": "0"]) { $1 }, folder: root)
