@@ -10,7 +10,7 @@ import Testing
 @testable import ShieldBridge
 
 /// libfaketime's library, which Debian's faketime package installs.
-private func libfaketime() throws -> String {
+func libfaketime() throws -> String {
   let lib = "/usr/lib"
   let folders = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
   for folder in folders.sorted() {
@@ -25,7 +25,7 @@ private func libfaketime() throws -> String {
 /// puts `FAKETIME_SHARED` into the environment, which moves `environ` in a
 /// process that starts with the library, and the Swift runtime then finds no
 /// arguments; the shell sets it first, so the program it execs starts with it set.
-private let throughShell = ["/bin/sh", "-c", #"exec "$0" "$@""#]
+let throughShell = ["/bin/sh", "-c", #"exec "$0" "$@""#]
 
 @Suite("A wall clock set forward under a running service gives no fresh budget (issue 22, point 4)")
 struct ClockJumpTests {

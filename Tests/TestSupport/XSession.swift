@@ -22,6 +22,9 @@ public final class XSession: Sendable {
     case i3
     /// KDE's `kwin_x11` (no compositing), on the session bus ``XSession/sessionBus``; owns `org.kde.KWin` there.
     case kwin
+    /// Xfce's `xfwm4` (no compositing) with its built-in settings (`/usr/share/xfwm4/defaults`:
+    /// Alt+Tab cycles the windows, minimized ones left out) unless `xfconfd` answers on the session bus.
+    case xfwm4
   }
 
   public let server: XvfbServer
@@ -77,20 +80,17 @@ public final class XSession: Sendable {
       i3Socket = nil
       guard sessionBus != nil else { throw DesktopError("kwin_x11 needs a session bus") }
       try startKWin()
-      do {
-        _ = try await poll("kwin_x11 to take \(server.display)", timeout: .seconds(30), every: .milliseconds(100)) {
-          let result = try await self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
-          return result.output.contains("window id #") ? true : nil
-        }
-      } catch {
-        let probe = try? await run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
-        let alive = server.process.process.exitStatus == nil ? "runs" : "has exited"
-        throw DesktopError(
-          "kwin_x11 did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); Xvfb \(alive); "
-            + "xprop -root: \(probe.map { $0.output + $0.error } ?? "did not run")")
-      }
+      try await waitForManager("kwin_x11")
+    case .xfwm4:
+      i3Socket = nil
+      _ = try requiredTool("xfwm4", package: "xfwm4")
+      // No session manager to register with; GTK's accessibility bridge and GSettings kept off the bus.
+      try startManager(
+        ["xfwm4", "--compositor=off", "--sm-client-disable"],
+        extra: ["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory"])
+      try await waitForManager("xfwm4")
     }
-    if windowManager != .none && windowManager != .kwin {
+    if windowManager == .openbox || windowManager == .i3 {
       let ready = home.file("manager.ready")
       do {
         _ = try await poll("\(windowManager) to start on \(server.display)", timeout: .seconds(15)) {
@@ -110,6 +110,22 @@ public final class XSession: Sendable {
     }
   }
 
+  /// Waits until `name`, the manager started, has taken the display (`_NET_SUPPORTING_WM_CHECK` on the root).
+  private func waitForManager(_ name: String) async throws {
+    do {
+      _ = try await poll("\(name) to take \(server.display)", timeout: .seconds(30), every: .milliseconds(100)) {
+        let result = try await self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
+        return result.output.contains("window id #") ? true : nil
+      }
+    } catch {
+      let probe = try? await run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
+      let alive = server.process.process.exitStatus == nil ? "runs" : "has exited"
+      throw DesktopError(
+        "\(name) did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); Xvfb \(alive); "
+          + "xprop -root: \(probe.map { $0.output + $0.error } ?? "did not run")")
+    }
+  }
+
   /// Starts `kwin_x11` (again, after ``killWindowManager()``): it takes the display and `org.kde.KWin`.
   public func startKWin() throws {
     _ = try requiredTool("kwin_x11", package: "kwin-x11")
@@ -122,8 +138,8 @@ public final class XSession: Sendable {
     manager.withLock { $0.map { "\($0.standardOutput) \($0.standardError)" } } ?? ""
   }
 
-  private func startManager(_ arguments: [String]) throws {
-    let process = try BackgroundProcess(arguments, environment: environment)
+  private func startManager(_ arguments: [String], extra: [String: String] = [:]) throws {
+    let process = try BackgroundProcess(arguments, environment: environment.merging(extra) { $1 })
     manager.withLock { $0 = process }
   }
 

@@ -76,6 +76,17 @@ enum BrowserSite {
     try writeExecutable(path, script)
   }
 
+  /// Writes the host manifest naming `launcher`, for a browser that allows `allowed`
+  /// (`allowed_origins` or `allowed_extensions`), into `folder`.
+  static func installManifest(in folder: String, launcher: String, allowed: (key: String, value: String)) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let manifest = JSONValue.object([
+      ("name", .string(hostName)), ("description", "ShieldBridge"),
+      ("path", .string(launcher)), ("type", "stdio"), (allowed.key, .array([.string(allowed.value)])),
+    ])
+    try manifest.serialized.write(toFile: folder + "/\(hostName).json", atomically: true, encoding: .utf8)
+  }
+
   /// The answer to a task as the page shows it ("What is 47 + 38?"), or nil.
   static func answer(to text: String) -> Int? {
     let pattern = try? NSRegularExpression(pattern: #"(\d+)\s*([+\x{2212}\x{00D7}])\s*(\d+)"#)
@@ -144,13 +155,7 @@ struct SiteService {
 
   /// The host manifest for the browser with `allowed` (`allowed_origins` or `allowed_extensions`) in `folder`.
   func installManifest(in folder: String, allowed: (key: String, value: String)) throws {
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let manifest = JSONValue.object([
-      ("name", .string(BrowserSite.hostName)), ("description", "ShieldBridge"),
-      ("path", .string(launcher)), ("type", "stdio"), (allowed.key, .array([.string(allowed.value)])),
-    ])
-    try manifest.serialized.write(
-      toFile: folder + "/\(BrowserSite.hostName).json", atomically: true, encoding: .utf8)
+    try BrowserSite.installManifest(in: folder, launcher: launcher, allowed: allowed)
   }
 
   /// `Usage()`'s entry for the rule `social`.
