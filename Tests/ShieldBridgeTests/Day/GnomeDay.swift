@@ -23,7 +23,7 @@ import Testing
 ///   notification list (Super+V) and clicks the newest one at the top.
 /// - The task: xterm on Xwayland (`TERMINAL`), whose screen xterm itself
 ///   writes to a file (its `logging` resource, through `XENVIRONMENT`).
-final class GnomeDesk: Sendable {
+final class GnomeDesk: DayDesk {
   let session: GnomeShellSession
   let folder: TemporaryDirectory
   let signals: BackgroundProcess
@@ -170,107 +170,16 @@ final class GnomeDesk: Sendable {
     for client in clients.withLock({ $0 }) { client.process.signalGroup(SIGTERM) }
     signals.process.signal(SIGTERM)
     _ = await signals.finish()
+    await session.stopShell()
   }
 }
 
-/// A window of a desk: the desk's id for it and its class.
-struct DayWindow: Sendable, Hashable, CustomStringConvertible {
-  var id: String
-  var appClass: String
-
-  var description: String { "\(appClass) (\(id))" }
-}
-
-/// A part of a shield's bubble a person can click.
-enum ShieldPart: String, Sendable {
-  case button
-  case body
-}
-
-@Suite("GNOME Shell 48's day, its pieces: Alt+Tab, minimized at the limit, the shield clicked, the task answered")
+/// The scripted day on GNOME Shell 48 with its own notifications: the app in foot, Chromium in a
+/// window on the shell's Xwayland.
+@Suite("A day on GNOME Shell 48: counted as in front, warned, shielded, unlocked, used up, a new day")
 struct GnomeDayTests {
-  static let configuration =
-    #"{"rules":[{"name":"social","apps":[{"name":"Instagram","class":"Instagram","sites":["instagram.com"]}],"#
-    + #""dailyLimitMinutes":4,"warnMinutes":1,"grantMinutes":5,"maxGrantsPerDay":1,"onLimit":"hide"}]}"#
-
-  @Test("The service on GNOME Shell 48's bus: its own server shows the shield; a click on it, the task, a grant")
-  func pieces() async throws {
-    let started = ContinuousClock.now
-    let desk = try await GnomeDesk()
-    let sandbox = try Sandbox()
-    try sandbox.writeConfig(Self.configuration)
-    let monitor = try await BusMonitor(address: desk.bus.address)
-    let watcher = try await ServiceWatcher(address: desk.bus.address)
-    let serve = try await ServeProcess(
-      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: desk.serveEnvironment,
-      arguments: ["--minute-length", "1000", "--save-interval", "1000", "--log-level", "debug"])
-    func usage() async throws -> JSONValue {
-      let reply = try await watcher.call(ServiceInterface.usage.name)
-      return try JSONValue(parsing: try reply.decode(String.self)).usageRule("social") ?? .null
-    }
-    do {
-      let other = try await desk.launchApp("Other")
-      let app = try await desk.launchApp("Instagram")
-      // Xwayland runs: an X11 client's window is listed and reached with Alt+Tab.
-      let xterm = try BackgroundProcess(
-        ["xterm", "-class", "Browserish", "-e", "sleep", "600"],
-        environment: desk.browserEnvironment ?? [:])
-      defer { xterm.process.signalGroup(SIGTERM) }
-      let x11 = try await desk.browserWindow("Browserish")
-      try await desk.bringToFront(x11)
-      try await desk.bringToFront(other)
-      // Alt+Tab to the app and away, four times: counted about as long as it was in front.
-      let before = try #require(try await usage()["usedSeconds"]?.integerValue)
-      var inFront = Duration.zero
-      for round in 0..<4 {
-        try await desk.bringToFront(round.isMultiple(of: 2) ? app : x11)
-        let since = ContinuousClock.now
-        try await Task.sleep(for: .milliseconds(800))
-        try await desk.bringToFront(other)
-        if round.isMultiple(of: 2) { inFront += ContinuousClock.now - since }
-      }
-      _ = try await poll("the count to stop") { try await usage()["counting"]?.boolValue == false ? true : nil }
-      let counted = try #require(try await usage()["usedSeconds"]?.integerValue) - before
-      let seconds = Double(inFront.components.seconds) + Double(inFront.components.attoseconds) / 1e18
-      #expect(abs(Double(counted) - seconds) <= 2, "counted \(counted) s, in front \(seconds) s")
-
-      // In front until the limit: the warning and the shield on the shell's own server, the app minimized.
-      try await desk.bringToFront(app)
-      _ = try await monitor.waitForNotifyCalls(2, timeout: .seconds(60))
-      let shield = try await poll("the shield posted", timeout: .seconds(60)) {
-        monitor.notifyCalls.first { $0.summary == "Instagram is paused" }
-      }
-      #expect(shield.sender == serve.uniqueName.description)
-      #expect(monitor.notifyCalls.contains { $0.summary.hasPrefix("Instagram: ") })
-      _ = try await poll("the app minimized") { try await desk.isHidden(app) ? true : nil }
-
-      // The shield clicked in the notification list: the task in xterm, answered there.
-      let dispatches = watcher.dispatched.count
-      try await desk.click(.body, summary: "Instagram is paused")
-      let record = try await watcher.record(after: dispatches, "the click's dispatch")
-      #expect(record.outcome == "terminal", "\(record.serialized)")
-      let task = try await poll("the task in the terminal", timeout: .seconds(30)) {
-        BrowserSite.answer(to: try await desk.taskScreen())
-      }
-      try await desk.answerTask(String(task))
-      _ = try await poll("the task's answer taken", timeout: .seconds(30)) {
-        try await desk.taskScreen().contains("unlocked for today") ? true : nil
-      }
-      _ = try await poll("the grant") {
-        let rule = try await usage()
-        return rule["grantsToday"]?.integerValue == 1 && rule["overLimit"]?.boolValue == false ? true : nil
-      }
-      try await desk.bringBack(app)
-      _ = try await poll("the app counted again") { try await usage()["counting"]?.boolValue == true ? true : nil }
-      #expect(try await desk.isHidden(app) == false)
-      print("GNOME day pieces: counted \(counted) s, in front \(seconds) s, \(ContinuousClock.now - started) in all")
-    } catch {
-      let log = serve.logLines.suffix(80).joined(separator: "\n")
-      let posts = monitor.notifyCalls.map { "\($0.summary) | \($0.body)" }.joined(separator: "\n")
-      Issue.record(
-        "\(error)\nserve said:\n\(log)\nposts:\n\(posts)\nsignals:\n\(desk.signals.standardOutput.suffix(2000))")
-    }
-    _ = await serve.terminate()
-    await desk.finish()
+  @Test("With Chromium in a window on Xwayland")
+  func chromium() async throws {
+    try await ScriptedDay.run(on: try await GnomeDesk(), browser: .chromium)
   }
 }
