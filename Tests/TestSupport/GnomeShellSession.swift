@@ -227,6 +227,16 @@ public final class GnomeShellSession: Sendable {
     }
   }
 
+  /// Waits until the shell says it has started (`GNOME Shell started at`, once its startup
+  /// animation has ended), before the first key: in about half of the sessions whose first key
+  /// came earlier, the shell ran no key binding at all for the rest of the session (Mutter found
+  /// no handler for Alt+Tab or Super+V, and the keys went to the focused window).
+  public func waitUntilStarted() async throws {
+    _ = try await poll("GNOME Shell to finish starting", timeout: .seconds(60), every: .milliseconds(50)) {
+      self.shellOutput.contains("GNOME Shell started at") ? true : nil
+    }
+  }
+
   /// What `gnome-shell` printed so far, for a failure's message.
   public var shellOutput: String { shell.withLock { $0?.standardError ?? "" } }
 

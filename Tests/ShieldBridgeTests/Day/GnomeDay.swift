@@ -53,7 +53,8 @@ final class GnomeDesk: DayDesk {
     // Running as root without a display manager, the shell greets with two notifications of its
     // own ("Logged in as a privileged user", "Screen Lock disabled") whose banners wait for the
     // person; opening the notification list once marks them seen, as a person does. The shell
-    // starts in the overview, which Escape leaves first.
+    // starts in the overview, which Escape leaves first, once its startup animation has ended.
+    try await session.waitUntilStarted()
     try await session.press(keysym: 0xff1b)
     try await session.press(chord: [0xffeb, 0x76])
     try await session.press(keysym: 0xff1b)
