@@ -22,8 +22,9 @@ public final class XSession: Sendable {
     case i3
     /// KDE's `kwin_x11` (no compositing), on the session bus ``XSession/sessionBus``; owns `org.kde.KWin` there.
     case kwin
-    /// Xfce's `xfwm4` (no compositing) with its built-in settings (`/usr/share/xfwm4/defaults`:
-    /// Alt+Tab cycles the windows, minimized ones left out) unless `xfconfd` answers on the session bus.
+    /// Xfce's `xfwm4` (no compositing) with its default settings (`/usr/share/xfwm4/defaults`:
+    /// Alt+Tab cycles the windows, minimized ones left out), served by `xfconfd`, which it needs and
+    /// which the session starts on ``XSession/sessionBus`` first.
     case xfwm4
   }
 
@@ -84,6 +85,8 @@ public final class XSession: Sendable {
     case .xfwm4:
       i3Socket = nil
       _ = try requiredTool("xfwm4", package: "xfwm4")
+      guard let sessionBus else { throw DesktopError("xfwm4 needs a session bus for its settings") }
+      try await startXfconf(on: sessionBus)
       // No session manager to register with; GTK's accessibility bridge and GSettings kept off the bus.
       try startManager(
         ["xfwm4", "--compositor=off", "--sm-client-disable"],
@@ -110,6 +113,28 @@ public final class XSession: Sendable {
     }
   }
 
+  /// Starts Xfce's settings daemon on `bus` (xfwm4 refuses to run without it) and waits until it
+  /// owns `org.xfce.Xfconf`; it keeps its settings under this session's home.
+  private func startXfconf(on bus: String) async throws {
+    let xfconfd = "/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"
+    guard FileManager.default.isExecutableFile(atPath: xfconfd) else {
+      throw DesktopError("\(xfconfd) is not installed: install the Debian package xfconf ('make test' does)")
+    }
+    let process = try BackgroundProcess([xfconfd], environment: environment)
+    clients.withLock { $0.append(process) }
+    do {
+      _ = try await poll("xfconfd to own org.xfce.Xfconf", timeout: .seconds(30), every: .milliseconds(50)) {
+        let owner = try await self.run([
+          "dbus-send", "--bus=\(bus)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+          "org.freedesktop.DBus.NameHasOwner", "string:org.xfce.Xfconf",
+        ])
+        return owner.output.contains("boolean true") ? true : nil
+      }
+    } catch {
+      throw DesktopError("\(error): xfconfd said \(process.standardError.suffix(2000))")
+    }
+  }
+
   /// Waits until `name`, the manager started, has taken the display (`_NET_SUPPORTING_WM_CHECK` on the root).
   private func waitForManager(_ name: String) async throws {
     do {
@@ -120,8 +145,10 @@ public final class XSession: Sendable {
     } catch {
       let probe = try? await run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
       let alive = server.process.process.exitStatus == nil ? "runs" : "has exited"
+      let ended = manager.withLock { $0?.process.exitStatus }.map { "ended (\($0))" } ?? "runs"
       throw DesktopError(
-        "\(name) did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); Xvfb \(alive); "
+        "\(name) did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); \(name) \(ended); "
+          + "Xvfb \(alive); "
           + "xprop -root: \(probe.map { $0.output + $0.error } ?? "did not run")")
     }
   }
@@ -270,7 +297,9 @@ public final class XSession: Sendable {
   /// The root window's `_NET_ACTIVE_WINDOW`, or `nil` when it names no window.
   public func activeWindow() async throws -> UInt64? {
     let output = try await xprop(["-root", "_NET_ACTIVE_WINDOW"])
-    guard let hex = output.split(separator: "#").last?.trimmingCharacters(in: .whitespaces),
+    // xfwm4 writes two values ("0xc0000c, 0x0"); the first is the window.
+    guard
+      let hex = output.split(separator: "#").last?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces),
       hex.hasPrefix("0x"), let value = UInt64(hex.dropFirst(2), radix: 16), value != 0
     else { return nil }
     return value

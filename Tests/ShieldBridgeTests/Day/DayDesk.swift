@@ -47,6 +47,9 @@ protocol DayDesk: Sendable {
   func answerTask(_ answer: String) async throws
   /// Everything the tasks opened so far showed, oldest first (to read the question and the outcome).
   func taskScreen() async throws -> String
+  /// Whether the notification server shows a bubble now, as far as the desk can tell cheaply
+  /// (`nil`: it cannot; the script then trusts the bus alone).
+  func notificationOnScreen() async throws -> Bool?
   /// Closes the open task unanswered, as a person closes its window.
   func closeTask() async throws
   /// Stops what the desk started.
@@ -54,6 +57,9 @@ protocol DayDesk: Sendable {
 }
 
 extension DayDesk {
+  /// By default a desk does not look at the server's screen.
+  func notificationOnScreen() async throws -> Bool? { nil }
+
   /// By default a desk cannot close its task: a desk with more than one shield part must.
   func closeTask() async throws {
     throw DesktopError("\(name) cannot close a task unanswered")

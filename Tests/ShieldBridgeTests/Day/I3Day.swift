@@ -101,18 +101,23 @@ final class I3Desk: DayDesk {
   /// script clicks only while one is on screen.
   func click(_ part: ShieldPart, summary: String) async throws {
     guard part == .body else { throw DesktopError("dunst draws no buttons") }
-    let environment = ShieldBridgeTool.mergedEnvironment(session.environment)
-    _ = try await poll("dunst's bubble (\(summary)) on screen") {
-      let count = try await onOwnThread {
-        try Subprocess.run(["dunstctl", "count", "displayed"], environment: environment, timeout: .seconds(10))
-      }
-      return Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) == 1 ? true : nil
-    }
+    _ = try await poll("dunst's bubble (\(summary)) on screen") { try await displayed() == 1 ? true : nil }
     let bubble = try await poll("dunst's window") {
       let found = try await session.run(["xdotool", "search", "--onlyvisible", "--class", "Dunst"])
       return found.output.split(separator: "\n").first.map(String.init)
     }
     try await session.xdotool(["mousemove", "--window", bubble, "20", "10", "click", "2"])
+  }
+
+  func notificationOnScreen() async throws -> Bool? { try await displayed() > 0 }
+
+  /// `dunstctl count displayed`: how many bubbles dunst shows.
+  private func displayed() async throws -> Int {
+    let environment = ShieldBridgeTool.mergedEnvironment(session.environment)
+    let count = try await onOwnThread {
+      try Subprocess.run(["dunstctl", "count", "displayed"], environment: environment, timeout: .seconds(10))
+    }
+    return Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
   }
 
   func answerTask(_ answer: String) async throws {

@@ -93,7 +93,6 @@ final class ScriptedDay: Sendable {
   let port: Int
   let launcher: String
   let hostLog: String
-  let terminalLog: String
 
   /// Runs the day on `desk` with `browser` (none: the desk has no browser window); the figures.
   ///
@@ -115,7 +114,8 @@ final class ScriptedDay: Sendable {
       let context = await day.context(browser: session)
       await session?.close()
       await day.finish()
-      throw Failed(description: "\(desk.name): \(error)\n\(context)")
+      let done = report.steps.map { "\($0.0) \(Report.seconds($0.1))" }.joined(separator: ", ")
+      throw Failed(description: "\(desk.name): \(error)\nsteps done: \(done)\n\(context)")
     }
     await session?.close()
     await day.finish()
@@ -137,7 +137,6 @@ final class ScriptedDay: Sendable {
     try BrowserSite.writeLauncher(
       at: launcher, environment: sandbox.serviceEnvironment(address: address), log: hostLog,
       pids: sandbox.root.file("native-host.pids"))
-    terminalLog = sandbox.root.file("task-terminal.log")
     serve = Mutex(nil)
   }
 
@@ -204,11 +203,13 @@ final class ScriptedDay: Sendable {
     }
     let serving = try currentServe
     #expect(warning.sender == serving.uniqueName.description)
+    try await expectOnScreen("the warning")
     step("warning")
 
     // 4. The limit: the app hidden, the tab turned.
     let shield = try await notify("the shield", summary: Self.shieldSummary, after: 0, timeout: .seconds(60))
     #expect(shield.body.contains("Solve a short task") || shield.body.contains("unlock"), "\(shield.body)")
+    try await expectOnScreen("the shield")
     _ = try await poll("the app hidden at the limit") { try await desk.isHidden(app) ? true : nil }
     #expect(try await usage()["overLimit"]?.boolValue == true)
     if let browserWindow, let session {
@@ -216,7 +217,10 @@ final class ScriptedDay: Sendable {
       _ = try await poll("the tab turned to the shield page") {
         try await session.currentURL().contains("/shield.html?site=instagram.com") ? true : nil
       }
-      #expect(try await usage()["counting"]?.boolValue == false, "the shield page counts for nothing")
+      // The extension reports the shield page (no site) just after it shows it.
+      _ = try await poll("the count to stop with the shield page in front") {
+        try await usage()["counting"]?.boolValue == false ? true : nil
+      }
     }
     step("limit")
 
@@ -363,6 +367,14 @@ final class ScriptedDay: Sendable {
         call.sender == sender && (summary.map { call.summary == $0 } ?? matching(call.summary))
       }
       return calls.count > after ? calls[after] : nil
+    }
+  }
+
+  /// Waits until the desk's server shows a bubble, where the desk can tell.
+  private func expectOnScreen(_ what: String) async throws {
+    guard try await desk.notificationOnScreen() != nil else { return }
+    _ = try await poll("\(what) on \(desk.name)'s screen") {
+      try await desk.notificationOnScreen() == true ? true : nil
     }
   }
 
