@@ -1,11 +1,8 @@
 import DBus
 import Foundation
-import JSON
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import ShieldBridge
 
 /// GNOME Shell 48 (Debian 13, in the chroot) as its users have it, driven as a
 /// person drives it: its own notifications (the shell's notification daemon),
