@@ -39,6 +39,10 @@ public final class GnomeShellSession: Sendable {
   private let slot: DesktopSlot
   /// The Debian 13 tree the shell runs in, or `nil` for this machine's shell.
   public let chroot: Trixie?
+  /// Whether the shell runs Xwayland beside its Wayland clients.
+  public let xwayland: Bool
+  /// Xwayland's display (`:1`) and the cookie file Mutter made for it, once the shell started it.
+  private let x11 = Mutex<(display: String, authority: String)?>(nil)
 
   /// Starts the shell and waits until the extension answers.
   ///
@@ -50,8 +54,11 @@ public final class GnomeShellSession: Sendable {
   ///     from the gnome-shell package in a service folder of the bus, and the session's
   ///     environment given to the bus for activation once the shell runs (as gnome-session does).
   ///   - chroot: A Debian 13 tree to run its GNOME Shell in instead of this machine's.
+  ///   - xwayland: Whether the shell starts Xwayland (as a desktop session does), for X11 clients
+  ///     such as a browser on X11; its display is in ``environment``.
   public init(
-    enabled: Bool = true, broken: Bool = false, extensionsHelper: Bool = false, chroot: Trixie? = nil
+    enabled: Bool = true, broken: Bool = false, extensionsHelper: Bool = false, chroot: Trixie? = nil,
+    xwayland: Bool = false
   ) async throws {
     for (tool, package) in [("foot", "foot"), ("unshare", "util-linux"), ("dbus-daemon", "dbus-daemon")]
       + (chroot == nil ? [("gnome-shell", "gnome-shell")] : [])
@@ -62,6 +69,7 @@ public final class GnomeShellSession: Sendable {
       throw DesktopError("the extensions helper is this machine's; it cannot serve the shell in the chroot")
     }
     self.chroot = chroot
+    self.xwayland = xwayland
     // The major version the extension is installed for: the chroot's shell's, or (empty) the installed one's.
     var major = ""
     if let chroot {
@@ -84,6 +92,11 @@ public final class GnomeShellSession: Sendable {
         throw PollTimedOut(what: "\(service), GNOME Shell's extensions helper (install the gnome-shell package)")
       }
       try manager.copyItem(atPath: service, toPath: home.file("services/org.gnome.Shell.Extensions.service"))
+    }
+    if let chroot {
+      // The shell's notification daemon is a helper it has the bus start (`org.gnome.Shell.Notifications`,
+      // which owns `org.freedesktop.Notifications`): the chroot's, started in the chroot.
+      try Self.writeNotificationsHelper(home: home, chroot: chroot)
     }
     bus = try BusDaemon(serviceDirectories: [home.file("services")])
     systemBus = try BusDaemon()
@@ -112,6 +125,29 @@ public final class GnomeShellSession: Sendable {
     }
   }
 
+  /// Writes a D-Bus service file for the chroot's `org.gnome.Shell.Notifications` into the bus's
+  /// service folder, with a launcher that runs it in the chroot in the shell's environment (the
+  /// bus is made afterwards, so its address is read from `DBUS_STARTER_ADDRESS`).
+  private static func writeNotificationsHelper(home: TemporaryDirectory, chroot: Trixie) throws {
+    let variables = [
+      "PATH=/usr/bin:/bin", "HOME=\(home.file("home"))", "XDG_RUNTIME_DIR=\(home.file("run"))",
+      "XDG_DATA_HOME=\(home.file("data"))", "XDG_CONFIG_HOME=\(home.file("config"))", "GSETTINGS_BACKEND=keyfile",
+      "LANG=C.UTF-8",
+    ]
+    let command = chroot.command(
+      ["env", "-i"] + variables + ShieldBridgeTool.testRunMark.map { "\($0.key)=\($0.value)" } + [
+        "sh", "-c", #"DBUS_SESSION_BUS_ADDRESS="$0" exec gjs -m /usr/share/gnome-shell/org.gnome.Shell.Notifications"#,
+      ])
+    let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    // The starter's address goes in as the inner shell's $0.
+    let launcher = home.file("notifications-helper")
+    try writeExecutable(
+      launcher,
+      "#!/bin/sh\nexec \(quoted.dropLast().joined(separator: " ")) \(quoted.last ?? "") \"$DBUS_STARTER_ADDRESS\"\n")
+    try "[D-BUS Service]\nName=org.gnome.Shell.Notifications\nExec=\(launcher)\n".write(
+      toFile: home.file("services/org.gnome.Shell.Notifications.service"), atomically: true, encoding: .utf8)
+  }
+
   /// Where the gnome-shell package installs the D-Bus service file of its extensions helper.
   public static let extensionsHelperService = "/usr/share/dbus-1/services/org.gnome.Shell.Extensions.service"
 
@@ -134,6 +170,7 @@ public final class GnomeShellSession: Sendable {
     if let shell = shell.withLock({ $0 }) {
       shell.process.signalGroup(SIGTERM)
       if shell.process.wait(timeout: .seconds(5)) == nil { shell.process.signalGroup(SIGKILL) }
+      Self.removeLocks(of: shell.process.pid)
     }
     systemBus.stop()
     bus.stop()
@@ -147,12 +184,57 @@ public final class GnomeShellSession: Sendable {
       .deletingLastPathComponent().path
   }
 
-  /// The environment a backend or a client of this session gets: its bus and runtime folder, no X display.
+  /// The environment a backend or a client of this session gets: its bus and runtime folder, and
+  /// Xwayland's display where the shell runs one (else no X display).
   public var environment: [String: String] {
-    [
+    let x11 = x11.withLock { $0 }
+    return [
       "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": home.file("run"),
-      "WAYLAND_DISPLAY": waylandDisplay, "DISPLAY": "", "SWAYSOCK": "", "I3SOCK": "",
-    ]
+      "WAYLAND_DISPLAY": waylandDisplay, "DISPLAY": x11?.display ?? "", "SWAYSOCK": "", "I3SOCK": "",
+    ].merging(x11.map { ["XAUTHORITY": $0.authority] } ?? [:]) { $1 }
+  }
+
+  /// Xwayland's display number: the lowest of the X lock files that carry the shell's pid
+  /// (Mutter writes its own pid into the lock of each display it reserves, the public one first).
+  private static func xwaylandDisplay(of pid: Int32) -> Int? {
+    (0..<100).first { number in
+      let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)) ?? ""
+      return Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)) == pid
+    }
+  }
+
+  /// Writes a lock with this process's pid for every X socket in `/tmp/.X11-unix` that has none;
+  /// returns the files it made.
+  private static func lockUnlockedSockets() -> [String] {
+    let text = String(repeating: " ", count: max(0, 10 - String(getpid()).count)) + String(getpid()) + "\n"
+    var made: [String] = []
+    for number in 0..<100 where FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+      let path = "/tmp/.X\(number)-lock"
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+      guard descriptor >= 0 else { continue }
+      _ = text.withCString { write(descriptor, $0, strlen($0)) }
+      close(descriptor)
+      made.append(path)
+    }
+    return made
+  }
+
+  /// Removes the X lock files and sockets a shell that ended (`pid`) left behind.
+  private static func removeLocks(of pid: Int32) {
+    while let number = xwaylandDisplay(of: pid) {
+      unlink("/tmp/.X\(number)-lock")
+      unlink("/tmp/.X11-unix/X\(number)")
+    }
+  }
+
+  /// Waits until the shell says it has started (`GNOME Shell started at`, once its startup
+  /// animation has ended), before the first key: in about half of the sessions whose first key
+  /// came earlier, the shell ran no key binding at all for the rest of the session (Mutter found
+  /// no handler for Alt+Tab or Super+V, and the keys went to the focused window).
+  public func waitUntilStarted() async throws {
+    _ = try await poll("GNOME Shell to finish starting", timeout: .seconds(60), every: .milliseconds(50)) {
+      self.shellOutput.contains("GNOME Shell started at") ? true : nil
+    }
   }
 
   /// What `gnome-shell` printed so far, for a failure's message.
@@ -161,7 +243,21 @@ public final class GnomeShellSession: Sendable {
   private func start(waitForExtension: Bool) async throws {
     let script =
       "if [ -d /run/systemd ]; then mount -t tmpfs none /run/systemd || exit 70; fi; "
-      + "exec gnome-shell --headless --wayland --no-x11 --virtual-monitor 1024x768"
+      + "exec gnome-shell --headless --wayland \(xwayland ? "" : "--no-x11 ")--virtual-monitor \(Self.width)x\(Self.height)"
+    // Until Xwayland runs, no Xvfb of this process picks a number, and every socket without a
+    // lock gets one: Mutter skips locked numbers (it tries 50 from 0), so it never takes the
+    // socket of an Xvfb that writes no lock.
+    var steering: [String] = []
+    if xwayland {
+      await DesktopSlots.displayNumbers.take()
+      steering = Self.lockUnlockedSockets()
+    }
+    defer {
+      if xwayland {
+        for path in steering { unlink(path) }
+        DesktopSlots.displayNumbers.give()
+      }
+    }
     let environment = ["env", "-i"] + shellEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     // The chroot's command is a mount namespace of its own already.
     let process = try BackgroundProcess(
@@ -172,6 +268,20 @@ public final class GnomeShellSession: Sendable {
       _ = try await poll("GNOME Shell on its bus", timeout: .seconds(90), every: .milliseconds(100)) {
         guard process.process.exitStatus == nil else { throw PollTimedOut(what: "gnome-shell, which exited") }
         return try? await self.observer.nameOwner(BusName("org.gnome.Shell"), timeout: HangBound.answer)
+      }
+      if xwayland {
+        let runtime = home.file("run")
+        let found = try await poll("Xwayland's display and cookie", timeout: .seconds(30), every: .milliseconds(100)) {
+          () -> (String, String)? in
+          guard let number = Self.xwaylandDisplay(of: process.process.pid),
+            FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"),
+            let cookie = (try? FileManager.default.contentsOfDirectory(atPath: runtime))?.first(where: {
+              $0.hasPrefix(".mutter-Xwaylandauth.")
+            })
+          else { return nil }
+          return (":\(number)", runtime + "/" + cookie)
+        }
+        x11.withLock { $0 = (display: found.0, authority: found.1) }
       }
       if waitForExtension {
         let last = Mutex("")
@@ -323,6 +433,50 @@ public final class GnomeShellSession: Sendable {
 
   /// Presses the keys of `chord` in order and releases them in reverse (`[0xffe9, 0xff09]`: Alt+Tab).
   public func press(chord: [UInt32]) async throws {
+    let strokes = chord.map { ($0, true) } + chord.reversed().map { ($0, false) }
+    try await send(strokes.map { .key($0.0, down: $0.1) })
+  }
+
+  /// Holds Alt and presses Tab `times` times, as a person walks the app switcher; then lets go.
+  /// The keys come 60 ms apart, as a person's do: the switcher takes the keyboard once Alt+Tab is
+  /// down, and Tabs sent before it has it are lost.
+  public func altTab(times: Int) async throws {
+    let tabs = (0..<max(1, times)).flatMap { _ in [InputEvent.key(0xff09, down: true), .key(0xff09, down: false)] }
+    for event in [.key(0xffe9, down: true)] + tabs + [.key(0xffe9, down: false)] {
+      try await send([event])
+      try await Task.sleep(for: .milliseconds(60))
+    }
+  }
+
+  /// The virtual monitor's size.
+  public static let width = 1024
+  public static let height = 768
+
+  /// Moves the pointer to `x`, `y` (from the monitor's top left) and clicks the left button there.
+  ///
+  /// Mutter's virtual pointer moves only relatively without a screencast stream: the pointer is
+  /// pushed into the bottom-right corner first (the top-left one is the hot corner, which opens
+  /// the overview), from where the distance is known. Mutter applies no acceleration to it.
+  public func click(x: Int, y: Int) async throws {
+    let corner = Double(4 * (Self.width + Self.height))
+    try await send([
+      .motion(corner, corner), .motion(Double(x - Self.width + 1), Double(y - Self.height + 1)),
+      .button(272, down: true), .button(272, down: false),
+    ])
+  }
+
+  /// One event of Mutter's virtual keyboard or pointer.
+  public enum InputEvent: Sendable {
+    /// A key by its X11 keysym, pressed or released.
+    case key(UInt32, down: Bool)
+    /// A relative pointer motion.
+    case motion(Double, Double)
+    /// A pointer button by its evdev code (272 is the left one), pressed or released.
+    case button(Int32, down: Bool)
+  }
+
+  /// Sends `events` in order through this session's remote-desktop session (made on first use).
+  public func send(_ events: [InputEvent]) async throws {
     let destination = try BusName("org.gnome.Mutter.RemoteDesktop")
     let sessionInterface = try InterfaceName("org.gnome.Mutter.RemoteDesktop.Session")
     var current = keyboard.withLock { $0 }
@@ -338,11 +492,21 @@ public final class GnomeShellSession: Sendable {
       keyboard.withLock { $0 = current }
     }
     guard let (connection, session) = current else { return }
-    let strokes = chord.map { ($0, true) } + chord.reversed().map { ($0, false) }
-    for (keysym, down) in strokes {
-      _ = try await connection.call(
-        destination, session, sessionInterface, MemberName("NotifyKeyboardKeysym"), keysym, down,
-        timeout: HangBound.answer)
+    for event in events {
+      switch event {
+      case .key(let keysym, let down):
+        _ = try await connection.call(
+          destination, session, sessionInterface, MemberName("NotifyKeyboardKeysym"), keysym, down,
+          timeout: HangBound.answer)
+      case .motion(let dx, let dy):
+        _ = try await connection.call(
+          destination, session, sessionInterface, MemberName("NotifyPointerMotionRelative"), dx, dy,
+          timeout: HangBound.answer)
+      case .button(let code, let down):
+        _ = try await connection.call(
+          destination, session, sessionInterface, MemberName("NotifyPointerButton"), code, down,
+          timeout: HangBound.answer)
+      }
     }
   }
 

@@ -355,12 +355,18 @@ final class ScriptedDay: Sendable {
   }
 
   /// The `Notify` call with `summary` after the first `after` of them, from the service.
+  ///
+  /// Only the service's own calls count: a server may pass each one on over the bus (GNOME
+  /// Shell's notification daemon calls the same `Notify` on the shell).
   private func notify(
     _ what: String, summary: String? = nil, after: Int, timeout: Duration = HangBound.wait,
     matching: @escaping (String) -> Bool = { _ in true }
   ) async throws -> BusMonitor.NotifyCall {
-    try await poll("\(what) on the bus", timeout: timeout) {
-      let calls = monitor.notifyCalls.filter { call in summary.map { call.summary == $0 } ?? matching(call.summary) }
+    let sender = try currentServe.uniqueName.description
+    return try await poll("\(what) on the bus", timeout: timeout) {
+      let calls = monitor.notifyCalls.filter { call in
+        call.sender == sender && (summary.map { call.summary == $0 } ?? matching(call.summary))
+      }
       return calls.count > after ? calls[after] : nil
     }
   }
