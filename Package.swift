@@ -36,7 +36,7 @@ let package = Package(
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "DBus", dependencies: ["CDBus", "Posix", "Spawn"]),
     .target(name: "NotificationMarkup"),
-    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix"]),
+    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn"]),
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
@@ -76,7 +76,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["DBus", "Posix", "Spawn"], path: "Tests/TestSupport"),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(name: "LogTests", dependencies: ["Log"]),
-    .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+    .testTarget(name: "DBusTests", dependencies: ["DBus", "Spawn", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SpawnTests", dependencies: ["Spawn", "TestSupport"]),
     .testTarget(name: "ExecutorTests", dependencies: ["Executor"]),
@@ -89,7 +89,7 @@ let package = Package(
     .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "JSON", "Posix", "TestSupport"]),
     .testTarget(name: "ShieldCoreTests", dependencies: ["Brake", "DeepLink", "Log", "Posix", "ShieldCore"]),
     .testTarget(
-      name: "DesktopTests", dependencies: ["Brake", "CXCB", "DBus", "Desktop", "JSON", "Posix", "TestSupport"]
+      name: "DesktopTests", dependencies: ["Brake", "CXCB", "DBus", "Desktop", "JSON", "Posix", "Spawn", "TestSupport"]
     ),
     .testTarget(
       name: "ShieldBridgeTests",

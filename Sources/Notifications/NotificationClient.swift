@@ -1,4 +1,5 @@
 public import DBus
+import Spawn
 import Synchronization
 
 /// A client of the freedesktop notification server (`org.freedesktop.Notifications`, spec 1.3).
@@ -53,7 +54,11 @@ public final class NotificationClient: Sendable {
     }
     return try await withDeadline(timeout, failure: busTimeout(timeout)) {
       () async throws(NotificationError) -> NotificationClient in
-      let connection = try open(bus, timeout: timeout, dispatching: .ownThread)
+      // libdbus blocks while it connects and says hello, up to its own 25 s for a silent
+      // bus: on a thread of its own, so that the deadline's timer still runs.
+      let connection = try await onOwnThread { () throws(NotificationError) -> Connection in
+        try open(bus, timeout: timeout, dispatching: .ownThread)
+      }
       let parts = try await follow(connection, timeout: timeout)
       return NotificationClient(
         connection: connection, timeout: timeout, store: store, parts: parts)

@@ -30,3 +30,16 @@ public func detachThread(_ body: @escaping @Sendable () -> Void) {
     Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
   }
 }
+
+/// Runs a blocking `body` (a socket round trip, a child run to its end, a
+/// scan of `/proc`) on a thread of its own and waits for it without holding
+/// one of Swift concurrency's few pool threads.
+///
+/// The pool has one thread per core: on a two-core machine two blocking
+/// calls made on it stall every other task, their timeouts included.
+public func onOwnThread<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+  let result: Result<T, E> = await withCheckedContinuation { continuation in
+    detachThread { continuation.resume(returning: Result { () throws(E) in try body() }) }
+  }
+  return try result.get()
+}

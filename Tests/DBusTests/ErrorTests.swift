@@ -1,4 +1,5 @@
 import DBus
+import Spawn
 import TestSupport
 import Testing
 

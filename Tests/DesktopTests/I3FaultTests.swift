@@ -1,6 +1,7 @@
 import Brake
 import Desktop
 import Foundation
+import Spawn
 import TestSupport
 import Testing
 
@@ -162,7 +163,7 @@ import Testing
   @Test func aServerThatNeverAnswersFailsWithinTheReplyTimeout() async throws {
     let silent = try FakeI3Server { _, peer in peer.waitForClose() }
     let path = silent.path
-    let outcome = try await onOwnThread { () -> String in
+    let outcome = await onOwnThread { () -> String in
       do {
         _ = try I3Desktop(socketPath: path)
         return "connected"

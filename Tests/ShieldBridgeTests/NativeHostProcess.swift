@@ -148,7 +148,7 @@ final class NativeHostProcess: Sendable {
   /// status, or `nil` when it did not end in time.
   func exitStatus(timeout: Duration = HangBound.wait) async -> Int32? {
     let process = self.process
-    let termination = (try? await onOwnThread { process.wait(timeout: timeout) }) ?? nil
+    let termination = await onOwnThread { process.wait(timeout: timeout) }
     _ = try? await outputEnded.first("the host's stdout to end", timeout: timeout)
     _ = try? await errorEnded.first("the host's stderr to end", timeout: timeout)
     if case .exited(let status) = termination { return status }

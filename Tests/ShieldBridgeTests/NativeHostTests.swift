@@ -4,6 +4,7 @@ import Foundation
 import JSON
 import Notifications
 import ShieldBridge
+import Spawn
 import TestSupport
 import Testing
 

@@ -87,7 +87,7 @@ struct WithoutServiceTests {
       environment: ShieldBridgeTool.mergedEnvironment(none.sandbox.serviceEnvironment(address: none.bus.address)),
       standardInput: .null, standardOutput: .pipe, standardError: .null)
     // Whoever reads the line reads to the end of the file: it comes when `open` ends, not the handler.
-    let output = try await onOwnThread { readToEnd(open.standardOutput, within: .seconds(30)) }
+    let output = await onOwnThread { readToEnd(open.standardOutput, within: .seconds(30)) }
     #expect(open.wait(timeout: .seconds(10)) == .exited(0))
     #expect(try JSONValue(parsing: try #require(output, "no end of file while the handler ran")).outcome == "handler")
     _ = try await poll("the handler to start") { FileManager.default.fileExists(atPath: started) ? true : nil }

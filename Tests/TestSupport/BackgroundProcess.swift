@@ -96,7 +96,7 @@ public final class BackgroundProcess: Sendable {
   /// - Returns: how it ended (`nil` when it had to be killed), with everything it printed.
   public func finish(timeout: Duration = HangBound.wait) async -> Finished {
     let process = self.process
-    let termination = (try? await onOwnThread { process.wait(timeout: timeout) }) ?? nil
+    let termination = await onOwnThread { process.wait(timeout: timeout) }
     if termination == nil {
       process.signalGroup(SIGKILL)
       process.wait()

@@ -1,6 +1,7 @@
 public import Brake
 import JSON
 import Posix
+import Spawn
 import Synchronization
 
 /// i3 or sway, through their IPC socket (`$I3SOCK`, `$SWAYSOCK`): focus from

@@ -1,5 +1,6 @@
 public import Brake
 import Posix
+import Spawn
 
 /// The fallback without a window system: the covered apps that run, found in `/proc` (Timekpr's way).
 ///

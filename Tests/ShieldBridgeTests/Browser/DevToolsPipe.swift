@@ -224,7 +224,7 @@ final class RelayedBrowser: Sendable {
   func close() async -> Termination? {
     process.closeStandardInput()
     let process = self.process
-    let ended = (try? await onOwnThread { process.wait(timeout: .seconds(10)) }) ?? nil
+    let ended = await onOwnThread { process.wait(timeout: .seconds(10)) }
     if ended == nil {
       process.signalGroup(SIGKILL)
       process.wait()
