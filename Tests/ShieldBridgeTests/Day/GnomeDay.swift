@@ -155,8 +155,22 @@ final class GnomeDesk: DayDesk {
       try await self.session.windows().last { $0.wmClass == "XTerm" }
     }
     try await bringToFront(DayWindow(id: String(window.id), appClass: "XTerm"))
-    let keys = answer.unicodeScalars.map { UInt32($0.value) } + [0xff0d]
-    for key in keys { try await session.press(keysym: key) }
+    // Xwayland may hand the keyboard to the xterm a moment after the shell names it in front, and
+    // keys pressed before that are lost: the answer is typed until the terminal echoes it whole,
+    // a line typed in part erased first with Ctrl+U (the terminal's line kill), then Return.
+    for _ in 0..<5 {
+      let mark = try await taskScreen().count
+      for key in answer.unicodeScalars { try await session.press(keysym: UInt32(key.value)) }
+      let echoed = try? await poll("the answer echoed by the task's xterm", timeout: .seconds(5)) {
+        String(try await self.taskScreen().dropFirst(mark)).hasSuffix(answer) ? true : nil
+      }
+      if echoed != nil {
+        try await session.press(keysym: 0xff0d)
+        return
+      }
+      try await session.press(chord: [0xffe3, 0x75])
+    }
+    throw DesktopError("the task's xterm never echoed the answer \(answer): \(try await taskScreen().suffix(300))")
   }
 
   /// What the task terminals showed so far.
