@@ -74,12 +74,14 @@ final class XEventLoop: @unchecked Sendable {
     start()
     let socket = FileDescriptor(borrowing: connection.fileDescriptor)
     while true {
-      var batch: [UnsafeMutablePointer<xcb_generic_event_t>] = []
-      while let event = xcb_poll_for_event(connection.raw) { batch.append(event) }
-      noteHiddenFocusChanges(in: batch)
-      for event in batch {
-        handle(event)
-        CXCB_free(event)
+      // Handling reads replies, and xcb queues the events that come meanwhile: they are in no
+      // socket that `Poll` could see, so the queue is drained again until it stays empty.
+      while case let batch = pendingEvents(), !batch.isEmpty {
+        noteHiddenFocusChanges(in: batch)
+        for event in batch {
+          handle(event)
+          CXCB_free(event)
+        }
       }
       if let failure = connection.failure {
         lose("the X server on \(connection.display) went away: \(failure)")
@@ -126,6 +128,13 @@ final class XEventLoop: @unchecked Sendable {
     if capabilities.screenSaverEvent != nil, let screen = connection.screenSaverState() { report(screen, stamp: nil) }
     if let idle { report(idle: idle, stamp: nil) }
     timeWindow = connection.askServerTime()
+  }
+
+  /// The events xcb has read and queued, in order.
+  private func pendingEvents() -> [UnsafeMutablePointer<xcb_generic_event_t>] {
+    var batch: [UnsafeMutablePointer<xcb_generic_event_t>] = []
+    while let event = xcb_poll_for_event(connection.raw) { batch.append(event) }
+    return batch
   }
 
   /// Finds the focus changes of `batch` whose window can no longer be read:
