@@ -198,13 +198,14 @@ struct XfceShieldTests {
     let desk = try await XfceShieldDesk()
     try await desk.session.i3msg(["[class=\"Instagram\"] focus"])
     _ = try await desk.shield(after: 0)
+    // The minute runs from the offer: seen here, a moment after it was posted.
+    let offered = ContinuousClock.now
     try await desk.waitUntilHidden()
     let bubble = try await desk.notifyd.waitForBubble()
 
     // xfce4-notifyd 0.7.3 sends NotificationClosed(2) alone for a click on the body.
     let dispatches = desk.watcher.dispatched.count
     var mark = desk.serve.logLines.count
-    let clicked = ContinuousClock.now
     try await desk.notifyd.clickBody(of: bubble)
     try await desk.notifyd.waitUntilGone(bubble)
     _ = try await desk.logLine(after: mark, containing: "was dismissed")
@@ -222,8 +223,9 @@ struct XfceShieldTests {
       if try await desk.isHidden() { try await desk.bringBack() }
       return nil
     }
-    let waited = ContinuousClock.now - clicked
-    #expect(waited >= .seconds(60), "offered again \(waited) after the dismissal")
+    // Less the moments that seeing the first post may have taken after it was made.
+    let waited = ContinuousClock.now - offered
+    #expect(waited >= .seconds(58), "offered again \(waited) after the first offer")
     #expect(again.sender == desk.serve.uniqueName.description)
     _ = try await desk.notifyd.waitForBubble(excluding: [bubble.window])
     try await desk.waitUntilHidden()
