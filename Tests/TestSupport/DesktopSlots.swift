@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Bounds how many real desktops (an X server with its manager and clients,
@@ -63,5 +64,23 @@ public final class DesktopSlot: Sendable {
 
   deinit {
     DesktopSlots.shared.give()
+  }
+}
+
+extension DesktopSlots {
+  /// Writes an X lock file with this process's pid for each of `numbers` that has none (the way
+  /// an X server claims a display); returns the files it made, for the caller to remove.
+  static func lockDisplays(_ numbers: some Sequence<Int>) -> [String] {
+    let text = String(repeating: " ", count: max(0, 10 - String(getpid()).count)) + String(getpid()) + "\n"
+    var made: [String] = []
+    for number in numbers {
+      let path = "/tmp/.X\(number)-lock"
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+      guard descriptor >= 0 else { continue }
+      _ = text.withCString { write(descriptor, $0, strlen($0)) }
+      close(descriptor)
+      made.append(path)
+    }
+    return made
   }
 }

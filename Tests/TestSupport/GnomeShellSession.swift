@@ -206,17 +206,7 @@ public final class GnomeShellSession: Sendable {
   /// Writes a lock with this process's pid for every X socket in `/tmp/.X11-unix` that has none;
   /// returns the files it made.
   private static func lockUnlockedSockets() -> [String] {
-    let text = String(repeating: " ", count: max(0, 10 - String(getpid()).count)) + String(getpid()) + "\n"
-    var made: [String] = []
-    for number in 0..<100 where FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-      let path = "/tmp/.X\(number)-lock"
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
-      guard descriptor >= 0 else { continue }
-      _ = text.withCString { write(descriptor, $0, strlen($0)) }
-      close(descriptor)
-      made.append(path)
-    }
-    return made
+    DesktopSlots.lockDisplays((0..<100).filter { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") })
   }
 
   /// Removes the X lock files and sockets a shell that ended (`pid`) left behind.

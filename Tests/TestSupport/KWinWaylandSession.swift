@@ -112,17 +112,7 @@ public final class KWinWaylandSession: Sendable {
         && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
     }
     guard let free else { return [] }
-    let text = String(repeating: " ", count: max(0, 10 - String(getpid()).count)) + String(getpid()) + "\n"
-    var made: [String] = []
-    for number in 0..<free {
-      let path = "/tmp/.X\(number)-lock"
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o444)
-      guard descriptor >= 0 else { continue }
-      _ = text.withCString { write(descriptor, $0, strlen($0)) }
-      close(descriptor)
-      made.append(path)
-    }
-    return made
+    return DesktopSlots.lockDisplays(0..<free)
   }
 
   deinit {
