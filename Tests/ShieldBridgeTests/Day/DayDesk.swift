@@ -83,3 +83,22 @@ enum ShieldPart: String, Sendable {
   /// The bubble's text: the default action where the server acts on it, a dismissal elsewhere.
   case body
 }
+
+/// A desk on an X server of the tests' own (``XSession``): xterms for the apps, and the browser's
+/// window on the same display.
+protocol XSessionDesk: DayDesk {
+  var session: XSession { get }
+}
+
+extension XSessionDesk {
+  var browserEnvironment: [String: String]? { ["DISPLAY": session.display] }
+
+  func launchApp(_ appClass: String) async throws -> DayWindow {
+    let client = try await session.launchXterm(windowClass: appClass)
+    return DayWindow(id: String(client.window), appClass: appClass)
+  }
+
+  func browserWindow(_ appClass: String) async throws -> DayWindow {
+    DayWindow(id: String(try await session.managedWindow(ofClass: appClass)), appClass: appClass)
+  }
+}

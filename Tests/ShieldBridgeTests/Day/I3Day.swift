@@ -10,7 +10,7 @@ import Testing
 /// on a middle click on its body (its default `mouse_middle_click = do_action,
 /// close_current`; a left click only closes it, see
 /// docs/notification-servers.md). The tasks open in xterm.
-final class I3Desk: DayDesk {
+final class I3Desk: XSessionDesk {
   let bus: BusDaemon
   let session: XSession
   let terminal: XTaskTerminal
@@ -33,17 +33,6 @@ final class I3Desk: DayDesk {
   }
 
   var desktopSetting: String? { "i3" }
-
-  var browserEnvironment: [String: String]? { ["DISPLAY": session.display] }
-
-  func launchApp(_ appClass: String) async throws -> DayWindow {
-    let client = try await session.launchXterm(windowClass: appClass)
-    return DayWindow(id: String(client.window), appClass: appClass)
-  }
-
-  func browserWindow(_ appClass: String) async throws -> DayWindow {
-    DayWindow(id: String(try await session.managedWindow(ofClass: appClass)), appClass: appClass)
-  }
 
   /// A left click in the middle of the window: i3 focuses what is clicked.
   func bringToFront(_ window: DayWindow) async throws {

@@ -14,7 +14,7 @@ import Testing
 /// the panel's task list brings it (a `_NET_ACTIVE_WINDOW` request).
 /// xfce4-notifyd 0.7.3 acts only on a button: a click on the body dismisses
 /// (docs/notification-servers.md), so the shield's part is its button.
-final class XfceDesk: DayDesk {
+final class XfceDesk: XSessionDesk {
   let bus: BusDaemon
   let session: XSession
   let notifyd: XfceNotifyd
@@ -39,17 +39,6 @@ final class XfceDesk: DayDesk {
   var serveEnvironment: [String: String] { ["DISPLAY": session.display].merging(terminal.environment) { $1 } }
 
   var desktopSetting: String? { "x11" }
-
-  var browserEnvironment: [String: String]? { ["DISPLAY": session.display] }
-
-  func launchApp(_ appClass: String) async throws -> DayWindow {
-    let client = try await session.launchXterm(windowClass: appClass)
-    return DayWindow(id: String(client.window), appClass: appClass)
-  }
-
-  func browserWindow(_ appClass: String) async throws -> DayWindow {
-    DayWindow(id: String(try await session.managedWindow(ofClass: appClass)), appClass: appClass)
-  }
 
   func bringToFront(_ window: DayWindow) async throws {
     try await altTab(to: try window.xWindow, what: "\(window)")
