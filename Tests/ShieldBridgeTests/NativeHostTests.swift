@@ -288,6 +288,7 @@ struct NativeHostTests {
     }
     #expect(refused["type"] == "notAtLimit", "\(refused)")
     #expect(refused["site"] == "instagram.com")
+    #expect(refused["rule"] == "social")
     #expect(
       refused["text"] == "Instagram is not at its limit yet: the task unlocks time only once today’s limit is used.")
     #expect(try harness.sandbox.store.load().value.grants(for: "social", on: harness.sandbox.store.today) == 0)
@@ -318,6 +319,7 @@ struct NativeHostTests {
     let question = try #require(task["question"]?.stringValue)
     #expect(task["text"]?.stringValue == "Wie viel ist \(question)?")
     #expect(task["prompt"]?.stringValue?.contains("Instagram") == true)
+    #expect(task["rule"] == "social")
     let id = try #require(task["puzzle"]?.integerValue)
 
     mark = host.received.count
@@ -353,6 +355,7 @@ struct NativeHostTests {
     try host.send(json(["type": "puzzle", "site": "www.instagram.com"]))
     let usedUp = try await host.message("used up", after: mark) { $0["type"] == "usedUp" }
     #expect(usedUp["site"] == "www.instagram.com")
+    #expect(usedUp["rule"] == "social")
     #expect(usedUp["text"]?.stringValue?.contains("Instagram") == true)
     try host.closeInput()
     #expect(await host.exitStatus() == 0)

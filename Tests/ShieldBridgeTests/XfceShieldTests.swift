@@ -268,8 +268,15 @@ struct XfceShieldTests {
     #expect(solved.contains("60 more minutes for Instagram are unlocked for today."), "\(solved)")
 
     // The shield page says so, then goes back to the address it came from.
-    let status = try await browser.text(
-      "document.getElementById('status').textContent", session: shield, what: "the page's unlocked text")
+    let status: String
+    do {
+      status = try await browser.text(
+        "document.getElementById('status').textContent", session: shield, what: "the page's unlocked text")
+    } catch {
+      let hostLog = await browser.finish()
+      Issue.record("the service's log: \(desk.serve.logLines.suffix(40))\nthe host's log: \(hostLog)")
+      throw error
+    }
     #expect(status == "More time for Instagram is unlocked.")
     #expect(try await browser.pipe.evaluate("document.getElementById('task').hidden", session: shield) == true)
     _ = try await browser.tab(showing: site)

@@ -122,6 +122,7 @@ function onHostMessage(message) {
     case "puzzle":
     case "usedUp":
     case "notAtLimit":
+      learnRule(message);
       toAsker(message);
       break;
     case "answer":
@@ -177,7 +178,26 @@ function shield(tabId, state) {
     });
   }
   const address = SHIELD_PAGE + "?site=" + encodeURIComponent(state.site);
-  api.tabs.update(tabId, { url: address }).catch(() => shielded.delete(tabId));
+  // A refused update (the tab closed, or a navigation under way) forgets the
+  // tab only when it does not show the shield page: a page shown must hear of its unlock.
+  api.tabs.update(tabId, { url: address }).catch(() =>
+    api.tabs
+      .get(tabId)
+      .then((tab) => {
+        if (!String(tab.url ?? "").startsWith(SHIELD_PAGE)) shielded.delete(tabId);
+      })
+      .catch(() => shielded.delete(tabId)),
+  );
+}
+
+/**
+ * The host named the rule of the asking page's site: a tab the background
+ * knew only by its page's address (after a restart of this script) now waits
+ * for that rule's unlock.
+ */
+function learnRule(message) {
+  const entry = asker ? shielded.get(asker.tabId) : undefined;
+  if (entry && entry.rule === null && typeof message.rule === "string") entry.rule = message.rule;
 }
 
 /**

@@ -192,7 +192,8 @@ extension NativeHost {
   private func task(_ open: OpenPuzzle) -> JSONValue {
     let question = open.run.puzzle.text
     return .object([
-      ("type", .string("puzzle")), ("puzzle", .int(open.id)), ("question", .string(question)),
+      ("type", .string("puzzle")), ("puzzle", .int(open.id)), ("rule", .string(open.match.rule.name)),
+      ("question", .string(question)),
       ("text", .string(localizer.render(.puzzleQuestion(task: question)))),
       (
         "prompt",
@@ -203,15 +204,15 @@ extension NativeHost {
 
   private func usedUp(site: Site, match: AppMatch) -> JSONValue {
     .object([
-      ("type", .string("usedUp")), ("site", .string(site.name)),
+      ("type", .string("usedUp")), ("site", .string(site.name)), ("rule", .string(match.rule.name)),
       ("text", .string(localizer.render(.shieldUsedUp(app: match.app.name)))),
     ])
   }
 
-  /// `{"type":"notAtLimit","site":…,"text":…}`: no task, as for `usedUp`; the text says why.
+  /// `{"type":"notAtLimit","site":…,"rule":…,"text":…}`: no task, as for `usedUp`; the text says why.
   private func notAtLimit(site: Site, match: AppMatch) -> JSONValue {
     .object([
-      ("type", .string("notAtLimit")), ("site", .string(site.name)),
+      ("type", .string("notAtLimit")), ("site", .string(site.name)), ("rule", .string(match.rule.name)),
       ("text", .string(localizer.render(.puzzleNotAtLimit(app: match.app.name)))),
     ])
   }
