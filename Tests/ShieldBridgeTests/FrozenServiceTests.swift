@@ -91,6 +91,34 @@ struct FrozenServiceTests {
       let used = try #require(after["usedSeconds"]?.integerValue)
       return Int(used - before)
     }
+
+    /// The seconds counted while `serve` was frozen (no signal) for ``stopped`` and then the focus moved away.
+    func countedWhileFrozen() async throws -> Int {
+      _ = try await poll("the covered xterm to count", timeout: .seconds(120)) {
+        let rule = try await social()
+        return rule?["counting"]?.boolValue == true && (rule?["usedSeconds"]?.integerValue ?? 0) >= 1 ? rule : nil
+      }
+      let before = try #require(try await social()?["usedSeconds"]?.integerValue)
+      let pid = serve.process.process.pid
+      let freezer = try Freezer(name: "shieldbridge-frozen-\(pid)")
+      let frozenAt = ContinuousClock.now
+      do {
+        try await freezer.freeze(pid)
+        // The scenario's own time, not a wait for something.
+        try await Task.sleep(until: frozenAt + FrozenServiceTests.stopped)
+        try freezer.thaw(pid)
+      } catch {
+        try? freezer.thaw(pid)
+        throw error
+      }
+      try await focus(other)
+      let after = try await poll("the focus change to reach the meter", timeout: .seconds(120)) {
+        let rule = try await social()
+        return rule?["counting"]?.boolValue == false ? rule : nil
+      }
+      let used = try #require(after["usedSeconds"]?.integerValue)
+      return Int(used - before)
+    }
   }
 
   @Test("x11: the focus moved 2 s into a 10 s stop: about 2 s counted, not 10")
@@ -130,6 +158,23 @@ struct FrozenServiceTests {
     let counted = try await running.countedWhileStopped { try await running.session.xset(["s", "activate"]) }
     #expect((0...3).contains(counted), "counted \(counted) s; \(running.serve.logLines)")
     try await running.session.xset(["s", "reset"])
+    _ = await running.serve.terminate()
+  }
+}
+
+/// A service that does not run for a while without being stopped (a busy
+/// machine, the cgroup freezer) gets no SIGCONT: the desktop's state held
+/// meanwhile, so the covered window kept in front counts the whole span.
+@Suite("A service that did not run but was not stopped counts the window kept in front")
+struct BusyServiceTests {
+  @Test("i3: frozen 10 s without a signal, the covered window in front: about 10 s counted")
+  func i3Frozen() async throws {
+    let running = try await FrozenServiceTests.Running(windowManager: .i3, desktop: "i3")
+    try await running.focus(running.covered)
+    let counted = try await running.countedWhileFrozen()
+    #expect((9...14).contains(counted), "counted \(counted) s; \(running.serve.logLines)")
+    #expect(
+      !running.serve.logLines.contains { $0.contains("the service did not run for") }, "\(running.serve.logLines)")
     _ = await running.serve.terminate()
   }
 }

@@ -20,6 +20,8 @@ extension ShieldService {
       meterLog.info("off (config.json has no rules, so no app is metered)")
       return
     }
+    // A stop of the process is told from a busy machine by its SIGCONT (noteMissedTimer()).
+    ContinueSignal.watch()
     watch(desktop)
   }
 
@@ -158,16 +160,21 @@ extension ShieldService {
   /// How late a timer may fire before the process is taken to have been stopped meanwhile.
   static let stoppedAfter: Duration = .seconds(3)
 
-  /// Notes a timer due far in the past (the process did not run: `kill
-  /// -STOP`), when the backend's changes carry no stamps of their own: from
-  /// that deadline on, what the desktop did is unknown (``ShieldInput/unobserved(since:)``).
+  /// Notes a timer due far in the past because the process was stopped
+  /// (`kill -STOP`, then `SIGCONT`), when the backend's changes carry no
+  /// stamps of their own: from that deadline on, what the desktop did is
+  /// unknown (``ShieldInput/unobserved(since:)``). A timer late on a busy
+  /// machine, with no `SIGCONT` since it was due, counts as usual: the
+  /// process ran late, but the desktop's state held meanwhile.
   ///
   /// One comparison per input, and no wake-up of its own: while time counts,
   /// a timer is always set (the save interval at the latest), so a stop while
   /// counting misses one.
   func noteMissedTimer() {
     guard let due = timerDeadline, due != toldMissedDeadline, backend?.stampsChanges == false else { return }
-    guard MonotonicTime.now.duration(since: due) > Self.stoppedAfter else { return }
+    guard MonotonicTime.now.duration(since: due) > Self.stoppedAfter, ContinueSignal.continued(since: due) else {
+      return
+    }
     missedDeadline = min(missedDeadline ?? due, due)
     toldMissedDeadline = due
   }
