@@ -194,7 +194,7 @@ final class ScriptedDay: Sendable {
     report.counted = after - before
     #expect(
       abs(Double(report.counted) - report.inFront) <= Self.tolerance,
-      "counted \(report.counted) s, in front \(report.inFront) s")
+      "counted \(report.counted) s, in front \(report.inFront) s; serve: \((try? currentServe)?.logLines ?? [])")
     step("20 rounds")
 
     // 3. The warning, on the desktop's server.
