@@ -57,6 +57,14 @@ public final class LedgerStore: Sendable {
     today(in: (try? load().value) ?? Ledger())
   }
 
+  /// ``today`` from the file as it is, for a reader that reports nothing: a
+  /// damaged file counts as none and stays where it is, for the next
+  /// ``load()`` to move aside and report.
+  public var todayLeavingTheFile: LocalDay {
+    guard case .valid(let ledger, _)? = try? readStoredLedger() else { return today(in: Ledger()) }
+    return today(in: ledger)
+  }
+
   /// Today by the rule the meter follows: the day the ledger's
   /// ``Ledger/dayAnchor`` gives for the clock's "now" when the anchor is of
   /// this boot (``DayAnchor/day(wall:boot:)``), else the local day of the

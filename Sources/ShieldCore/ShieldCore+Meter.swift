@@ -57,6 +57,7 @@ extension ShieldCore {
       case .newDay(let day), .dayResumed(let day):
         if case .newDay = event {
           effects.log(.info, "meter", "a new day, \(day): every rule starts from its daily limit")
+          effects.append(.dayBegan(day))
         } else {
           effects.log(.info, "meter", "\(day) began again, a day already held: its use and grants go on")
         }

@@ -19,6 +19,8 @@ public enum ShieldEffect: Hashable, Sendable {
   case stopClosing(rule: String)
   /// Stop closing every rule's apps (a new day).
   case stopClosingAll
+  /// A new local day began: what config.json loosened during the last one comes into force.
+  case dayBegan(LocalDay)
   /// Open the task behind a link (a click on a shield): the service resolves
   /// it, plans it (handler, terminal, inline reply) and answers with
   /// ``ShieldInput/taskOpened(identifier:rule:_:)``.

@@ -117,6 +117,8 @@ extension ShieldService {
     case .stopClosingAll:
       escalation.cancelAll()
       return []
+    case .dayBegan(let day):
+      return beginDay(day)
     case .openTask(let request):
       return await openTask(request)
     case .recordGrant(let name):

@@ -37,8 +37,10 @@ extension ShieldService {
 
   /// Reads ``Options/configurationPath`` again and puts it in force.
   ///
-  /// A good file replaces the rules, views and handlers at once; the meter
-  /// is rebuilt from the ledger with the new rules. A file that cannot be
+  /// A good file replaces the views and handlers at once, and the rules as
+  /// far as it tightens them; what it loosens waits for the next day's start
+  /// (``RulesInForce``), and the log says so. The meter is rebuilt from the
+  /// ledger with the rules in force. A file that cannot be
   /// used (broken JSON, a bad rule) keeps the configuration in force, and the
   /// log says why. A removed file puts the defaults back, as at a start
   /// without one. What the running service cannot change is kept as it
@@ -61,7 +63,11 @@ extension ShieldService {
     for warning in loaded.warnings { log.warning("\(warning)") }
     var new = loaded.configuration
     let old = currentConfiguration.withLock { $0 }
-    guard new != old else { return false }
+    let configured = new.rules
+    new.rules = old.rules.tightened(by: configured)
+    let changed = configured != configuredRules
+    configuredRules = configured
+    guard new != old || changed else { return false }
     var needsRestart: [String] = []
     if new.scheme != old.scheme {
       needsRestart.append("the scheme")
@@ -73,14 +79,45 @@ extension ShieldService {
       needsRestart.append("metering the new rules (the meter was off without rules)")
     }
     currentConfiguration.withLock { $0 = new }
-    if new.rules != old.rules { await settle(.rulesReplaced(new.rules, Self.storedLedger(options))) }
+    if new.rules != old.rules {
+      keepRulesInForce()
+      await settle(.rulesReplaced(new.rules, Self.storedLedger(options)))
+    }
     let rules = new.rules.isBuiltIn ? "the built-in rule" : new.rules.rules.map(\.name).joined(separator: ", ")
     log.notice("config.json reloaded from \(loaded.path): rules \(rules)")
+    if changed && new.rules != configured {
+      log.notice(
+        "config.json loosens the rules: that takes effect at the next day's start ('shieldbridge status' says what)")
+    }
     if !needsRestart.isEmpty {
       log.warning(
         "config.json: kept until the service restarts (systemctl --user restart shieldbridge): "
           + needsRestart.joined(separator: ", "))
     }
     return true
+  }
+
+  /// Writes the rules in force on `day` (today by default) to
+  /// ``RulesInForce``'s file, so that a restart, the terminal task and the
+  /// browser's host keep them.
+  func keepRulesInForce(day: LocalDay? = nil) {
+    let store = startOptions.ledger
+    let held = RulesInForce(day: day ?? store.today, rules: options.configuration.rules)
+    do {
+      try held.save(to: RulesInForce.path(in: store))
+    } catch {
+      log.warning("cannot keep today's rules in \(error.path) (\(error.errno)): a restart today may loosen them")
+    }
+  }
+
+  /// A new day: the rules as config.json says them are in force from now on.
+  func beginDay(_ day: LocalDay) -> [ShieldInput] {
+    let inForce = options.configuration.rules
+    let configured = configuredRules
+    currentConfiguration.withLock { $0.rules = configured }
+    keepRulesInForce(day: day)
+    guard configured != inForce else { return [] }
+    log.notice("a new day: config.json's rules are in force as it says them")
+    return [.rulesReplaced(configured, Self.storedLedger(options))]
   }
 }

@@ -90,8 +90,11 @@ public actor ShieldService {
   nonisolated var log: Logger { startOptions.logger }
   /// The meter's log lines (`meter`).
   nonisolated var meterLog: Logger { startOptions.logger.for("meter") }
-  /// The configuration in force: the last good one read (see ``reloadConfiguration()``).
+  /// The configuration in force: the last good one read (see ``reloadConfiguration()``),
+  /// its rules tightened by today's (``RulesInForce``).
   nonisolated let currentConfiguration: Mutex<Configuration>
+  /// The rules as config.json says them; in force from the next day's start.
+  var configuredRules: RuleSet
   /// Watches `config.json` while the service runs; `nil` without ``Options/configurationPath``.
   var configurationWatcher: FileWatcher?
   /// Watches the ledger, so that grants other processes record reach the core.
@@ -143,8 +146,13 @@ public actor ShieldService {
   /// - Throws: ``ServiceError`` `already-running` when another process owns
   ///   the name, `bad-link` for a scheme the router refuses, `bus` when the bus fails.
   public static func start(on connection: Connection, options: Options) async throws(ServiceError) -> ShieldService {
+    // Today's rules, which config.json loosens only from tomorrow, also across a restart.
+    var options = options
+    let configured = options.configuration.rules
+    options.configuration.rules = RulesInForce.resolve(configured: configured, store: options.ledger)
     do {
-      let service = try await starting(on: connection, options: options)
+      let service = try await starting(on: connection, options: options, configured: configured)
+      await service.keepRulesInForce()
       await service.startLoop()
       await service.startMeter()
       await service.watchFiles()
@@ -155,8 +163,8 @@ public actor ShieldService {
     }
   }
 
-  private static func starting(on connection: Connection, options: Options) async throws(ServiceError)
-    -> ShieldService
+  private static func starting(on connection: Connection, options: Options, configured: RuleSet)
+    async throws(ServiceError) -> ShieldService
   {
     let links: LinkConfiguration
     do {
@@ -170,7 +178,8 @@ public actor ShieldService {
     } catch {
       throw ServiceError(.bus, "cannot follow the notification server: \(error.message)")
     }
-    let service = ShieldService(connection: connection, client: client, options: options, links: links)
+    let service = ShieldService(
+      connection: connection, client: client, options: options, links: links, configured: configured)
     do {
       try connection.export([try service.interface()], at: ServiceNames.path)
     } catch {
@@ -191,8 +200,12 @@ public actor ShieldService {
     return service
   }
 
-  private init(connection: Connection, client: NotificationClient, options: Options, links: LinkConfiguration) {
+  private init(
+    connection: Connection, client: NotificationClient, options: Options, links: LinkConfiguration,
+    configured: RuleSet
+  ) {
     self.connection = connection
+    configuredRules = configured
     self.client = client
     startOptions = options
     currentConfiguration = Mutex(options.configuration)

@@ -52,10 +52,13 @@ private func runNativeHost(_ invocation: Invocation<NativeHostOptions>) async th
   }
   // Browsers pass no options: the level comes from SHIELDBRIDGE_LOG_LEVEL alone.
   let logger = Logger.standardError(program: "shieldbridge native-host", level: nil)
+  let store = try standardLedgerStore()
   let options = NativeHost.Options(
-    bus: bus(invocation), browserPID: CurrentProcess.parentID, rules: try loadConfiguration().rules,
-    reloadRules: { try? Configuration.load().configuration.rules }, ledger: try standardLedgerStore(),
-    logger: logger)
+    bus: bus(invocation), browserPID: CurrentProcess.parentID,
+    rules: RulesInForce.resolve(configured: try loadConfiguration().rules, store: store),
+    reloadRules: {
+      (try? Configuration.load().configuration.rules).map { RulesInForce.resolve(configured: $0, store: store) }
+    }, ledger: store, logger: logger)
   logger.info("started for \(caller) (browser process \(options.browserPID))")
   switch await NativeHost.run(options) {
   case .inputClosed:

@@ -50,9 +50,10 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
   let seed = try invocation[\.seed]
 
   let configuration = try loadConfiguration()
+  let store = try standardLedgerStore()
   let rule: Rule
   do {
-    rule = try configuration.rules.rule(for: app)
+    rule = try RulesInForce.resolve(configured: configuration.rules, store: store).rule(for: app)
   } catch {
     let failure = CommandFailure(error)
     guard LastScreen.isInteractive else { throw failure }
@@ -67,7 +68,6 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
       "shieldbridge: note: the rule '\(rule.name)' grants \(rule.grantMinutes) minutes; "
         + "--grant \(offeredMinutes) does not change that")
   }
-  let store = try standardLedgerStore()
   let localizer = Localizer.current()
   let outcome =
     if let seed {

@@ -51,7 +51,7 @@ private struct StatusOptions: BusOptions {
 }
 
 private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(CommandFailure) -> ExitCode {
-  let configuration = try loadConfiguration()
+  var configuration = try loadConfiguration()
   let store = try standardLedgerStore()
   let ledger: Ledger
   do {
@@ -61,7 +61,11 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
   } catch {
     throw CommandFailure(error)
   }
-  let today = store.today
+  let today = store.today(in: ledger)
+  // Today's rules: what config.json loosened comes from tomorrow.
+  let configured = configuration.rules
+  configuration.rules = RulesInForce.resolve(
+    configured: configured, held: RulesInForce.load(from: RulesInForce.path(in: store)), today: today)
   let status = ledger.status(of: configuration.rules, on: today)
   let usage = await StatusUsage.find(
     bus: bus(invocation), ledger: ledger, status: status, configuration: configuration)
@@ -98,6 +102,24 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     Output.out(
       "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "
         + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(rule.rule.dailyLimitMinutes) a day")
+    if let later = tomorrow(of: rule.rule, configured: configured) { Output.out("  from tomorrow: \(later)") }
   }
   return .success
+}
+
+/// What `config.json` loosens of `rule` (in force today), which takes effect at the next day's start; `nil`: nothing.
+private func tomorrow(of rule: Rule, configured: RuleSet) -> String? {
+  guard !configured.isBuiltIn, let next = configured.rules.first(where: { $0.name == rule.name }) else {
+    return "no limit (the rule is no longer in config.json)"
+  }
+  var changes: [String] = []
+  if next.dailyLimitMinutes != rule.dailyLimitMinutes {
+    changes.append("\(UsageText.minutes(next.dailyLimitMinutes)) a day")
+  }
+  if next.grantMinutes != rule.grantMinutes { changes.append("\(UsageText.minutes(next.grantMinutes)) per grant") }
+  if next.maxGrantsPerDay != rule.maxGrantsPerDay { changes.append("at most \(next.maxGrantsPerDay) grants a day") }
+  if next.onLimit != rule.onLimit { changes.append("\(next.onLimit.rawValue) at the limit") }
+  let dropped = rule.apps.filter { !next.apps.contains($0) }.map(\.name)
+  if !dropped.isEmpty { changes.append("without " + dropped.joined(separator: ", ")) }
+  return changes.isEmpty ? nil : changes.joined(separator: ", ")
 }
