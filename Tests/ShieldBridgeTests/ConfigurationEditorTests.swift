@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test func setWithAppsOrSitesReplacesTheApps() throws {
-    let text = try edit(.set(name: "social", apps: ["Discord"], sites: ["twitch.tv"], settings: .init()))
+    let text = try edit(.set(name: "social", apps: [RuleApp(name: "Discord")], sites: ["twitch.tv"], settings: .init()))
     #expect(try rules(text)[0].apps.map(\.name) == ["Discord", "twitch.tv"])
   }
 

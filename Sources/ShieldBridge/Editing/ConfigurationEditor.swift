@@ -78,7 +78,7 @@ public enum ConfigurationEditor {
       let index = try ruleIndex(name, in: rules)
       var rule = rules[index].objectValue ?? []
       if apps != nil || sites != nil {
-        rule.set("apps", .array((apps ?? []).map { .string($0) } + (sites ?? []).map(siteApp)))
+        rule.set("apps", .array((apps ?? []).map(appValue) + (sites ?? []).map(siteApp)))
       }
       apply(settings, to: &rule)
       rules[index] = .object(rule)

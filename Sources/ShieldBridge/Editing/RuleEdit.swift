@@ -10,7 +10,7 @@ public enum RuleEdit: Hashable, Sendable {
   /// A new rule with these apps, sites and settings (settings left `nil` keep the rule's defaults).
   case add(name: String, apps: [RuleApp], sites: [String], settings: RuleSettings)
   /// New settings for a rule; `apps` or `sites`, when given, replace the rule's apps (see ``ConfigurationEditor``).
-  case set(name: String, apps: [String]?, sites: [String]?, settings: RuleSettings)
+  case set(name: String, apps: [RuleApp]?, sites: [String]?, settings: RuleSettings)
   /// The rule goes.
   case remove(name: String)
   /// These apps join the rule.

@@ -68,7 +68,7 @@ extension Command {
       let replacing = !apps.isEmpty || !sites.isEmpty
       return try runEdit(
         .set(
-          name: name, apps: replacing ? apps : nil, sites: replacing ? sites : nil,
+          name: name, apps: replacing ? apps.map { RuleApp(name: $0) } : nil, sites: replacing ? sites : nil,
           settings: try settings(invocation)),
         done: "changed the rule \"\(name)\"", rule: name)
     })
