@@ -260,3 +260,24 @@ import Testing
     #expect(DurationText.text(minutes: 0) == "0m")
   }
 }
+
+/// The app `rules pick` adds for a window: the narrowest name it has.
+@Suite struct PickedAppTests {
+  @Test func theClassComesFirstThenTheAppIDThenTheExecutable() {
+    let xterm = AppIdentity(instance: "xterm", windowClass: "Pickme", executable: "xterm", pid: 7)
+    #expect(PickedApp.app(for: xterm) == RuleApp(name: "Pickme", classes: ["Pickme"]))
+    let wayland = AppIdentity(appID: "org.telegram.desktop", executable: "telegram-desktop")
+    #expect(PickedApp.app(for: wayland) == RuleApp(name: "org.telegram.desktop", appIDs: ["org.telegram.desktop"]))
+    let process = AppIdentity(executable: "steam", command: "steam")
+    #expect(PickedApp.app(for: process) == RuleApp(name: "steam", executables: ["steam"]))
+    #expect(PickedApp.app(for: AppIdentity(instance: "only", command: "c", scopeID: "s")) == nil)
+    #expect(
+      PickedApp.app(for: AppIdentity(windowClass: "", appID: "a\u{1}b", executable: "ok"))
+        == RuleApp(name: "ok", executables: ["ok"]))
+  }
+
+  @Test func theNamesAreShownAsDesktopNamesThem() {
+    let identity = AppIdentity(instance: "xterm", windowClass: "Pickme", executable: "xterm", pid: 7)
+    #expect(PickedApp.names(of: identity) == ["class: Pickme", "instance: xterm", "executable: xterm"])
+  }
+}

@@ -22,7 +22,7 @@ extension Command {
       """,
     subcommands: [
       .rulesList, .rulesAdd, .rulesSet, .rulesRemove, .rulesAddApp, .rulesRemoveApp, .rulesAddSite,
-      .rulesRemoveSite,
+      .rulesRemoveSite, .rulesPick,
     ]
   )
 
