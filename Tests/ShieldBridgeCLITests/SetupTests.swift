@@ -87,6 +87,11 @@ import Testing
     #expect(app.apps == [RuleApp(name: "Signal")] && app.sites.isEmpty)
     let site = try Script([another, "example.com", "", "", ""]).dialog.run()
     #expect(site.apps.isEmpty && site.sites == ["example.com"])
+    // Enter: the window is picked after the questions, as 'rules pick' does.
+    let window = try Script(["2 \(another)", "", "", "", ""]).dialog.run()
+    #expect(window.pickWindow && window.apps.map(\.name) == ["TikTok"])
+    let alone = try Script([another, "", "", "", ""]).dialog.run()
+    #expect(alone.pickWindow && alone.apps.isEmpty && alone.sites.isEmpty)
   }
 
   @Test func theEndOfTheInputStopsTheQuestions() {

@@ -98,6 +98,33 @@ struct RulesPickTests {
     #expect(after == before)
   }
 
+  /// setup's "another one", answered with Enter, picks the window as `rules pick` does.
+  @Test func setupPicksTheOtherOneByItsWindow() async throws {
+    let session = try await XSession(windowManager: .i3)
+    _ = try await session.launchXterm(windowClass: "Terminal")
+    let setup = try Prompted(["setup"], environment: session.environment)
+    defer { setup.process.signal(SIGKILL) }
+    let another = CommonApps.all.count + 1
+    try await setup.waitFor("Which ones?")
+    try setup.answer("1 \(another)")
+    try await setup.waitFor("or Enter to pick its window:")
+    try setup.answer("")
+    for prompt in ["before the shield [5]:", "Minutes one solved task adds [5]:", "Tasks a day at most [5]:"] {
+      try await setup.waitFor(prompt)
+      try setup.answer("")
+    }
+    try await setup.waitFor("Bring the app you want to limit to the front")
+    _ = try await session.launchXterm(windowClass: "Pickme")
+    try await setup.waitFor("Add it? [Y/n]")
+    try setup.answer("y")
+    #expect(try await setup.status() == 0, "\(setup.errorText)")
+    #expect(setup.text.contains("Wrote the rule \"social\""), "\(setup.text)")
+    let config = session.home.path + "/shieldbridge/config.json"
+    let rule = try #require(try Configuration.load(from: config).configuration.rules.rules.first)
+    #expect(rule.apps.map(\.name) == ["Instagram", "Pickme"])
+    #expect(rule.apps[1].classes == ["Pickme"])
+  }
+
   @Test func aRuleThatIsNotThereIsSaidBeforeWaiting() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"rules": [{"name": "social", "apps": ["Instagram"]}]}"#)

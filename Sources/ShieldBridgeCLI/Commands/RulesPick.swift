@@ -56,6 +56,40 @@ private func runPick(_ invocation: Invocation<PickOptions>) async throws(Command
   guard configuration.rules.rules.contains(where: { $0.name.lowercased() == rule.lowercased() }) else {
     throw CommandFailure(RuleEditError.noSuchRule(rule))
   }
+  var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
+  let echoes = FileDescriptor.standardInput.isTerminal
+  let picked = try await pickApp(
+    for: rule, configuration: configuration, timeout: .seconds(try invocation[\.timeout] ?? 120)
+  ) { prompt in
+    Output.out(bytes: Array((prompt + " ").utf8))
+    Output.flush()
+    let line = (try? lines.nextLine()) ?? nil
+    if !echoes || line == nil { Output.out("") }
+    return line
+  }
+  guard let app = picked else {
+    Output.out("Nothing was added.")
+    return .success
+  }
+  let loaded: LoadedConfiguration
+  do {
+    loaded = try Configuration.edit(at: path, .addApps(rule: rule, apps: [app]))
+  } catch {
+    throw CommandFailure(error)
+  }
+  for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+  Output.out("\(path): added \(app.name) to the rule \"\(rule)\"")
+  return .success
+}
+
+/// Waits for the window brought to the front, shows its names and asks through `ask` to add it to `rule`.
+///
+/// - Returns: The app to add, or `nil` when the answer was no.
+/// - Throws: A failure when the desktop tells no focus, no window came in
+///   `timeout`, the window has no name to match, or the input ended.
+func pickApp(
+  for rule: String, configuration: Configuration, timeout: Duration, ask: (String) -> String?
+) async throws(CommandFailure) -> RuleApp? {
   let rules = configuration.rules
   let backend: (any DesktopBackend)?
   do {
@@ -74,8 +108,8 @@ private func runPick(_ invocation: Invocation<PickOptions>) async throws(Command
         + "'shieldbridge desktop' and add them with 'shieldbridge rules add-app \(rule) --app NAME'",
       exitCode: .unavailable)
   }
-  let seconds = try invocation[\.timeout] ?? 120
-  let outcome = await waitForOtherWindow(backend, timeout: .seconds(seconds)) {
+  let seconds = timeout.components.seconds
+  let outcome = await waitForOtherWindow(backend, timeout: timeout) {
     // Said once the window in front now is known, so that a window brought up after this line is the one.
     Output.out("Bring the app you want to limit to the front: click its window or switch to it.")
     Output.out("Waiting up to \(seconds) s for a window other than this one to take the focus.")
@@ -106,28 +140,11 @@ private func runPick(_ invocation: Invocation<PickOptions>) async throws(Command
     Output.out("It is covered already, by the rule \"\(covering.rule.name)\" (app \"\(covering.app.name)\").")
   }
   Output.out("It would be added to the rule \"\(rule)\" as \(object.serialized).")
-  Output.out(bytes: Array("Add it? [Y/n] ".utf8))
-  Output.flush()
-  var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
-  guard let answer = (try? lines.nextLine()) ?? nil else {
-    Output.out("")
+  guard let answer = ask("Add it? [Y/n]") else {
     throw CommandFailure("the input ended before the answer; nothing was added", exitCode: .noInput)
   }
-  if !FileDescriptor.standardInput.isTerminal { Output.out("") }
   let word = answer.lowercased().filter { $0 != " " }
-  guard word.isEmpty || word == "y" || word == "yes" else {
-    Output.out("Nothing was added.")
-    return .success
-  }
-  let loaded: LoadedConfiguration
-  do {
-    loaded = try Configuration.edit(at: path, .addApps(rule: rule, apps: [app]))
-  } catch {
-    throw CommandFailure(error)
-  }
-  for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
-  Output.out("\(path): added \(app.name) to the rule \"\(rule)\"")
-  return .success
+  return word.isEmpty || word == "y" || word == "yes" ? app : nil
 }
 
 /// Waits for a focused window other than the first one the backend reports (the terminal pick runs in).

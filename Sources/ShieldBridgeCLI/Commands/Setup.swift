@@ -62,6 +62,8 @@ struct SetupChoice: Equatable, Sendable {
   var dailyLimitMinutes = Rule.defaultDailyLimitMinutes
   var grantMinutes = Rule.defaultGrantMinutes
   var maxGrantsPerDay = Rule.defaultMaxGrantsPerDay
+  /// Whether "another one" is to be picked by its window (`rules pick`) before writing.
+  var pickWindow = false
 
   /// The edit that writes it as the rule `name`: replacing a rule of that name, or adding it.
   func edit(name: String, existing: RuleSet) -> RuleEdit {
@@ -108,7 +110,7 @@ struct SetupDialog {
     }
     let another = entries.count + 1
     say(String(repeating: " ", count: 2) + String(another) + "  Another app or site, by name")
-    while choice.apps.isEmpty && choice.sites.isEmpty {
+    while choice.apps.isEmpty && choice.sites.isEmpty && !choice.pickWindow {
       guard let answer = ask("Which ones? Their numbers, such as 1 3 6:") else { throw InputEnded() }
       let words = answer.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
       guard !words.isEmpty else {
@@ -125,24 +127,25 @@ struct SetupDialog {
         if !picked.contains(entries[number - 1]) { picked.append(entries[number - 1]) }
       }
       var sites: [String] = []
+      var pickWindow = false
       if numbers.contains(another) {
-        while true {
-          guard
-            let name = ask(
-              "The other app or site (an app as 'shieldbridge desktop' names it, or a site such as example.com):")
-          else { throw InputEnded() }
-          let trimmed = name.trimmingSpaces
-          guard !trimmed.isEmpty else { break }
-          if trimmed.contains("."), Site(trimmed) != nil {
-            sites.append(trimmed)
-          } else {
-            picked.append(RuleApp(name: trimmed))
-          }
-          break
+        guard
+          let name = ask(
+            "The other one: a site such as example.com, an app as 'shieldbridge desktop' names it, "
+              + "or Enter to pick its window:")
+        else { throw InputEnded() }
+        let trimmed = name.trimmingSpaces
+        if trimmed.isEmpty {
+          pickWindow = true
+        } else if trimmed.contains("."), Site(trimmed) != nil {
+          sites.append(trimmed)
+        } else {
+          picked.append(RuleApp(name: trimmed))
         }
       }
       choice.apps = picked
       choice.sites = sites
+      choice.pickWindow = pickWindow
     }
     choice.dailyLimitMinutes = try minutes(
       "Minutes a day on them together before the shield", default: choice.dailyLimitMinutes,
@@ -225,7 +228,16 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
     throw CommandFailure(error)
   }
   let name = invocation[\.name] ?? "social"
-  let choice: SetupChoice
+  var choice: SetupChoice
+  var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
+  let echoes = FileDescriptor.standardInput.isTerminal
+  let ask: (String) -> String? = { prompt in
+    Output.out(bytes: Array((prompt + " ").utf8))
+    Output.flush()
+    let line = (try? lines.nextLine()) ?? nil
+    if !echoes || line == nil { Output.out("") }
+    return line
+  }
   if invocation[\.yes] {
     choice = try setupChoice(invocation)
   } else {
@@ -239,21 +251,26 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
           + "; setup writes the rule \"\(name)\" and keeps the others.")
       Output.out("")
     }
-    var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
-    let echoes = FileDescriptor.standardInput.isTerminal
-    let dialog = SetupDialog(
-      say: { Output.out($0) },
-      ask: { prompt in
-        Output.out(bytes: Array((prompt + " ").utf8))
-        Output.flush()
-        let line = (try? lines.nextLine()) ?? nil
-        if !echoes || line == nil { Output.out("") }
-        return line
-      })
+    let dialog = SetupDialog(say: { Output.out($0) }, ask: ask)
     do {
       choice = try dialog.run()
     } catch {
       throw CommandFailure("the input ended before the last answer: nothing was written", exitCode: .noInput)
+    }
+  }
+  if choice.pickWindow {
+    Output.out("")
+    do {
+      if let app = try await pickApp(
+        for: name, configuration: existing.configuration, timeout: .seconds(120), ask: ask)
+      {
+        choice.apps.append(app)
+      }
+    } catch {
+      Output.out("The window was not picked: \(error.message).")
+    }
+    guard !choice.apps.isEmpty || !choice.sites.isEmpty else {
+      throw CommandFailure("no app or site was chosen: nothing was written", exitCode: .dataError)
     }
   }
   let loaded: LoadedConfiguration
