@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import ShieldBridge
 import TestSupport
 import Testing
@@ -57,6 +58,16 @@ struct SetupTerminalTests {
       service.serve.logLines.first { $0.contains("config.json reloaded from \(sandbox.configPath): rules social") }
     }
     _ = try await service.shield("TikTok")
+    // doctor finds the same three, from the same check.
+    let doctor = try await service.run(["doctor"])
+    #expect(doctor.status == 0, "\(doctor.error)")
+    #expect(doctor.output.contains("\nservice: running\n"), "\(doctor.output)")
+    #expect(doctor.output.contains("\nbrowser host: \(manifests)/org.shieldbridge.shieldbridge.json\n"))
+    #expect(doctor.output.contains("\nbrowser extension: answers ("))
+    let json = try JSONValue(parsing: try await service.run(["doctor", "--json"]).output)
+    #expect(json["installation"]?["service"] == true)
+    #expect(
+      json["installation"]?["hostManifests"] == .array([.string(manifests + "/org.shieldbridge.shieldbridge.json")]))
     _ = await service.serve.terminate()
   }
 
@@ -75,6 +86,9 @@ struct SetupTerminalTests {
     let screen = try await tmux.waitForScreen("the checks") { $0.contains("browser extension") }
     #expect(screen.contains("No session bus was found"), "\(screen)")
     #expect(screen.contains("The browsers' host is not installed"), "\(screen)")
+    let doctor = try ShieldBridgeTool.run(["doctor"], environment: environment)
+    #expect(doctor.output.contains("service: no session bus"))
+    #expect(doctor.output.contains("browser host: not installed (to do: make install-user"))
     #expect(try Configuration.load(from: sandbox.configPath).configuration.rules.rules.map(\.name) == ["social"])
     // status, with the file there now, no longer points to setup; without it, it does.
     let status = try sandbox.run(["status"])

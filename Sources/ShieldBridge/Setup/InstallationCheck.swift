@@ -1,5 +1,6 @@
 public import DBus
 import Desktop
+public import JSON
 import Posix
 
 /// What `setup` finds of the parts around the configuration: the service, the browsers' host, the extension.
@@ -67,6 +68,32 @@ public struct InstallationCheck: Hashable, Sendable {
           + "then keep the browser open (docs/websites.md).")
     }
     return lines
+  }
+
+  /// The lines `doctor` adds: `service:`, `browser host:` and `browser extension:`, each with what to do when missing.
+  public var reportLines: [String] {
+    let service: String =
+      switch serviceRuns {
+      case true?: "running"
+      case false?: "not running (to do: systemctl --user enable --now shieldbridge)"
+      case nil: "no session bus"
+      }
+    let host =
+      hostManifests.first ?? "not installed (to do: make install-user, or scripts/install-native-host user)"
+    let extensionLine =
+      runningHosts > 0
+      ? "answers (\(runningHosts) \(runningHosts == 1 ? "browser" : "browsers"))"
+      : "no browser runs it (to do: load integrations/webextension in Chromium or Firefox)"
+    return ["service: \(service)", "browser host: \(host)", "browser extension: \(extensionLine)"]
+  }
+
+  /// `{"service": true, "hostManifests": ["…"], "runningHosts": 1}`, `service` `null` without a bus.
+  public var json: JSONValue {
+    .object([
+      ("service", serviceRuns.map { .bool($0) } ?? .null),
+      ("hostManifests", .array(hostManifests.map { .string($0) })),
+      ("runningHosts", .integer(Int64(runningHosts))),
+    ])
   }
 
   /// Whether all three parts were found.
