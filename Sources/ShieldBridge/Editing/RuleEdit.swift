@@ -43,36 +43,36 @@ public struct RuleApp: Hashable, Sendable {
 }
 
 /// The settings of a rule an edit writes; `nil` leaves a setting as it is.
+///
+/// The numeric limits are kept by ``Rule/Limit``, so that a limit added to
+/// `Rule` later is written by the editor without a change here.
 public struct RuleSettings: Hashable, Sendable {
-  public var dailyLimitMinutes: Int?
-  public var grantMinutes: Int?
-  public var maxGrantsPerDay: Int?
-  public var warnMinutes: Int?
+  /// The limits given, by limit.
+  public var limits: [Rule.Limit: Int]
   public var onLimit: LimitAction?
 
   public init(
     dailyLimitMinutes: Int? = nil, grantMinutes: Int? = nil, maxGrantsPerDay: Int? = nil, warnMinutes: Int? = nil,
     onLimit: LimitAction? = nil
   ) {
-    self.dailyLimitMinutes = dailyLimitMinutes
-    self.grantMinutes = grantMinutes
-    self.maxGrantsPerDay = maxGrantsPerDay
-    self.warnMinutes = warnMinutes
+    limits = [:]
+    limits[.dailyLimitMinutes] = dailyLimitMinutes
+    limits[.grantMinutes] = grantMinutes
+    limits[.maxGrantsPerDay] = maxGrantsPerDay
+    limits[.warnMinutes] = warnMinutes
     self.onLimit = onLimit
   }
 
+  public var dailyLimitMinutes: Int? { limits[.dailyLimitMinutes] }
+  public var grantMinutes: Int? { limits[.grantMinutes] }
+  public var maxGrantsPerDay: Int? { limits[.maxGrantsPerDay] }
+  public var warnMinutes: Int? { limits[.warnMinutes] }
+
   /// Whether no setting is given.
-  public var isEmpty: Bool { self == RuleSettings() }
+  public var isEmpty: Bool { limits.isEmpty && onLimit == nil }
 
   /// The value of a numeric limit, by the limit.
-  public subscript(limit: Rule.Limit) -> Int? {
-    switch limit {
-    case .dailyLimitMinutes: dailyLimitMinutes
-    case .grantMinutes: grantMinutes
-    case .maxGrantsPerDay: maxGrantsPerDay
-    case .warnMinutes: warnMinutes
-    }
-  }
+  public subscript(limit: Rule.Limit) -> Int? { limits[limit] }
 }
 
 /// Why an edit of the rules was refused; the file was left as it was.

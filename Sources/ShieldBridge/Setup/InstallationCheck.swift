@@ -42,7 +42,7 @@ public struct InstallationCheck: Hashable, Sendable {
     var lines: [String] = []
     switch serviceRuns {
     case true?:
-      lines.append("The service runs: it meters and shields from now on; it read the new rules.")
+      lines.append("The service runs: it reloads config.json by itself, so the rule counts from now on.")
     case false?:
       lines.append(
         "The service is not running. Start it, and at every login: systemctl --user enable --now shieldbridge "
