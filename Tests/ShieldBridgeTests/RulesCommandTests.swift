@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Posix
 import ShieldBridge
 import Spawn
 import TestSupport
@@ -117,6 +118,26 @@ import Testing
     let status = try await service.run(["status", "--json"])
     #expect(status.output.contains(#""apps":["Instagram","YouTube","TikTok"]"#), "\(status.output)")
     _ = await service.serve.terminate()
+  }
+
+  @Test func anEditThatCannotTakeTheLockIsRefusedAsBusyAndWritesNothing() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(Self.handWritten)
+    let before = try bytes(sandbox)
+    let lock = try FileLock(path: sandbox.root.file("config/shieldbridge/config.lock"), timeout: .seconds(5))
+    do {
+      try Configuration.edit(
+        at: sandbox.configPath, .addApps(rule: "social", apps: [RuleApp(name: "TikTok")]),
+        lockTimeout: .milliseconds(100))
+      Issue.record("edited while another edit held the lock")
+    } catch {
+      guard case .busy(let message) = error else { throw error }
+      #expect(message.hasSuffix("config.lock for 0.1 seconds; try again"), "\(message)")
+    }
+    #expect(try bytes(sandbox) == before)
+    // Given up, the lock lets the next edit through.
+    lock.unlock()
+    try Configuration.edit(at: sandbox.configPath, .addApps(rule: "social", apps: [RuleApp(name: "TikTok")]))
   }
 
   @Test func aConfigBehindASymbolicLinkStaysALink() throws {

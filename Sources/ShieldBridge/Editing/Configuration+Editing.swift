@@ -13,10 +13,13 @@ extension Configuration {
   /// nothing does not write. A `config.json` that is a symbolic link keeps
   /// the link: the file it leads to is replaced, with its permissions.
   ///
+  /// - Parameter lockTimeout: How long to wait for another edit's lock.
   /// - Returns: The configuration as the service will read it, with its warnings.
   /// - Throws: ``RuleEditError``.
   @discardableResult
-  public static func edit(at path: String, _ edit: RuleEdit) throws(RuleEditError) -> LoadedConfiguration {
+  public static func edit(
+    at path: String, _ edit: RuleEdit, lockTimeout: Duration = editLockTimeout
+  ) throws(RuleEditError) -> LoadedConfiguration {
     let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     do {
       try FileSystem.makeDirectories(folder.isEmpty ? "/" : folder)
@@ -24,15 +27,13 @@ extension Configuration {
       throw .cannotWrite("cannot make the folder \(error.path): \(error.errno)")
     }
     let lockFailure = { (error: FileLockError) -> RuleEditError in
-      let problem =
-        switch error {
-        case .open(let code), .lock(let code): "\(code)"
-        case .notRegularFile(let kind): "it is \(kind)"
-        case .timedOut: "another edit held it for \(editLockTimeout)"
-        }
-      return .cannotWrite("cannot lock \(folder)/config.lock: \(problem)")
+      switch error {
+      case .open(let code), .lock(let code): .cannotWrite("cannot lock \(folder)/config.lock: \(code)")
+      case .notRegularFile(let kind): .cannotWrite("cannot lock \(folder)/config.lock: it is \(kind)")
+      case .timedOut: .busy("another edit held \(folder)/config.lock for \(lockTimeout); try again")
+      }
     }
-    return try FileLock.withLock(path: folder + "/config.lock", timeout: editLockTimeout, lockFailure: lockFailure) {
+    return try FileLock.withLock(path: folder + "/config.lock", timeout: lockTimeout, lockFailure: lockFailure) {
       () throws(RuleEditError) -> LoadedConfiguration in
       let old: [UInt8]?
       do throws(ConfigurationFile.ReadFailure) {

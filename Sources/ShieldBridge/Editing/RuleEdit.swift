@@ -91,6 +91,8 @@ public enum RuleEditError: Error, Hashable, Sendable, CustomStringConvertible {
   case unkeepable(String)
   /// The lock, the folder or the write failed.
   case cannotWrite(String)
+  /// Another edit held the lock for the whole wait; trying again later may work.
+  case busy(String)
 
   public var description: String {
     switch self {
@@ -101,7 +103,7 @@ public enum RuleEditError: Error, Hashable, Sendable, CustomStringConvertible {
     case .nothingToChange(let problem): problem
     case .unkeepable(let file):
       "\(file): holds a string that cannot be kept when the file is rewritten; edit it by hand"
-    case .cannotWrite(let problem): problem
+    case .cannotWrite(let problem), .busy(let problem): problem
     }
   }
 }

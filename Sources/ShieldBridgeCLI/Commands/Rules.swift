@@ -17,8 +17,8 @@ extension Command {
       refused. See docs/rules.md.
 
       Exit status: 0; 64 for a usage error; 65 when the rule, app or site named
-      is not there; 74 when the file cannot be written; 78 when the
-      configuration is refused.
+      is not there; 74 when the file cannot be written; 75 when another edit
+      held the lock for 10 s; 78 when the configuration is refused.
       """,
     subcommands: [
       .rulesList, .rulesAdd, .rulesSet, .rulesRemove, .rulesAddApp, .rulesRemoveApp, .rulesAddSite,
@@ -211,6 +211,7 @@ extension CommandFailure {
     switch error {
     case .invalid: self.init(error.description, exitCode: .configError)
     case .cannotWrite: self.init(error.description, exitCode: .ioError)
+    case .busy: self.init(error.description, exitCode: .tryAgain)
     case .noSuchRule, .noSuchApp, .noSuchSite, .unkeepable: self.init(error.description, exitCode: .dataError)
     case .nothingToChange: self.init(error.description, exitCode: .usage)
     }
