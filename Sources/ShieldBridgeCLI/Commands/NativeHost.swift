@@ -55,7 +55,7 @@ private func runNativeHost(_ invocation: Invocation<NativeHostOptions>) async th
   let options = NativeHost.Options(
     bus: bus(invocation), browserPID: CurrentProcess.parentID, rules: try loadConfiguration().rules,
     reloadRules: { try? Configuration.load().configuration.rules }, ledger: try standardLedgerStore(),
-    logger: logger)
+    logger: logger, configurationPath: Configuration.standardPath(environment: Environment.all))
   logger.info("started for \(caller) (browser process \(options.browserPID))")
   switch await NativeHost.run(options) {
   case .inputClosed:
