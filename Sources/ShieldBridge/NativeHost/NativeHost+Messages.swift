@@ -34,6 +34,8 @@ extension NativeHost {
     case "focus": await focusMessage(message)
     case "puzzle": puzzleMessage(message)
     case "answer": await answerMessage(message)
+    case "rules": rulesMessage()
+    case "limitSite": limitSiteMessage(message)
     default:
       let shown = type.utf8.count > 40 ? String(decoding: type.utf8.prefix(40), as: UTF8.self) + "…" : type
       refuse("unknown message type \(JSONValue.string(shown).serialized); it was ignored")

@@ -56,14 +56,17 @@ public actor NativeHost {
     public var inputLimit: Int
     /// Where the host logs: stderr, which browsers keep in their log.
     public var logger: Logger
+    /// The `config.json` that `limitSite` writes, as `rules add-site` does; `nil` refuses it.
+    public var configurationPath: String?
 
     public init(
       bus: Connection.Bus, input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput,
       browserPID: Int32, rules: RuleSet, reloadRules: (@Sendable () -> RuleSet?)? = nil, ledger: LedgerStore,
       catalogDirectory: CatalogDirectory? = nil,
       focusInterval: Duration = .milliseconds(100), callTimeout: Duration = .seconds(10), puzzleSeed: UInt64? = nil,
-      inputLimit: Int = NativeMessageReader.defaultLimit, logger: Logger
+      inputLimit: Int = NativeMessageReader.defaultLimit, logger: Logger, configurationPath: String? = nil
     ) {
+      self.configurationPath = configurationPath
       self.bus = bus
       self.input = input
       self.output = output

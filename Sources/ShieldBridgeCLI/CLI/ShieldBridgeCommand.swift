@@ -13,6 +13,7 @@ extension Command {
       .serve, .shield, .open, .puzzle, .status, .desktop,
       .notify, .notificationServer, .doctor,
       .link, .locales, .demo, .nativeHost,
+      .rules, .setup,
     ]
   )
 }

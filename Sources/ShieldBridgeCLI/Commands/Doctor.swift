@@ -1,4 +1,7 @@
+import JSON
 import Notifications
+import Posix
+import ShieldBridge
 
 extension Command {
   /// `shieldbridge doctor [--json]`: what ShieldBridge finds on this desktop.
@@ -7,11 +10,26 @@ extension Command {
     abstract:
       "Show the bus, the notification server, its capabilities and the presentation used with it.",
     options: DoctorOptions.self,
-    discussion:
-      "Exits 0 when a notification server answered, 69 when there is no bus or no server.",
+    discussion: """
+      Then the parts around the service, as 'shieldbridge setup' finds them:
+      whether the service owns its name on the bus, where the browsers' host
+      manifest is installed, and how many browsers run the host for the
+      extension (with --json: "installation": {"service": true,
+      "hostManifests": […], "runningHosts": 1}).
+
+      Exits 0 when a notification server answered, 69 when there is no bus or no server.
+      """,
     body: { invocation in
       let diagnosis = await NotificationDiagnosis.run(bus: bus(invocation))
-      Output.out(invocation[\.json] ? diagnosis.json.serialized : diagnosis.text)
+      let installation = await InstallationCheck.run(bus: bus(invocation), environment: Environment.all)
+      if invocation[\.json] {
+        var members = diagnosis.json.objectValue ?? []
+        members.append(("installation", installation.json))
+        Output.out(JSONValue.object(members).serialized)
+      } else {
+        Output.out(diagnosis.text)
+        for line in installation.reportLines { Output.out(line) }
+      }
       return diagnosis.isHealthy ? .success : .unavailable
     }
   )

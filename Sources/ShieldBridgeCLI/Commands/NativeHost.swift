@@ -58,7 +58,7 @@ private func runNativeHost(_ invocation: Invocation<NativeHostOptions>) async th
     rules: RulesInForce.resolve(configured: try loadConfiguration().rules, store: store),
     reloadRules: {
       (try? Configuration.load().configuration.rules).map { RulesInForce.resolve(configured: $0, store: store) }
-    }, ledger: store, logger: logger)
+    }, ledger: store, logger: logger, configurationPath: Configuration.standardPath(environment: Environment.all))
   logger.info("started for \(caller) (browser process \(options.browserPID))")
   switch await NativeHost.run(options) {
   case .inputClosed:

@@ -15,7 +15,8 @@ extension Command {
       figures come from the running service (its Usage() call); when none
       runs, from the ledger, which the service writes at least every 30 s,
       and the first line says "no ShieldBridge service is running: nothing
-      is counted" (with --json, on stderr).
+      is counted" (with --json, on stderr). Without config.json, the text
+      starts by pointing to 'shieldbridge setup'.
 
       The JSON has the form
       {"date":"2026-11-29","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":5,
@@ -51,7 +52,8 @@ private struct StatusOptions: BusOptions {
 }
 
 private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(CommandFailure) -> ExitCode {
-  var configuration = try loadConfiguration()
+  let loaded = try loadConfigurationFile()
+  var configuration = loaded.configuration
   let store = try standardLedgerStore()
   let ledger: Ledger
   do {
@@ -76,6 +78,8 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     Output.out(usage.json(adding: status).serialized)
     return .success
   }
+  // For a person: a script reading --json has its configuration already.
+  if loaded.isDefault { Output.out(noConfigurationLine) }
   // Said first and plainly: a stopped service is a brake that is off.
   if usage.noService { Output.out(StatusUsage.noServiceLine) }
   Output.out("Today: \(status.date)")

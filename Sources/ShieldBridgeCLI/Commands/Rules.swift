@@ -1,0 +1,286 @@
+import Brake
+import Posix
+import ShieldBridge
+
+extension Command {
+  /// `shieldbridge rules …`: the rules of `config.json`, listed and changed without writing JSON.
+  static let rules = Command(
+    name: "rules",
+    abstract: "List the rules and change them without editing config.json by hand.",
+    discussion: """
+      Each change is checked as the service checks config.json, written under
+      a lock by atomic replace, and keeps every other key, unknown ones
+      included. A change the service would refuse is refused with its message
+      and exit status 78, and the file stays byte for byte as it was. A running
+      service reloads the file at once; what loosens a rule takes effect at
+      the next day's start. Durations are written 90s, 5m or 1h30m
+      (a number alone is minutes); config.json holds whole minutes, so 90s is
+      refused. See docs/rules.md.
+
+      Exit status: 0; 64 for a usage error; 65 when the rule, app or site named
+      is not there; 74 when the file cannot be written; 75 when another edit
+      held the lock for 10 s; 78 when the configuration is refused.
+      """,
+    subcommands: [
+      .rulesList, .rulesAdd, .rulesSet, .rulesRemove, .rulesAddApp, .rulesRemoveApp, .rulesAddSite,
+      .rulesRemoveSite, .rulesPick,
+    ]
+  )
+
+  static let rulesList = Command(
+    name: "list", abstract: "Show each rule, its apps and sites, and its settings.",
+    body: { _ in
+      let path = try configurationPath()
+      let loaded: LoadedConfiguration
+      do throws(ConfigurationError) {
+        loaded = try Configuration.load(from: path)
+      } catch {
+        throw CommandFailure(error)
+      }
+      for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+      for line in RulesText.lines(loaded.configuration.rules) { Output.out(line) }
+      return .success
+    })
+
+  static let rulesAdd = Command(
+    name: "add", abstract: "Add a rule with its apps, sites and settings.", arguments: "NAME",
+    argumentCount: 1...1, options: RuleSettingOptions.self,
+    discussion: """
+      For example: shieldbridge rules add social --app Instagram --site reddit.com --limit 20m
+      A setting not given keeps the default (5m a day, 5m per task, 5 tasks a
+      day, warned 1m before, hide at the limit).
+      """,
+    body: { invocation in
+      let name = invocation.positionals[0]
+      return try runEdit(
+        .add(
+          name: name, apps: invocation[\.app].map { RuleApp(name: $0) }, sites: invocation[\.site],
+          settings: try settings(invocation)),
+        done: "added the rule \"\(name)\"", rule: name)
+    })
+
+  static let rulesSet = Command(
+    name: "set", abstract: "Change a rule's settings; --app and --site replace its apps.", arguments: "NAME",
+    argumentCount: 1...1, options: RuleSettingOptions.self,
+    body: { invocation in
+      let name = invocation.positionals[0]
+      let apps = invocation[\.app]
+      let sites = invocation[\.site]
+      let replacing = !apps.isEmpty || !sites.isEmpty
+      return try runEdit(
+        .set(
+          name: name, apps: replacing ? apps.map { RuleApp(name: $0) } : nil, sites: replacing ? sites : nil,
+          settings: try settings(invocation)),
+        done: "changed the rule \"\(name)\"", rule: name)
+    })
+
+  static let rulesRemove = Command(
+    name: "remove", abstract: "Remove a rule.", arguments: "NAME", argumentCount: 1...1,
+    body: { invocation in
+      let name = invocation.positionals[0]
+      return try runEdit(.remove(name: name), done: "removed the rule \"\(name)\"", rule: nil)
+    })
+
+  static let rulesAddApp = Command(
+    name: "add-app", abstract: "Add apps to a rule.", arguments: "NAME", argumentCount: 1...1,
+    options: AppOptions.self,
+    body: { invocation in
+      let name = invocation.positionals[0]
+      let apps = try required(invocation[\.app], "--app")
+      return try runEdit(
+        .addApps(rule: name, apps: apps.map { RuleApp(name: $0) }),
+        done: "added \(apps.joined(separator: ", ")) to the rule \"\(name)\"", rule: name)
+    })
+
+  static let rulesRemoveApp = Command(
+    name: "remove-app", abstract: "Remove apps from a rule.", arguments: "NAME", argumentCount: 1...1,
+    options: AppOptions.self,
+    body: { invocation in
+      let name = invocation.positionals[0]
+      let apps = try required(invocation[\.app], "--app")
+      return try runEdit(
+        .removeApps(rule: name, apps: apps),
+        done: "removed \(apps.joined(separator: ", ")) from the rule \"\(name)\"", rule: name)
+    })
+
+  static let rulesAddSite = Command(
+    name: "add-site", abstract: "Add websites to a rule.", arguments: "NAME", argumentCount: 1...1,
+    options: SiteOptions.self,
+    discussion: "A site is a host name such as reddit.com; it covers its subdomains too.",
+    body: { invocation in
+      let name = invocation.positionals[0]
+      let sites = try required(invocation[\.site], "--site")
+      return try runEdit(
+        .addSites(rule: name, sites: sites),
+        done: "added \(sites.joined(separator: ", ")) to the rule \"\(name)\"", rule: name)
+    })
+
+  static let rulesRemoveSite = Command(
+    name: "remove-site", abstract: "Remove websites from a rule.", arguments: "NAME", argumentCount: 1...1,
+    options: SiteOptions.self,
+    body: { invocation in
+      let name = invocation.positionals[0]
+      let sites = try required(invocation[\.site], "--site")
+      return try runEdit(
+        .removeSites(rule: name, sites: sites),
+        done: "removed \(sites.joined(separator: ", ")) from the rule \"\(name)\"", rule: name)
+    })
+}
+
+/// The options of `rules add` and `rules set`.
+struct RuleSettingOptions: OptionGroup {
+  let app: RepeatedOption
+  let site: RepeatedOption
+  let limit: Option<String>
+  let grant: Option<String>
+  let max: Option<Int>
+  let warn: Option<String>
+  let onLimit: Option<LimitAction>
+
+  init(declaring options: inout OptionDeclarations) {
+    app = options.repeated("--app", "APP", "An app the rule covers, by name, class, app id or executable; repeats.")
+    site = options.repeated("--site", "SITE", "A website the rule covers, such as reddit.com; repeats.")
+    limit = options.value("--limit", "DURATION", "The time a day before the shield, such as 20m.")
+    grant = options.value("--grant", "DURATION", "The time a solved task adds, such as 5m.")
+    max = options.integer(
+      "--max", "N", in: Rule.maxGrantsPerDayRange, digitsOnly: true, "The tasks that may be solved a day.")
+    warn = options.value("--warn", "DURATION", "How long before the limit a warning comes; 0m for none.")
+    onLimit = options.choice(
+      "--on-limit", "ACTION", LimitAction.allCases.map { ($0.rawValue, $0) },
+      "What happens to the apps at the limit: hide, close or notify.")
+  }
+}
+
+/// The options of `rules add-app` and `remove-app`.
+private struct AppOptions: OptionGroup {
+  let app: RepeatedOption
+
+  init(declaring options: inout OptionDeclarations) {
+    app = options.repeated("--app", "APP", "An app, by name; repeats.")
+  }
+}
+
+/// The options of `rules add-site` and `remove-site`.
+private struct SiteOptions: OptionGroup {
+  let site: RepeatedOption
+
+  init(declaring options: inout OptionDeclarations) {
+    site = options.repeated("--site", "SITE", "A website, such as reddit.com; repeats.")
+  }
+}
+
+private func required(_ values: [String], _ option: String) throws(CommandFailure) -> [String] {
+  guard !values.isEmpty else { throw .usage("give at least one \(option)") }
+  return values
+}
+
+/// The settings given to `rules add` or `set`, durations read as whole minutes.
+func settings(_ invocation: Invocation<RuleSettingOptions>) throws(CommandFailure) -> RuleSettings {
+  func minutes(_ key: KeyPath<RuleSettingOptions, Option<String>>) throws(CommandFailure) -> Int? {
+    guard let text = invocation[key] else { return nil }
+    do {
+      return try DurationText.minutes(text)
+    } catch {
+      throw .usage("\(invocation.options[keyPath: key].name): \(error)")
+    }
+  }
+  return RuleSettings(
+    dailyLimitMinutes: try minutes(\.limit), grantMinutes: try minutes(\.grant), maxGrantsPerDay: try invocation[\.max],
+    warnMinutes: try minutes(\.warn), onLimit: try invocation[\.onLimit])
+}
+
+/// Where `rules` and `setup` read and write `config.json` when it is not the standard place.
+enum ConfigurationPlace {
+  /// Set by in-process tests, so that a command line runs on a file of their own without touching the environment.
+  @TaskLocal static var path: String?
+}
+
+/// The path of `config.json`, or a failure saying why there is none.
+func configurationPath() throws(CommandFailure) -> String {
+  if let path = ConfigurationPlace.path { return path }
+  guard let path = Configuration.standardPath(environment: Environment.all) else {
+    throw CommandFailure(
+      "cannot find the configuration directory: set XDG_CONFIG_HOME or HOME to an absolute path",
+      exitCode: .configError)
+  }
+  return path
+}
+
+extension CommandFailure {
+  /// 78 for a refused configuration, 65 for a rule, app or site that is not there, 74 for a failed write.
+  init(_ error: RuleEditError) {
+    switch error {
+    case .invalid: self.init(error.description, exitCode: .configError)
+    case .cannotWrite: self.init(error.description, exitCode: .ioError)
+    case .busy: self.init(error.description, exitCode: .tryAgain)
+    case .noSuchRule, .noSuchApp, .noSuchSite, .unkeepable: self.init(error.description, exitCode: .dataError)
+    case .nothingToChange: self.init(error.description, exitCode: .usage)
+    }
+  }
+}
+
+/// Applies `edit` to the user's `config.json` and says what it did, then the rule as it now is.
+private func runEdit(_ edit: RuleEdit, done: String, rule: String?) throws(CommandFailure) -> ExitCode {
+  let path = try configurationPath()
+  let loaded: LoadedConfiguration
+  do {
+    loaded = try Configuration.edit(at: path, edit)
+  } catch {
+    throw CommandFailure(error)
+  }
+  for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+  Output.out("\(path): \(done)")
+  if let rule, let found = loaded.configuration.rules.rules.first(where: { $0.name.lowercased() == rule.lowercased() })
+  {
+    for line in RulesText.lines(RuleSet([found])) { Output.out(line) }
+  }
+  // What loosens today's rules comes at the next day's start (docs/configuration.md).
+  if let store = try? LedgerStore.standard(),
+    RulesInForce.resolve(configured: loaded.configuration.rules, store: store) != loaded.configuration.rules
+  {
+    Output.out("This loosens today's rules: it takes effect at the next day's start ('shieldbridge status' says what).")
+  }
+  return .success
+}
+
+/// The rules as `rules list` prints them.
+enum RulesText {
+  static func lines(_ rules: RuleSet) -> [String] {
+    if rules.isBuiltIn {
+      return [
+        "No rules are configured: the built-in rule covers every app that asks for a shield, and nothing is metered.",
+        "Add one with 'shieldbridge rules add NAME --app APP' or run 'shieldbridge setup'.",
+      ]
+    }
+    var lines: [String] = []
+    for rule in rules.rules {
+      let apps = rule.apps.filter { !isSiteAlone($0) }
+      let sites = rule.apps.flatMap(\.sites).map(\.name)
+      var line = "\(rule.name):"
+      if !apps.isEmpty { line += " apps " + apps.map(describe).joined(separator: ", ") }
+      if !sites.isEmpty { line += (apps.isEmpty ? "" : ";") + " sites " + sites.joined(separator: ", ") }
+      lines.append(line)
+      lines.append(
+        "  limit \(DurationText.text(minutes: rule.dailyLimitMinutes)) a day, "
+          + "\(DurationText.text(minutes: rule.grantMinutes)) per task, "
+          + "at most \(rule.maxGrantsPerDay) \(rule.maxGrantsPerDay == 1 ? "task" : "tasks") a day, "
+          + (rule.warnMinutes == 0 ? "no warning" : "warned \(DurationText.text(minutes: rule.warnMinutes)) before")
+          + ", on limit \(rule.onLimit.rawValue)")
+    }
+    return lines
+  }
+
+  /// An app that is a website alone, listed with the sites.
+  private static func isSiteAlone(_ app: AppPattern) -> Bool {
+    app.classes.isEmpty && app.appIDs.isEmpty && app.executables.isEmpty && app.sites.count == 1
+      && app.sites[0].name == app.name
+  }
+
+  private static func describe(_ app: AppPattern) -> String {
+    var names: [String] = []
+    if !app.classes.isEmpty { names.append("class " + app.classes.joined(separator: "/")) }
+    if !app.appIDs.isEmpty { names.append("app id " + app.appIDs.joined(separator: "/")) }
+    if !app.executables.isEmpty { names.append("exe " + app.executables.joined(separator: "/")) }
+    return names.isEmpty ? app.name : "\(app.name) (\(names.joined(separator: ", ")))"
+  }
+}
