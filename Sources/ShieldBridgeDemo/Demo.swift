@@ -226,15 +226,7 @@ public enum Demo {
 
   /// The answer to the task in a notification's body, read from its numbers and sign.
   static func answer(of notification: ReceivedNotification) throws -> Int {
-    let words = notification.body.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "?" || $0 == "؟" })
-    for index in words.indices.dropLast(2) {
-      let operation = Puzzle.Operation.allCases.first { $0.symbol == words[index + 1] }
-      if let left = Int(words[index].filter(\.isNumber)), let operation,
-        let right = Int(words[index + 2].filter(\.isNumber)), let puzzle = Puzzle(left, operation, right)
-      {
-        return puzzle.answer
-      }
-    }
+    if let puzzle = Puzzle.find(in: notification.body) { return puzzle.answer }
     throw Failure(description: "no task in “\(notification.body)”")
   }
 

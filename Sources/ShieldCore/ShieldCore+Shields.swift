@@ -151,16 +151,18 @@ extension ShieldCore {
       break
     case .none:
       tasks[activation] = nil
-    case .inline(let app, let grantMinutes):
+    case .inline(let app, let grantMinutes, let asked, let grantsToday):
       guard let rule else {
         tasks[activation] = nil
         return
       }
-      let session = PuzzleSession(random: SeededRandom(seed: random.next()))
+      let session = PuzzleSession(random: SeededRandom(seed: random.next()), grant: grantsToday)
       let task = InlineTask(
-        rule: rule, app: app, grantMinutes: grantMinutes, activation: activation, session: session)
+        rule: rule, app: app, grantMinutes: grantMinutes, asked: asked, activation: activation, session: session)
       post(
-        .task(app: app, grantMinutes: grantMinutes, puzzle: session.puzzle, afterWrongAnswer: false, replacing: 0),
+        .task(
+          app: app, grantMinutes: grantMinutes, puzzle: session.puzzle, afterWrongAnswer: false, asked: asked,
+          replacing: 0),
         key: nextPostKey(), pending: .task(task), effects: &effects)
     }
   }
@@ -190,7 +192,7 @@ extension ShieldCore {
       post(
         .task(
           app: task.app, grantMinutes: task.grantMinutes, puzzle: task.session.puzzle,
-          afterWrongAnswer: attempt == .wrong, replacing: id),
+          afterWrongAnswer: attempt == .wrong, asked: task.asked, replacing: id),
         key: nextPostKey(), pending: .task(task), effects: &effects)
       effects.log(
         .info, "task", "puzzle notification \(id): \(attempt == .wrong ? "wrong answer, new task" : "blank answer")")

@@ -86,6 +86,8 @@ public struct ShieldCore: Sendable {
     var rule: String
     var app: String?
     var grantMinutes: Int
+    /// The requests for more time for the rule today, this one included.
+    var asked: Int = 0
     var activation: String
     var session: PuzzleSession<SeededRandom>
   }

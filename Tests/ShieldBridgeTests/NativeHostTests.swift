@@ -318,6 +318,9 @@ struct NativeHostTests {
     let question = try #require(task["question"]?.stringValue)
     #expect(task["text"]?.stringValue == "Wie viel ist \(question)?")
     #expect(task["prompt"]?.stringValue?.contains("Instagram") == true)
+    // The first request of the day is counted; the prompt says the count only from the second.
+    #expect(task["asked"]?.integerValue == 1)
+    #expect(try harness.sandbox.store.load().value.tasksAsked(for: "social", on: harness.sandbox.store.today) == 1)
     let id = try #require(task["puzzle"]?.integerValue)
 
     mark = host.received.count

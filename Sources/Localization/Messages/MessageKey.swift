@@ -20,6 +20,8 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case puzzleNotAtLimit = "puzzle.not-at-limit"
   case usageWarning = "usage.warning"
   case serviceMissing = "service.missing"
+  // brake
+  case puzzleAsked = "puzzle.asked"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -132,6 +134,14 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "Shown by the browser extension when no ShieldBridge service runs, so that no time is counted and no "
           + "limit holds. Plain, no alarm.",
         MessageSource("No ShieldBridge service is running: nothing is counted."))
+    // brake
+    case .puzzleAsked:
+      return define(
+        .puzzle,
+        "Shown with the task: how many times more time was asked for today, this time included. Plain, no "
+          + "judgement, no praise. {count} is the number of times.",
+        MessageSource(
+          "You asked for more time {count} time today.", plural: "You asked for more time {count} times today."))
     }
   }
 

@@ -38,6 +38,17 @@ public enum ProductMessage: Hashable, Sendable {
   case usageWarning(app: String?, minutes: Int)
   /// In the browser when no service runs: "No ShieldBridge service is running: nothing is counted."
   case serviceMissing
+  // brake
+  /// With the task: "You asked for more time {count} times today" (`times`: this request included).
+  case puzzleAsked(times: Int)
+
+  /// What a task says of the requests for more time today, `times` this one
+  /// included: nothing for the first request of the day (there is nothing to
+  /// count yet), ``puzzleAsked(times:)`` from the second on. The terminal, the
+  /// shield page and the notification all ask here.
+  public static func asked(times: Int) -> ProductMessage? {
+    times >= 2 ? .puzzleAsked(times: times) : nil
+  }
 
   /// The command that `shieldCloseOnly` tells the user to run.
   public static let puzzleCommand = "shieldbridge puzzle"
@@ -62,6 +73,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleNotAtLimit: .puzzleNotAtLimit
     case .usageWarning: .usageWarning
     case .serviceMissing: .serviceMissing
+    case .puzzleAsked: .puzzleAsked
     }
   }
 
@@ -75,6 +87,7 @@ public enum ProductMessage: Hashable, Sendable {
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
       .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
       .usageWarning(app: app, minutes: minutes), .serviceMissing,
+      .puzzleAsked(times: minutes),
     ]
   }
 
@@ -100,6 +113,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .shieldBody(_, let minutes), .puzzleIntro(_, let minutes), .puzzleSolved(_, let minutes),
       .usageWarning(_, let minutes):
       minutes
+    case .puzzleAsked(let times): times
     default: nil
     }
   }
@@ -115,7 +129,7 @@ public enum ProductMessage: Hashable, Sendable {
   var values: [String: String] {
     var values: [String: String] = [:]
     if let appName { values["app"] = appName }
-    if let count { values["minutes"] = String(count) }
+    if let count { values[key == .puzzleAsked ? "count" : "minutes"] = String(count) }
     switch self {
     case .shieldCloseOnly: values["command"] = Self.puzzleCommand
     case .actionView(let view):

@@ -118,7 +118,17 @@ extension NativeHost {
       refuse("puzzle: the ledger cannot be used: \(error)")
       return
     }
-    let opened = OpenPuzzle(id: takePuzzleID(), site: site, match: match, run: run)
+    // The request is counted as the task is asked (issue 25 point 2).
+    let asked: Int
+    do {
+      let counted = try run.ask()
+      for warning in counted.warnings { options.logger.warning("\(warning)") }
+      asked = counted.value
+    } catch {
+      refuse("puzzle: the ledger cannot be used: \(error)")
+      return
+    }
+    let opened = OpenPuzzle(id: takePuzzleID(), site: site, match: match, run: run, asked: asked)
     puzzle = opened
     send(task(opened))
   }
@@ -189,15 +199,16 @@ extension NativeHost {
     return nextPuzzleID
   }
 
+  /// `{"type":"puzzle","puzzle":ID,"question":…,"text":…,"prompt":…,"asked":N}`: the prompt
+  /// says from the second request of the day how many there were (`asked`).
   private func task(_ open: OpenPuzzle) -> JSONValue {
     let question = open.run.puzzle.text
+    var prompt = localizer.render(.puzzleIntro(app: open.match.app.name, minutes: open.match.rule.grantMinutes))
+    if let asked = ProductMessage.asked(times: open.asked) { prompt += " " + localizer.render(asked) }
     return .object([
       ("type", .string("puzzle")), ("puzzle", .int(open.id)), ("question", .string(question)),
       ("text", .string(localizer.render(.puzzleQuestion(task: question)))),
-      (
-        "prompt",
-        .string(localizer.render(.puzzleIntro(app: open.match.app.name, minutes: open.match.rule.grantMinutes)))
-      ),
+      ("prompt", .string(prompt)), ("asked", .int(open.asked)),
     ])
   }
 

@@ -112,6 +112,8 @@ public actor NativeHost {
     var site: Site
     var match: AppMatch
     var run: PuzzleRun<SeededRandom>
+    /// The requests for more time for the rule today, this one included (``PuzzleRun/ask()``).
+    var asked: Int
   }
 
   let options: Options

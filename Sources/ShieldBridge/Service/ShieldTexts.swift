@@ -87,10 +87,13 @@ public struct ShieldTexts: Sendable {
   }
 
   /// The task, asked in a notification with an inline reply field; it stays until answered.
-  func puzzle(app: String?, minutes: Int, task: Puzzle, afterWrongAnswer: Bool, replacing id: UInt32) -> Notification {
+  func puzzle(
+    app: String?, minutes: Int, task: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, replacing id: UInt32
+  ) -> Notification {
     var lines: [String] = []
     if afterWrongAnswer { lines.append(localizer.render(.puzzleWrong)) }
     lines.append(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
+    if let asked = ProductMessage.asked(times: asked) { lines.append(localizer.render(asked)) }
     lines.append(localizer.render(.puzzleQuestion(task: task.text)))
     var notification = base(summary: .puzzleTitle, body: lines.joined(separator: "\n"), identifier: nil)
     notification.replacesID = id

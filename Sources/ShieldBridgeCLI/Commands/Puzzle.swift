@@ -108,7 +108,16 @@ private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
   } catch {
     throw CommandFailure(error)
   }
-  guard let solved = askUntilSolved(&run, app: app, localizer: localizer) else {
+  // The request is counted as the task is asked, solved or not (issue 25 point 2).
+  let asked: Int
+  do {
+    let counted = try run.ask()
+    report(counted.warnings)
+    asked = counted.value
+  } catch {
+    throw CommandFailure(error)
+  }
+  guard let solved = askUntilSolved(&run, app: app, asked: asked, localizer: localizer) else {
     Output.flush()
     Output.err("shieldbridge: the input ended without the answer; nothing was unlocked")
     return PuzzleEnd(text: nil, exitCode: .failure)
@@ -134,7 +143,7 @@ private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
 
 /// Shows tasks and reads answers until one is right (its grant to take) or stdin ends (`nil`).
 private func askUntilSolved<Random: RandomNumberGenerator & Sendable>(
-  _ run: inout PuzzleRun<Random>, app: String?, localizer: Localizer
+  _ run: inout PuzzleRun<Random>, app: String?, asked: Int, localizer: Localizer
 ) -> SolvedPuzzle? {
   let minutes = run.rule.grantMinutes
   // An answer line longer than this is cut there and its rest skipped: endless input cannot fill the memory.
@@ -145,6 +154,7 @@ private func askUntilSolved<Random: RandomNumberGenerator & Sendable>(
   Output.out(localizer.render(.puzzleTitle))
   Output.out("")
   Output.out(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
+  if let message = ProductMessage.asked(times: asked) { Output.out(localizer.render(message)) }
   var showTask = true
   while true {
     if showTask {
