@@ -114,6 +114,10 @@ extension ShieldCore {
       return
     }
     shown[id]?.acted = true
+    if key == WayOut.actionKey {
+      takeWayOut(id, shield: shield, at: now, effects: &effects)
+      return
+    }
     guard let link = shield.links[key], let resolution = try? router.resolve(link) else { return }
     // A repeat is the same key on the same posting, whatever id the server reused.
     let click = Click(notification: id, key: "\(shield.posting) \(key)")
@@ -126,6 +130,25 @@ extension ShieldCore {
     open(
       TaskRequest(action: resolution.action, link: link, rule: shield.rule, token: token, key: nextPostKey()),
       effects: &effects)
+  }
+
+  /// The shield's way out: counted once per shield, the rule's apps hidden or
+  /// closed (``WayOut/decide(onLimit:)``), the shield closed, and not offered
+  /// again for ``Settings/reofferInterval``, as after a dismissal.
+  private mutating func takeWayOut(_ id: UInt32, shield: Shown, at now: MeterInstant, effects: inout Effects) {
+    guard !shield.tookWayOut, let rule = rule(named: shield.rule) else { return }
+    shown[id]?.tookWayOut = true
+    if closedShields[id] != nil, shown[id] == nil {
+      // Clicked in the server's history after the shield was closed: counted once all the same.
+      var closed = shield
+      closed.tookWayOut = true
+      closedShields.insert(closed, for: id)
+    }
+    lastOffer[rule.name] = now
+    let wayOut = WayOut.decide(onLimit: rule.onLimit)
+    effects.log(.notice, "shield", "the way out was taken for rule \(rule.name) (\(wayOut.rawValue) its apps)")
+    effects.append(.wayOut(rule: rule.name, wayOut))
+    if shown[id] != nil { effects.append(.close(id)) }
   }
 
   /// Opens a task or a view, one per identifier at a time.

@@ -79,6 +79,8 @@ public struct ShieldCore: Sendable {
     var posting: UInt64
     /// Whether an action came for it: a close after it is no dismissal.
     var acted = false
+    /// Whether its way out was taken: it is counted once, however often it is clicked.
+    var tookWayOut = false
   }
 
   /// A task asked in a notification, waiting for its reply.

@@ -25,6 +25,10 @@ public enum ShieldEffect: Hashable, Sendable {
   case openTask(TaskRequest)
   /// Record one grant for the rule: a task asked by the core was solved while it was at its limit.
   case recordGrant(rule: String)
+  /// The user took the shield's way out (``WayOut``): count it for the rule
+  /// today (``Brake/LedgerStore/recordBackedOut(for:)``) and hide or close
+  /// the rule's apps as `action` says.
+  case wayOut(rule: String, WayOut)
   /// Store the use counted (every day the meter holds), and, for each rule
   /// at its limit, the grants it had when it got there; the service answers
   /// with the ledger as it stands after the write.

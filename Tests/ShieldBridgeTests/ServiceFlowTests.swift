@@ -19,8 +19,12 @@ struct ServiceFlowTests {
     let shield = try await harness.notification(after: start, "the shield")
     #expect(shield.id == id)
     #expect(shield.summary == "Instagram is paused")
-    #expect(shield.actions.map(\.key) == ["default", "shieldbridge://view?app=Instagram&view=direct&id=shield-open"])
-    #expect(shield.actions.map(\.label) == ["Solve a task", "Open direct"])
+    // The way out first (issue 25 point 1), then the task and the view.
+    #expect(
+      shield.actions.map(\.key) == [
+        "way-out", "default", "shieldbridge://view?app=Instagram&view=direct&id=shield-open",
+      ])
+    #expect(shield.actions.map(\.label) == ["Close Instagram", "Solve a task", "Open direct"])
     #expect(shield.hint(HintName.urgency) == .byte(1))
 
     let beforeClick = harness.activity.count
@@ -304,5 +308,34 @@ struct ServiceServerRestartTests {
     try replacement.click(shield.id)
     #expect(try await harness.record(after: 0).outcome == "handler")
     #expect(try await harness.handlerOutput("puzzle").first == "arg=Instagram")
+  }
+}
+
+@Suite("The shield's way out, taken on the embedded server")
+struct WayOutServiceTests {
+  @Test("Close Instagram: counted in the ledger once, the shield closed, no task opened")
+  func wayOutCountedAndClosed() async throws {
+    let harness = try await ServiceHarness()
+    let start = harness.activity.count
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
+    let shield = try await harness.notification(after: start, "the shield")
+    #expect(shield.id == id)
+    #expect(shield.actions.first?.label == "Close Instagram")
+
+    _ = try harness.server.click(id, action: "way-out")
+    let store = harness.sandbox.store
+    _ = try await poll("the way out counted") {
+      (try? store.load().value.backedOut(for: "social", on: store.today)) == 1 ? true : nil
+    }
+    _ = try await poll("the shield closed") {
+      harness.activity.events.contains { if case .closed(id, _) = $0 { true } else { false } } ? true : nil
+    }
+    #expect(harness.server.notification(id) == nil)
+    #expect(harness.dispatched.count == 0)
+    let status = try JSONValue(parsing: try await harness.call(ServiceInterface.status.name).decode(String.self))
+    #expect(status["rules"]?.arrayValue?.first?["grantsToday"]?.integerValue == 0)
+    let ledger = try store.load().value
+    #expect(ledger.backedOut(for: "social", on: store.today) == 1)
+    #expect(ledger.tasksAsked(for: "social", on: store.today) == 0)
   }
 }

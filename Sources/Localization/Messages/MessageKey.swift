@@ -22,6 +22,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case serviceMissing = "service.missing"
   // brake
   case puzzleAsked = "puzzle.asked"
+  case actionWayOut = "action.way-out"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -142,6 +143,13 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           + "judgement, no praise. {count} is the number of times.",
         MessageSource(
           "You asked for more time {count} time today.", plural: "You asked for more time {count} times today."))
+    case .actionWayOut:
+      return define(
+        .action,
+        "Button on the notification, first, beside “Solve a task”: the way out, which closes (or keeps hidden) "
+          + "the app instead of asking for more time. {app} is the app's name; without it, a plain “Not now”.",
+        MessageSource("Close {app}"),
+        MessageSource(context: noApp, "Not now"))
     }
   }
 

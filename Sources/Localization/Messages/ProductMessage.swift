@@ -41,6 +41,8 @@ public enum ProductMessage: Hashable, Sendable {
   // brake
   /// With the task: "You asked for more time {count} times today" (`times`: this request included).
   case puzzleAsked(times: Int)
+  /// The shield's way out, offered first: "Close {app}", or "Not now" without an app.
+  case actionWayOut(app: String?)
 
   /// What a task says of the requests for more time today, `times` this one
   /// included: nothing for the first request of the day (there is nothing to
@@ -74,6 +76,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .usageWarning: .usageWarning
     case .serviceMissing: .serviceMissing
     case .puzzleAsked: .puzzleAsked
+    case .actionWayOut: .actionWayOut
     }
   }
 
@@ -87,7 +90,7 @@ public enum ProductMessage: Hashable, Sendable {
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
       .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
       .usageWarning(app: app, minutes: minutes), .serviceMissing,
-      .puzzleAsked(times: minutes),
+      .puzzleAsked(times: minutes), .actionWayOut(app: app),
     ]
   }
 
@@ -95,7 +98,8 @@ public enum ProductMessage: Hashable, Sendable {
   var appName: String? {
     let app: String??
     switch self {
-    case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name):
+    case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name),
+      .actionWayOut(let name):
       app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
       .usageWarning(let name, _):

@@ -119,6 +119,16 @@ extension ShieldService {
       return []
     case .openTask(let request):
       return await openTask(request)
+    case .wayOut(let name, let wayOut):
+      do {
+        let counted = try options.ledger.recordBackedOut(for: name)
+        for warning in counted.warnings { log.warning("\(warning)") }
+        log.info("rule \(name): the way out was taken (\(counted.value.count) today)")
+      } catch {
+        log.error("rule \(name): the way out could not be counted: \(error)")
+      }
+      await enforce(name, as: wayOut)
+      return []
     case .recordGrant(let name):
       guard let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return [] }
       return [.grant(rule: name, grant(for: rule))]
