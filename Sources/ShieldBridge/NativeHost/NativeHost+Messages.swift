@@ -34,6 +34,7 @@ extension NativeHost {
     case "focus": await focusMessage(message)
     case "puzzle": puzzleMessage(message)
     case "answer": await answerMessage(message)
+    case "wayOut": wayOutMessage(message)
     default:
       let shown = type.utf8.count > 40 ? String(decoding: type.utf8.prefix(40), as: UTF8.self) + "…" : type
       refuse("unknown message type \(JSONValue.string(shown).serialized); it was ignored")
@@ -131,6 +132,37 @@ extension NativeHost {
     let opened = OpenPuzzle(id: takePuzzleID(), site: site, match: match, run: run, asked: asked)
     puzzle = opened
     send(task(opened))
+  }
+
+  /// `{"type":"wayOut","site":"instagram.com"}`: the shield page's way out
+  /// ("Not now", issue 25 point 1) was taken. It is counted for the site's
+  /// rule today (``Brake/LedgerStore/recordBackedOut(for:)``), the open task
+  /// is dropped, and `{"type":"backedOut","site":…,"text":…}` tells the page
+  /// to stay a plain paused page (the text is the shield's summary).
+  private func wayOutMessage(_ message: JSONValue) {
+    guard let text = message["site"]?.stringValue, let site = Site(text) else {
+      refuse("wayOut: \"site\" is not a host name such as instagram.com")
+      return
+    }
+    let rules = options.reloadRules?() ?? options.rules
+    guard let match = rules.match(site: site) else {
+      refuse("wayOut: no rule covers \(site)")
+      return
+    }
+    do {
+      let counted = try options.ledger.recordBackedOut(for: match.rule.name)
+      for warning in counted.warnings { options.logger.warning("\(warning)") }
+      options.logger.info("the way out was taken for \(site) (rule \(match.rule.name), \(counted.value.count) today)")
+    } catch {
+      refuse("wayOut: the ledger cannot be used: \(error)")
+      return
+    }
+    puzzle = nil
+    send(
+      .object([
+        ("type", .string("backedOut")), ("site", .string(site.name)),
+        ("text", .string(localizer.render(.shieldSummary(app: match.app.name)))),
+      ]))
   }
 
   /// `{"type":"answer","puzzle":ID,"answer":"12"}`.
