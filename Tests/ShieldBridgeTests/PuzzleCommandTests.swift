@@ -138,6 +138,33 @@ struct PuzzleCommandTests {
     }
   }
 
+  @Test("q instead of the answer takes the way out: counted, nothing unlocked, exit 1")
+  func wayOut() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(socialConfiguration)
+    let task = tasks(seed: 9, count: 1)[0]
+    let result = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "9"], input: " q \n")
+    #expect(result.status == 1)
+    #expect(result.error.isEmpty, "\(result.error)")
+    // Piped answers are a script's: the offer is said to a person at a terminal only (TerminalPuzzleTests).
+    #expect(
+      result.output == """
+        A short task
+
+        Solve this task to unlock 5 more minutes for Instagram.
+
+        What is \(task.text)?
+        Answer: 
+
+        Instagram is paused
+
+        """)
+    let ledger = try sandbox.store.load().value
+    #expect(ledger.backedOut(for: "social", on: sandbox.store.today) == 1)
+    #expect(ledger.tasksAsked(for: "social", on: sandbox.store.today) == 1)
+    #expect(ledger.grants(for: "social", on: sandbox.store.today) == 0)
+  }
+
   @Test("In German the task is asked and the time unlocked in German, from locales/de.po")
   func german() throws {
     let sandbox = try Sandbox()

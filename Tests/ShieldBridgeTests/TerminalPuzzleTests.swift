@@ -103,6 +103,25 @@ struct TerminalPuzzleTests {
     #expect(rules?.first?["limitTodayMinutes"]?.integerValue == 10)
   }
 
+  @Test func theWayOutIsOfferedBeforeTheTaskAndQTakesIt() async throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeServiceConfig()
+    let seed: UInt64 = 11
+    let task = tasks(seed: seed, count: 1)[0]
+    let tmux = try Tmux(sandbox: sandbox)
+    try await tmux.start([ShieldBridgeTool.path, "puzzle", "--app", "Instagram", "--seed", String(seed)])
+    let asked = try await tmux.waitForScreen("the task") { $0.contains("What is \(task.text)?") }
+    let offer = "To close Instagram instead, type q."
+    #expect(asked.contains(offer), "\(asked)")
+    let offered = asked.range(of: offer)?.lowerBound ?? asked.endIndex
+    #expect(offered < (asked.range(of: "What is")?.lowerBound ?? asked.startIndex))
+    try await tmux.type("q")
+    _ = try await tmux.waitForScreen("the paused line") { $0.contains("Answer: q\n\nInstagram is paused") }
+    let store = sandbox.store
+    #expect(try store.load().value.backedOut(for: "social", on: store.today) == 1)
+    #expect(try store.load().value.grants(for: "social", on: store.today) == 0)
+  }
+
   @Test func theLastScreenStaysUntilEnter() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeServiceConfig()

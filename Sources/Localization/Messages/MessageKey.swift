@@ -23,6 +23,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   // brake
   case puzzleAsked = "puzzle.asked"
   case actionWayOut = "action.way-out"
+  case puzzleWayOut = "puzzle.way-out"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -150,6 +151,13 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           + "the app instead of asking for more time. {app} is the app's name; without it, a plain “Not now”.",
         MessageSource("Close {app}"),
         MessageSource(context: noApp, "Not now"))
+    case .puzzleWayOut:
+      return define(
+        .puzzle,
+        "In the terminal, above the task: the way out instead of the task. Keep “q” as it is: it is what the user "
+          + "types. {app} is the app's name.",
+        MessageSource("To close {app} instead, type q."),
+        MessageSource(context: noApp, "To stop here instead, type q."))
     }
   }
 

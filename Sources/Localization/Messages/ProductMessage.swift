@@ -43,6 +43,8 @@ public enum ProductMessage: Hashable, Sendable {
   case puzzleAsked(times: Int)
   /// The shield's way out, offered first: "Close {app}", or "Not now" without an app.
   case actionWayOut(app: String?)
+  /// In the terminal, above the task: "To close {app} instead, type q."
+  case puzzleWayOut(app: String?)
 
   /// What a task says of the requests for more time today, `times` this one
   /// included: nothing for the first request of the day (there is nothing to
@@ -77,6 +79,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .serviceMissing: .serviceMissing
     case .puzzleAsked: .puzzleAsked
     case .actionWayOut: .actionWayOut
+    case .puzzleWayOut: .puzzleWayOut
     }
   }
 
@@ -90,7 +93,7 @@ public enum ProductMessage: Hashable, Sendable {
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
       .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
       .usageWarning(app: app, minutes: minutes), .serviceMissing,
-      .puzzleAsked(times: minutes), .actionWayOut(app: app),
+      .puzzleAsked(times: minutes), .actionWayOut(app: app), .puzzleWayOut(app: app),
     ]
   }
 
@@ -99,7 +102,7 @@ public enum ProductMessage: Hashable, Sendable {
     let app: String??
     switch self {
     case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name),
-      .actionWayOut(let name):
+      .actionWayOut(let name), .puzzleWayOut(let name):
       app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
       .usageWarning(let name, _):
