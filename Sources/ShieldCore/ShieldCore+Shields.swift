@@ -20,9 +20,9 @@ extension ShieldCore {
     case .closed(let id, let byUser):
       closed(id, byUser: byUser, at: now, effects: &effects)
     case .replied(let id, let text):
-      answer(id, text: text, effects: &effects)
+      answer(id, text: text, at: now, effects: &effects)
     case .taskOpened(let activation, let rule, let opening):
-      taskOpened(activation, rule: rule, opening, effects: &effects)
+      taskOpened(activation, rule: rule, opening, at: now, effects: &effects)
     case .taskEnded(let activation):
       if let rule = tasks.removeValue(forKey: activation) {
         effects.log(.info, "task", "the task \(activation) ended")
@@ -167,7 +167,7 @@ extension ShieldCore {
   }
 
   private mutating func taskOpened(
-    _ activation: String, rule: String?, _ opening: TaskOpening, effects: inout Effects
+    _ activation: String, rule: String?, _ opening: TaskOpening, at now: MeterInstant, effects: inout Effects
   ) {
     switch opening {
     case .process:
@@ -180,12 +180,14 @@ extension ShieldCore {
         return
       }
       let session = PuzzleSession(random: SeededRandom(seed: random.next()), grant: grantsToday)
+      let pause = self.rule(named: rule).map { Pause(of: $0) } ?? Pause(seconds: 0)
       let task = InlineTask(
-        rule: rule, app: app, grantMinutes: grantMinutes, asked: asked, activation: activation, session: session)
+        rule: rule, app: app, grantMinutes: grantMinutes, asked: asked, pause: pause, askedAt: now,
+        activation: activation, session: session)
       post(
         .task(
           app: app, grantMinutes: grantMinutes, puzzle: session.puzzle, afterWrongAnswer: false, asked: asked,
-          replacing: 0),
+          waitSeconds: pause.seconds, replacing: 0),
         key: nextPostKey(), pending: .task(task), effects: &effects)
     }
   }
@@ -208,8 +210,20 @@ extension ShieldCore {
     }
   }
 
-  private mutating func answer(_ id: UInt32, text: String, effects: inout Effects) {
+  private mutating func answer(_ id: UInt32, text: String, at now: MeterInstant, effects: inout Effects) {
     guard var task = inline.removeValue(forKey: id) else { return }
+    // A reply before the rule's pause ran (issue 25 point 4): the same task again, with the time left.
+    let elapsed = task.askedAt.map { now.monotonic.duration(since: $0.monotonic) } ?? .seconds(Int64.max)
+    let left = task.pause.secondsLeft(after: elapsed)
+    if left > 0 {
+      post(
+        .task(
+          app: task.app, grantMinutes: task.grantMinutes, puzzle: task.session.puzzle, afterWrongAnswer: false,
+          asked: task.asked, waitSeconds: left, replacing: id),
+        key: nextPostKey(), pending: .task(task), effects: &effects)
+      effects.log(.info, "task", "puzzle notification \(id): a reply \(left) s before the pause ended, the same task")
+      return
+    }
     let attempt = task.session.answer(text)
     guard attempt == .solved else {
       post(

@@ -90,6 +90,9 @@ public struct ShieldCore: Sendable {
     var grantMinutes: Int
     /// The requests for more time for the rule today, this one included.
     var asked: Int = 0
+    /// The rule's pause, and when the task was first asked: no reply is taken before it ran.
+    var pause = Pause(seconds: 0)
+    var askedAt: MeterInstant?
     var activation: String
     var session: PuzzleSession<SeededRandom>
   }

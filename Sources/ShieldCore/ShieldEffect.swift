@@ -57,9 +57,11 @@ public enum ShieldEffect: Hashable, Sendable {
     /// The plain warning before the limit.
     case warning(app: String, minutes: Int)
     /// A task asked in the notification's reply field, replacing notification `replacing` (0: none).
-    /// `asked`: the requests for more time for the rule today, this one included.
+    /// `asked`: the requests for more time for the rule today, this one included; `waitSeconds`:
+    /// the rule's pause still to run before an answer is taken (0: none, ``Brake/Pause``).
     case task(
-      app: String?, grantMinutes: Int, puzzle: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, replacing: UInt32)
+      app: String?, grantMinutes: Int, puzzle: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, waitSeconds: Int = 0,
+      replacing: UInt32)
     /// The task was solved: `minutes` more, replacing the task's notification.
     case solved(app: String?, minutes: Int, replacing: UInt32)
     /// Today's grants are used up.

@@ -165,6 +165,20 @@ struct PuzzleCommandTests {
     #expect(ledger.grants(for: "social", on: sandbox.store.today) == 0)
   }
 
+  @Test("A rule's pause: the line says it, and the answer is read only after it")
+  func pause() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"],"pauseSeconds":2}]}"#)
+    let task = tasks(seed: 4, count: 1)[0]
+    let started = ContinuousClock.now
+    let result = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "4"], input: "\(task.answer)\n")
+    #expect(ContinuousClock.now - started >= .seconds(2))
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      result.output.contains("What is \(task.text)?\nWait 2 seconds before you answer.\nAnswer: "), "\(result.output)")
+    #expect(result.output.contains("unlocked for today"))
+  }
+
   @Test("In German the task is asked and the time unlocked in German, from locales/de.po")
   func german() throws {
     let sandbox = try Sandbox()

@@ -7,7 +7,7 @@ struct InlineRequestTests {
   /// The task posts (asked, puzzle) among `effects`.
   func taskPosts(_ effects: [ShieldEffect]) -> [(asked: Int, puzzle: Puzzle, wrong: Bool)] {
     effects.compactMap {
-      if case .post(.task(_, _, let puzzle, let wrong, let asked, _), _) = $0 { (asked, puzzle, wrong) } else { nil }
+      if case .post(.task(_, _, let puzzle, let wrong, let asked, _, _), _) = $0 { (asked, puzzle, wrong) } else { nil }
     }
   }
 

@@ -31,6 +31,28 @@ function setStatus(message) {
   element("status").textContent = message ?? "";
 }
 
+/** The countdown of the rule's pause, while it runs. */
+let countdown = null;
+
+/** Shows the pause's texts one a second (the host rendered them, plural forms and all), then clears them. */
+function startCountdown(texts) {
+  if (countdown !== null) clearInterval(countdown);
+  countdown = null;
+  if (!Array.isArray(texts) || texts.length === 0) return;
+  let index = 0;
+  setStatus(String(texts[0]));
+  countdown = setInterval(() => {
+    index += 1;
+    if (index >= texts.length || finished) {
+      clearInterval(countdown);
+      countdown = null;
+      if (!finished) setStatus("");
+      return;
+    }
+    setStatus(String(texts[index]));
+  }, 1000);
+}
+
 /** The way out, offered first: the host counts it, and the page stays a plain paused page. */
 function takeWayOut() {
   if (!background || finished) return;
@@ -40,6 +62,7 @@ function takeWayOut() {
 /** The plain paused page: the summary and the site, nothing to click. */
 function showPaused() {
   finished = true;
+  startCountdown(null);
   puzzleID = null;
   element("task").hidden = true;
   element("start").hidden = true;
@@ -75,6 +98,8 @@ function onMessage(message) {
       element("task").hidden = false;
       element("answer").value = "";
       element("answer").focus();
+      // The rule's pause: the answer is taken only after it (the host answers an early one with the time left).
+      startCountdown(message.waitTexts);
       break;
     case "backedOut":
       showPaused();

@@ -24,6 +24,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case puzzleAsked = "puzzle.asked"
   case actionWayOut = "action.way-out"
   case puzzleWayOut = "puzzle.way-out"
+  case puzzleWait = "puzzle.wait"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -158,6 +159,13 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           + "types. {app} is the app's name.",
         MessageSource("To close {app} instead, type q."),
         MessageSource(context: noApp, "To stop here instead, type q."))
+    case .puzzleWait:
+      return define(
+        .puzzle,
+        "With the task while the rule's pause runs: the answer is taken only after it. Also the answer to a "
+          + "reply that came too early. Plain, no urgency. {seconds} is the number of seconds left.",
+        MessageSource(
+          "Wait {seconds} second before you answer.", plural: "Wait {seconds} seconds before you answer."))
     }
   }
 

@@ -45,6 +45,8 @@ public enum ProductMessage: Hashable, Sendable {
   case actionWayOut(app: String?)
   /// In the terminal, above the task: "To close {app} instead, type q."
   case puzzleWayOut(app: String?)
+  /// While the pause runs: "Wait {seconds} seconds before you answer."
+  case puzzleWait(seconds: Int)
 
   /// What a task says of the requests for more time today, `times` this one
   /// included: nothing for the first request of the day (there is nothing to
@@ -80,6 +82,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleAsked: .puzzleAsked
     case .actionWayOut: .actionWayOut
     case .puzzleWayOut: .puzzleWayOut
+    case .puzzleWait: .puzzleWait
     }
   }
 
@@ -94,6 +97,7 @@ public enum ProductMessage: Hashable, Sendable {
       .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
       .usageWarning(app: app, minutes: minutes), .serviceMissing,
       .puzzleAsked(times: minutes), .actionWayOut(app: app), .puzzleWayOut(app: app),
+      .puzzleWait(seconds: minutes),
     ]
   }
 
@@ -121,6 +125,7 @@ public enum ProductMessage: Hashable, Sendable {
       .usageWarning(_, let minutes):
       minutes
     case .puzzleAsked(let times): times
+    case .puzzleWait(let seconds): seconds
     default: nil
     }
   }
@@ -136,7 +141,15 @@ public enum ProductMessage: Hashable, Sendable {
   var values: [String: String] {
     var values: [String: String] = [:]
     if let appName { values["app"] = appName }
-    if let count { values[key == .puzzleAsked ? "count" : "minutes"] = String(count) }
+    if let count {
+      let name =
+        switch key {
+        case .puzzleAsked: "count"
+        case .puzzleWait: "seconds"
+        default: "minutes"
+        }
+      values[name] = String(count)
+    }
     switch self {
     case .shieldCloseOnly: values["command"] = Self.puzzleCommand
     case .actionView(let view):

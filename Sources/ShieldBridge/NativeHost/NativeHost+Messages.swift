@@ -1,6 +1,7 @@
 import Brake
 import JSON
 import Localization
+import Posix
 
 extension NativeHost {
   /// The longest language tag `hello` may name (BCP 47 allows 35 characters in practice).
@@ -175,6 +176,17 @@ extension NativeHost {
       refuse("answer: task \(id) is not the one open; ask for a new task")
       return
     }
+    // An answer before the rule's pause ran (issue 25 point 4): the same task again, with the time left.
+    if waitSeconds(open) > 0 {
+      send(
+        .object([
+          ("type", .string("answer")), ("puzzle", .int(open.id)), ("result", .string("early")),
+          ("seconds", .int(waitSeconds(open))),
+          ("text", .string(localizer.render(.puzzleWait(seconds: waitSeconds(open))))),
+        ]))
+      send(task(open))
+      return
+    }
     // An answer is a number of a few digits: a long one is wrong, never parsed at length.
     let attempt = open.run.check(answer.utf8.count > 64 ? "x" : answer)
     let app = open.match.app.name
@@ -190,6 +202,8 @@ extension NativeHost {
           ("text", .string(localizer.render(.puzzleWrong))),
         ]))
       open.id = takePuzzleID()
+      // The pause runs once per request: the new task is answered at once.
+      open.askedAt = nil
       puzzle = open
       send(task(open))
     case .solved(let solved):
@@ -233,14 +247,26 @@ extension NativeHost {
 
   /// `{"type":"puzzle","puzzle":ID,"question":…,"text":…,"prompt":…,"asked":N}`: the prompt
   /// says from the second request of the day how many there were (`asked`).
+  /// The seconds of the rule's pause still to run for `open` (``Brake/Pause``).
+  private func waitSeconds(_ open: OpenPuzzle) -> Int {
+    guard let askedAt = open.askedAt else { return 0 }
+    return Pause(of: open.match.rule).secondsLeft(after: MonotonicTime.now.duration(since: askedAt))
+  }
+
   private func task(_ open: OpenPuzzle) -> JSONValue {
     let question = open.run.puzzle.text
     var prompt = localizer.render(.puzzleIntro(app: open.match.app.name, minutes: open.match.rule.grantMinutes))
     if let asked = ProductMessage.asked(times: open.asked) { prompt += " " + localizer.render(asked) }
+    // The pause as a countdown the page shows second by second: its texts, the first now.
+    let wait = waitSeconds(open)
+    let waitTexts = stride(from: wait, to: 0, by: -1).map {
+      JSONValue.string(localizer.render(.puzzleWait(seconds: $0)))
+    }
     return .object([
       ("type", .string("puzzle")), ("puzzle", .int(open.id)), ("question", .string(question)),
       ("text", .string(localizer.render(.puzzleQuestion(task: question)))),
-      ("prompt", .string(prompt)), ("asked", .int(open.asked)),
+      ("prompt", .string(prompt)), ("asked", .int(open.asked)), ("waitSeconds", .int(wait)),
+      ("waitTexts", .array(waitTexts)),
     ])
   }
 

@@ -177,10 +177,10 @@ extension ShieldService {
       }
     case .warning(let app, let minutes):
       notification = texts.warning(app: app, minutes: minutes, identifier: links.identifier)
-    case .task(let app, let minutes, let puzzle, let afterWrongAnswer, let asked, let replacing):
+    case .task(let app, let minutes, let puzzle, let afterWrongAnswer, let asked, let waitSeconds, let replacing):
       notification = texts.puzzle(
         app: app, minutes: minutes, task: puzzle, afterWrongAnswer: afterWrongAnswer, asked: asked,
-        replacing: replacing)
+        waitSeconds: waitSeconds, replacing: replacing)
     case .solved(let app, let minutes, let replacing):
       notification = texts.solved(app: app, minutes: minutes, replacing: replacing)
     case .usedUp(let app):

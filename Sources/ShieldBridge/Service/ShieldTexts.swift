@@ -92,19 +92,23 @@ public struct ShieldTexts: Sendable {
 
   /// The task, asked in a notification with an inline reply field; it stays until answered.
   func puzzle(
-    app: String?, minutes: Int, task: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, replacing id: UInt32
+    app: String?, minutes: Int, task: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, waitSeconds: Int = 0,
+    replacing id: UInt32
   ) -> Notification {
     var lines: [String] = []
     if afterWrongAnswer { lines.append(localizer.render(.puzzleWrong)) }
     lines.append(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
     if let asked = ProductMessage.asked(times: asked) { lines.append(localizer.render(asked)) }
     lines.append(localizer.render(.puzzleQuestion(task: task.text)))
+    // The pause (issue 25 point 4): said in the body and in the reply field.
+    let wait = waitSeconds > 0 ? localizer.render(.puzzleWait(seconds: waitSeconds)) : nil
+    if let wait { lines.append(wait) }
     var notification = base(summary: .puzzleTitle, body: lines.joined(separator: "\n"), identifier: nil)
     notification.replacesID = id
     notification.actions = [
       Notification.Action(key: Notification.Action.inlineReplyKey, label: localizer.render(.puzzlePrompt))
     ]
-    notification.hints.replyPlaceholder = localizer.render(.puzzleReplyPlaceholder)
+    notification.hints.replyPlaceholder = wait ?? localizer.render(.puzzleReplyPlaceholder)
     // The field stays until the task is solved or the notification dismissed.
     notification.hints.resident = true
     notification.expiry = .never

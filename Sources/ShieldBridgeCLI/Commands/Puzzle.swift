@@ -158,6 +158,27 @@ private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
   }
 }
 
+/// Waits out `pause` before the first answer is read, saying so: at a
+/// terminal a countdown on one line, rewritten each second; piped, the one line.
+private func waitOut(_ pause: Pause, countingDown: Bool, localizer: Localizer) {
+  guard !pause.isNone else { return }
+  let start = MonotonicTime.now
+  var shown = -1
+  while true {
+    let left = pause.secondsLeft(after: MonotonicTime.now.duration(since: start))
+    if left == 0 { break }
+    if left != shown && (countingDown || shown < 0) {
+      let line = localizer.render(.puzzleWait(seconds: left))
+      // Carriage return and erase to the end of the line: the countdown stays on its line.
+      Output.out(bytes: Array((countingDown ? "\r\u{1B}[K" + line : line + "\n").utf8))
+      Output.flush()
+      shown = left
+    }
+    sleepThread(.milliseconds(100))
+  }
+  if countingDown { Output.out(bytes: Array("\r\u{1B}[K".utf8)) }
+}
+
 /// How the terminal task ended before its grant.
 private enum TerminalAnswer {
   /// Answered right: the grant to take.
@@ -189,10 +210,14 @@ private func askUntilSolved<Random: RandomNumberGenerator & Sendable>(
   // The way out, said before the task to a person at a terminal; a script's piped answers never see it.
   if echoes { Output.out(localizer.render(.puzzleWayOut(app: app))) }
   var showTask = true
+  var pause = Pause(of: run.rule)
   while true {
     if showTask {
       Output.out("")
       Output.out(localizer.render(.puzzleQuestion(task: run.puzzle.text)))
+      // The rule's pause, once per request: the answer is read only after it.
+      waitOut(pause, countingDown: echoes, localizer: localizer)
+      pause = Pause(seconds: 0)
     }
     Output.out(bytes: Array((localizer.render(.puzzlePrompt) + " ").utf8))
     Output.flush()
