@@ -16,14 +16,15 @@ extension Ledger {
 
   /// The ledger as stored (and, when a meter wrote one, its `dayAnchor`, see ``DayAnchor/json``):
   /// `{"version":1,"days":[{"date":"2026-11-29","grants":{"social":1},"usedSeconds":{"social":190},`
-  /// `"metered":["social","video"],"limitReached":{"social":0}}]}`,
+  /// `"metered":["social","video"],"limitReached":{"social":0},"tasksAsked":{"social":2},"backedOut":{"social":1}}]}`,
   /// days and rule names sorted so that equal ledgers are equal files.
   ///
   /// Every day has `grants` (an empty object on a day with use alone, since
   /// earlier readers require it); `usedSeconds` appears on days with some
   /// use, `metered` (the rules a meter counted, an array of names) and
   /// `limitReached` (rule → the grants it had when the meter saw it reach its
-  /// limit) on days a meter ran.
+  /// limit) on days a meter ran, `tasksAsked` and `backedOut` (rule → the
+  /// tasks asked for more time, the way outs taken) on days with some.
   public var json: JSONValue {
     let sortedDays = allDays.map { day -> JSONValue in
       let grants = (days[day] ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
@@ -40,6 +41,10 @@ extension Ledger {
       }
       if let reached = limitReachedByDay[day], !reached.isEmpty {
         members.append(("limitReached", .object(reached.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })))
+      }
+      for (key, counts) in [("tasksAsked", tasksAskedByDay[day]), ("backedOut", backedOutByDay[day])] {
+        let kept = (counts ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
+        if !kept.isEmpty { members.append((key, .object(kept.map { ($0.key, .int($0.value)) }))) }
       }
       return .object(members)
     }
@@ -90,6 +95,8 @@ extension Ledger {
     var usedSecondsByDay: [LocalDay: [String: Int]] = [:]
     var meteredByDay: [LocalDay: Set<String>] = [:]
     var limitReachedByDay: [LocalDay: [String: Int]] = [:]
+    var tasksAskedByDay: [LocalDay: [String: Int]] = [:]
+    var backedOutByDay: [LocalDay: [String: Int]] = [:]
     var seen: Set<LocalDay> = []
     for (index, entry) in entries.enumerated() {
       guard let text = entry["date"]?.stringValue, let day = LocalDay(text) else {
@@ -101,7 +108,9 @@ extension Ledger {
       let usage = entry["usedSeconds"]
       let metered = entry["metered"]
       let reached = entry["limitReached"]
-      let hasMore = usage != nil || metered != nil || reached != nil
+      let asked = entry["tasksAsked"]
+      let backedOut = entry["backedOut"]
+      let hasMore = usage != nil || metered != nil || reached != nil || asked != nil || backedOut != nil
       // A day with use (or the meter's record) alone may leave out its grants; a day with none is not a day.
       let grants = entry["grants"]?.objectValue ?? (hasMore && entry["grants"] == nil ? [] : nil)
       guard let grants else {
@@ -140,6 +149,14 @@ extension Ledger {
         }
         if !counts.isEmpty { limitReachedByDay[day] = counts }
       }
+      if let asked {
+        let counts = try Ledger.counts(asked, key: "tasksAsked", index: index)
+        if !counts.isEmpty { tasksAskedByDay[day] = counts }
+      }
+      if let backedOut {
+        let counts = try Ledger.counts(backedOut, key: "backedOut", index: index)
+        if !counts.isEmpty { backedOutByDay[day] = counts }
+      }
       if let usage {
         guard let members = usage.objectValue else {
           throw LedgerFormatError("days[\(index)].usedSeconds is not an object")
@@ -161,7 +178,25 @@ extension Ledger {
     // The anchor only saves the meter's day across a restart: one that cannot be read is no anchor.
     self.init(
       days: days, usedSecondsByDay: usedSecondsByDay, meteredByDay: meteredByDay,
-      limitReachedByDay: limitReachedByDay, dayAnchor: json["dayAnchor"].flatMap(DayAnchor.init(json:)))
+      limitReachedByDay: limitReachedByDay, dayAnchor: json["dayAnchor"].flatMap(DayAnchor.init(json:)),
+      tasksAskedByDay: tasksAskedByDay, backedOutByDay: backedOutByDay)
+  }
+
+  /// A day's counts per rule (`tasksAsked`, `backedOut`), read as strictly as the grants; zeros are dropped.
+  private static func counts(_ value: JSONValue, key: String, index: Int) throws(LedgerFormatError) -> [String: Int] {
+    guard let members = value.objectValue else {
+      throw LedgerFormatError("days[\(index)].\(key) is not an object")
+    }
+    var counts: [String: Int] = [:]
+    for (rule, count) in members {
+      guard let count = count.integerValue, (0...Int64(Ledger.maximumStoredGrants)).contains(count),
+        counts[rule] == nil
+      else {
+        throw LedgerFormatError("days[\(index)].\(key): the count for '\(rule)' is not valid")
+      }
+      counts[rule] = Int(count)
+    }
+    return counts.filter { $0.value > 0 }
   }
 
   /// At most 40 characters of `text`, so a huge value makes a short warning.

@@ -36,6 +36,12 @@ public struct Ledger: Hashable, Sendable {
   /// Per day, rule name → the grants the rule had when the meter last saw it reach its limit.
   public private(set) var limitReachedByDay: [LocalDay: [String: Int]]
 
+  /// Per day, rule name → the tasks asked for more time (see ``tasksAsked(for:on:)``).
+  public internal(set) var tasksAskedByDay: [LocalDay: [String: Int]]
+
+  /// Per day, rule name → the way outs taken (see ``backedOut(for:on:)``).
+  public internal(set) var backedOutByDay: [LocalDay: [String: Int]]
+
   /// Where the meter's current day began, as it last saved it (``DayAnchor``);
   /// `nil` when no meter wrote one.
   public var dayAnchor: DayAnchor?
@@ -46,14 +52,19 @@ public struct Ledger: Hashable, Sendable {
     usedSecondsByDay = [:]
     meteredByDay = [:]
     limitReachedByDay = [:]
+    tasksAskedByDay = [:]
+    backedOutByDay = [:]
   }
 
   init(
     days: [LocalDay: [String: Int]], usedSecondsByDay: [LocalDay: [String: Int]] = [:],
     meteredByDay: [LocalDay: Set<String>] = [:], limitReachedByDay: [LocalDay: [String: Int]] = [:],
-    dayAnchor: DayAnchor? = nil
+    dayAnchor: DayAnchor? = nil, tasksAskedByDay: [LocalDay: [String: Int]] = [:],
+    backedOutByDay: [LocalDay: [String: Int]] = [:]
   ) {
     self.dayAnchor = dayAnchor
+    self.tasksAskedByDay = tasksAskedByDay
+    self.backedOutByDay = backedOutByDay
     self.days = days
     self.usedSecondsByDay = usedSecondsByDay
     self.meteredByDay = meteredByDay
@@ -227,8 +238,8 @@ public struct Ledger: Hashable, Sendable {
   /// The most days a ledger keeps in all, later days included.
   public static let maximumDays = 31
 
-  /// Drops every day more than ``keptDays`` before `today`, grants, use and
-  /// the meter's record alike, so the file stays small.
+  /// Drops every day more than ``keptDays`` before `today`, grants, use, the
+  /// requests counted and the meter's record alike, so the file stays small.
   ///
   /// Days after `today` stay (the clock may have been set back, and those
   /// grants and that use were real), but never more than ``maximumDays`` days
@@ -246,7 +257,8 @@ public struct Ledger: Hashable, Sendable {
 
   /// Every day the ledger holds anything for, in order.
   var allDays: [LocalDay] {
-    Set(days.keys).union(usedSecondsByDay.keys).union(meteredByDay.keys).union(limitReachedByDay.keys).sorted()
+    Set(days.keys).union(usedSecondsByDay.keys).union(meteredByDay.keys).union(limitReachedByDay.keys)
+      .union(tasksAskedByDay.keys).union(backedOutByDay.keys).sorted()
   }
 
   private mutating func keepDays(where isKept: (LocalDay) -> Bool) {
@@ -254,6 +266,8 @@ public struct Ledger: Hashable, Sendable {
     usedSecondsByDay = usedSecondsByDay.filter { isKept($0.key) }
     meteredByDay = meteredByDay.filter { isKept($0.key) }
     limitReachedByDay = limitReachedByDay.filter { isKept($0.key) }
+    tasksAskedByDay = tasksAskedByDay.filter { isKept($0.key) }
+    backedOutByDay = backedOutByDay.filter { isKept($0.key) }
   }
 
   /// Where `rules` stand on `day`.

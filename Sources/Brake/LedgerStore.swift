@@ -218,7 +218,7 @@ public final class LedgerStore: Sendable {
   }
 
   /// Changes the ledger under the lock and writes it when it changed.
-  private func update(_ change: (inout Ledger) -> Void) throws(LedgerError) -> LedgerResult<Ledger> {
+  func update(_ change: (inout Ledger) -> Void) throws(LedgerError) -> LedgerResult<Ledger> {
     try withLock { () throws(LedgerError) in
       let loaded = try loadForUpdate()
       var ledger = loaded.value

@@ -11,7 +11,9 @@
 ///    folder the grant cannot be written to fails before the task, not after
 ///    the right answer.
 /// 2. **Ask** (``puzzle``): the current task, drawn from the generator given
-///    to `prepare` (seeded for a test or `--seed`, the system's otherwise).
+///    to `prepare` (seeded for a test or `--seed`, the system's otherwise);
+///    ``ask()`` counts it in the ledger, for the text that says how often
+///    more time was asked for today.
 /// 3. **Check** (``check(_:)``): an answer is solved, wrong (a new task, no
 ///    hint) or blank (the same task again).
 /// 4. **Grant** (``SolvedPuzzle/grant()``): only a solved puzzle has one. It
@@ -72,7 +74,9 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
     case .open: break
     }
     try store.checkWritable()
-    let run = PuzzleRun(rule: rule, store: store, status: status, session: PuzzleSession(random: random))
+    // Each grant of the day asks a harder task (issue 25 point 3).
+    let session = PuzzleSession(random: random, grant: status.grantsToday)
+    let run = PuzzleRun(rule: rule, store: store, status: status, session: session)
     return LedgerResult(.ready(run), warnings: loaded.warnings)
   }
 
@@ -85,6 +89,19 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
 
   /// Step 2: the task to show now.
   public var puzzle: Puzzle { session.puzzle }
+
+  /// Step 2's count: records in the ledger that a task for more time was
+  /// asked for the rule today (``LedgerStore/recordTaskAsked(for:)``). The
+  /// caller calls it once, as it shows the first task (a wrong answer's new
+  /// task is the same request), and says the count with the task (issue 25
+  /// point 2). Preparing alone writes nothing.
+  ///
+  /// - Returns: The rule's tasks asked today, this one included.
+  /// - Throws: A state error; no task should be asked then.
+  public func ask() throws(LedgerError) -> LedgerResult<Int> {
+    let counted = try store.recordTaskAsked(for: rule.name)
+    return LedgerResult(counted.value.count, warnings: counted.warnings)
+  }
 
   /// Step 3: judges `answer` against the current task, drawing a new task when it is wrong.
   ///

@@ -6,6 +6,8 @@
 public struct PuzzleSession<Random: RandomNumberGenerator> {
   /// The task to show now.
   public private(set) var puzzle: Puzzle
+  /// The grants taken today when the session began: its tasks are of that step (``Puzzle/random(using:grant:)``).
+  public let grant: Int
   private var random: Random
 
   /// What became of one answer.
@@ -18,17 +20,19 @@ public struct PuzzleSession<Random: RandomNumberGenerator> {
     case blank
   }
 
-  /// A session whose first task is the next one `random` draws.
-  public init(random: Random) {
+  /// A session whose first task is the next one `random` draws, of the step
+  /// for `grant` grants taken today (0: the first, and easiest, step).
+  public init(random: Random, grant: Int = 0) {
     self.random = random
-    puzzle = Puzzle.random(using: &self.random)
+    self.grant = grant
+    puzzle = Puzzle.random(using: &self.random, grant: grant)
   }
 
   /// Judges `input` against the current task, drawing a new task when it is wrong.
   public mutating func answer(_ input: some StringProtocol) -> Attempt {
     if input.utf8.allSatisfy(Puzzle.whitespace.contains) { return .blank }
     if puzzle.isAnswered(by: input) { return .solved }
-    puzzle = Puzzle.random(using: &random)
+    puzzle = Puzzle.random(using: &random, grant: grant)
     return .wrong
   }
 }

@@ -8,6 +8,7 @@ extension Rule {
     case grantMinutes
     case maxGrantsPerDay
     case warnMinutes
+    case pauseSeconds
 
     /// The values the limit may take.
     public var range: ClosedRange<Int> {
@@ -16,6 +17,7 @@ extension Rule {
       case .grantMinutes: Rule.grantMinutesRange
       case .maxGrantsPerDay: Rule.maxGrantsPerDayRange
       case .warnMinutes: Rule.warnMinutesRange
+      case .pauseSeconds: Rule.pauseSecondsRange
       }
     }
 
@@ -26,6 +28,7 @@ extension Rule {
       case .grantMinutes: Rule.defaultGrantMinutes
       case .maxGrantsPerDay: Rule.defaultMaxGrantsPerDay
       case .warnMinutes: Rule.defaultWarnMinutes
+      case .pauseSeconds: Rule.defaultPauseSeconds
       }
     }
 
@@ -36,6 +39,7 @@ extension Rule {
       case .grantMinutes: \.grantMinutes
       case .maxGrantsPerDay: \.maxGrantsPerDay
       case .warnMinutes: \.warnMinutes
+      case .pauseSeconds: \.pauseSeconds
       }
     }
 

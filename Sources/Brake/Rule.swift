@@ -24,6 +24,9 @@ public struct Rule: Hashable, Sendable {
   /// How long before the limit the warning comes; 0: no warning.
   public static let defaultWarnMinutes = 1
   public static let warnMinutesRange = 0...1440
+  /// How long a task waits before its answer is taken (issue 25 point 4); 0: no pause.
+  public static let defaultPauseSeconds = 0
+  public static let pauseSecondsRange = 0...60
 
   /// The rule's name; the ledger counts grants under it.
   public var name: String
@@ -39,6 +42,8 @@ public struct Rule: Hashable, Sendable {
   public var warnMinutes: Int
   /// What happens to the apps at the limit, after the shield notification.
   public var onLimit: LimitAction
+  /// Seconds from the task shown until its answer is taken (``Pause``); 0 for none.
+  public var pauseSeconds: Int
 
   public init(
     name: String,
@@ -47,8 +52,10 @@ public struct Rule: Hashable, Sendable {
     grantMinutes: Int = Rule.defaultGrantMinutes,
     maxGrantsPerDay: Int = Rule.defaultMaxGrantsPerDay,
     warnMinutes: Int = Rule.defaultWarnMinutes,
-    onLimit: LimitAction = .hide
+    onLimit: LimitAction = .hide,
+    pauseSeconds: Int = Rule.defaultPauseSeconds
   ) {
+    self.pauseSeconds = pauseSeconds
     self.name = name
     self.apps = apps
     self.dailyLimitMinutes = dailyLimitMinutes
@@ -69,11 +76,12 @@ public struct Rule: Hashable, Sendable {
     grantMinutes: Int = Rule.defaultGrantMinutes,
     maxGrantsPerDay: Int = Rule.defaultMaxGrantsPerDay,
     warnMinutes: Int = Rule.defaultWarnMinutes,
-    onLimit: LimitAction = .hide
+    onLimit: LimitAction = .hide,
+    pauseSeconds: Int = Rule.defaultPauseSeconds
   ) throws(RuleError) {
     self.init(
       name: name, apps: apps, dailyLimitMinutes: dailyLimitMinutes, grantMinutes: grantMinutes,
-      maxGrantsPerDay: maxGrantsPerDay, warnMinutes: warnMinutes, onLimit: onLimit)
+      maxGrantsPerDay: maxGrantsPerDay, warnMinutes: warnMinutes, onLimit: onLimit, pauseSeconds: pauseSeconds)
     for limit in Limit.allCases {
       let value = self[keyPath: limit.keyPath]
       guard limit.range.contains(value) else { throw RuleError(limit: limit, value: value) }

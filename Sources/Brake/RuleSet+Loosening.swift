@@ -3,7 +3,7 @@
 /// one edit away (docs/configuration.md, "Changes during the day").
 ///
 /// Per rule, by name: the lower daily limit, grant and most grants a day; the
-/// stronger action at the limit (`close`, then `hide`, then `notify`); the
+/// longer pause before a task's answer; the stronger action at the limit (`close`, then `hide`, then `notify`); the
 /// apps and sites of both (an app taken out still counts today). The warning
 /// is no limit and changes at once. A rule taken out stays until tomorrow; a
 /// new rule counts at once. Going back to the built-in rule (the rules
@@ -28,6 +28,7 @@ extension Rule {
     rule.dailyLimitMinutes = min(dailyLimitMinutes, configured.dailyLimitMinutes)
     rule.grantMinutes = min(grantMinutes, configured.grantMinutes)
     rule.maxGrantsPerDay = min(maxGrantsPerDay, configured.maxGrantsPerDay)
+    rule.pauseSeconds = max(pauseSeconds, configured.pauseSeconds)
     rule.onLimit = max(onLimit, configured.onLimit)
     rule.apps += apps.filter { !configured.apps.contains($0) }
     return rule

@@ -73,7 +73,7 @@ extension Rule {
       ("name", .string(name)), ("apps", .array(apps.map(\.configurationJSON))),
       ("dailyLimitMinutes", .int(dailyLimitMinutes)), ("grantMinutes", .int(grantMinutes)),
       ("maxGrantsPerDay", .int(maxGrantsPerDay)), ("warnMinutes", .int(warnMinutes)),
-      ("onLimit", .string(onLimit.rawValue)),
+      ("pauseSeconds", .int(pauseSeconds)), ("onLimit", .string(onLimit.rawValue)),
     ])
   }
 }

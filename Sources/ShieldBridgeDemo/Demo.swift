@@ -15,7 +15,8 @@ import ShieldBridge
 /// touched. Minutes are shortened (``minuteLength``) so that the limit comes
 /// within seconds, and the demo says so. It shows the time counted, the
 /// warning, the limit reached and the window hidden (as i3's tree shows it),
-/// clicks the shield, answers the task once wrongly and once rightly through
+/// takes the shield's way out once (the window stays hidden, the ledger
+/// counts it), asks for the shield again and clicks its task, answers the task once wrongly and once rightly through
 /// the server, and shows the window usable again: activated, it stays, and its
 /// time counts. Everything it started is stopped again on every way out.
 public enum Demo {
@@ -131,8 +132,30 @@ public enum Demo {
       }
       say("i3's tree shows the window hidden: it is on the scratchpad (workspace \(hidden.workspace ?? "?"))")
 
-      do { try server.click(shield.id) } catch { throw Failure(description: "clicking: \(error.message)") }
-      say("Clicked the shield (the default action)")
+      // The way out first, as the shield offers it (issue 25 point 1): counted, and the window stays hidden.
+      do { try server.click(shield.id, action: shield.actions.first?.key ?? "") } catch {
+        throw Failure(description: "clicking the way out: \(error.message)")
+      }
+      let backedOut = await DemoDesktop.poll(timeout: .seconds(5)) { () async -> Int? in
+        guard let ledger = try? options.ledger.load().value else { return nil }
+        let count = ledger.backedOut(for: rule.name, on: options.ledger.today)
+        return count > 0 ? count : nil
+      }
+      guard let backedOut, (try? desktop.window(windowClass))??.isHidden == true else {
+        throw Failure(description: "the way out was not counted, or the window not kept hidden")
+      }
+      say(
+        "Clicked \"\(shield.actions.first?.label ?? "")\", the shield's first button: the window stays hidden, "
+          + "and the ledger counts \(backedOut) way out today")
+
+      let again: UInt32
+      do { again = try await service.shield(app: windowClass) } catch {
+        throw Failure(description: "asking for the shield again: \(error.message)")
+      }
+      _ = try await nextNotification(&events, step: "the shield asked again")
+      say("Asked for the shield again, as shieldbridge shield --app Instagram does: notification \(again)")
+      do { try server.click(again) } catch { throw Failure(description: "clicking: \(error.message)") }
+      say("Clicked the shield (the default action, Solve a task)")
       var puzzle = try await nextNotification(&events, step: "the task")
       say("The service asked the task in a notification with a reply field:")
       describe(puzzle, say: say)
@@ -226,15 +249,7 @@ public enum Demo {
 
   /// The answer to the task in a notification's body, read from its numbers and sign.
   static func answer(of notification: ReceivedNotification) throws -> Int {
-    let words = notification.body.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "?" || $0 == "؟" })
-    for index in words.indices.dropLast(2) {
-      let operation = Puzzle.Operation.allCases.first { $0.symbol == words[index + 1] }
-      if let left = Int(words[index].filter(\.isNumber)), let operation,
-        let right = Int(words[index + 2].filter(\.isNumber)), let puzzle = Puzzle(left, operation, right)
-      {
-        return puzzle.answer
-      }
-    }
+    if let puzzle = Puzzle.find(in: notification.body) { return puzzle.answer }
     throw Failure(description: "no task in “\(notification.body)”")
   }
 

@@ -20,9 +20,9 @@ extension ShieldCore {
     case .closed(let id, let byUser):
       closed(id, byUser: byUser, at: now, effects: &effects)
     case .replied(let id, let text):
-      answer(id, text: text, effects: &effects)
+      answer(id, text: text, at: now, effects: &effects)
     case .taskOpened(let activation, let rule, let opening):
-      taskOpened(activation, rule: rule, opening, effects: &effects)
+      taskOpened(activation, rule: rule, opening, at: now, effects: &effects)
     case .taskEnded(let activation):
       if let rule = tasks.removeValue(forKey: activation) {
         effects.log(.info, "task", "the task \(activation) ended")
@@ -114,6 +114,10 @@ extension ShieldCore {
       return
     }
     shown[id]?.acted = true
+    if key == WayOut.actionKey {
+      takeWayOut(id, shield: shield, at: now, effects: &effects)
+      return
+    }
     guard let link = shield.links[key], let resolution = try? router.resolve(link) else { return }
     // A repeat is the same key on the same posting, whatever id the server reused.
     let click = Click(notification: id, key: "\(shield.posting) \(key)")
@@ -126,6 +130,25 @@ extension ShieldCore {
     open(
       TaskRequest(action: resolution.action, link: link, rule: shield.rule, token: token, key: nextPostKey()),
       effects: &effects)
+  }
+
+  /// The shield's way out: counted once per shield, the rule's apps hidden or
+  /// closed (``WayOut/decide(onLimit:)``), the shield closed, and not offered
+  /// again for ``Settings/reofferInterval``, as after a dismissal.
+  private mutating func takeWayOut(_ id: UInt32, shield: Shown, at now: MeterInstant, effects: inout Effects) {
+    guard !shield.tookWayOut, let rule = rule(named: shield.rule) else { return }
+    shown[id]?.tookWayOut = true
+    if closedShields[id] != nil, shown[id] == nil {
+      // Clicked in the server's history after the shield was closed: counted once all the same.
+      var closed = shield
+      closed.tookWayOut = true
+      closedShields.insert(closed, for: id)
+    }
+    lastOffer[rule.name] = now
+    let wayOut = WayOut.decide(onLimit: rule.onLimit)
+    effects.log(.notice, "shield", "the way out was taken for rule \(rule.name) (\(wayOut.rawValue) its apps)")
+    effects.append(.wayOut(rule: rule.name, wayOut))
+    if shown[id] != nil { effects.append(.close(id)) }
   }
 
   /// Opens a task or a view, one per identifier at a time.
@@ -144,23 +167,27 @@ extension ShieldCore {
   }
 
   private mutating func taskOpened(
-    _ activation: String, rule: String?, _ opening: TaskOpening, effects: inout Effects
+    _ activation: String, rule: String?, _ opening: TaskOpening, at now: MeterInstant, effects: inout Effects
   ) {
     switch opening {
     case .process:
       break
     case .none:
       tasks[activation] = nil
-    case .inline(let app, let grantMinutes):
+    case .inline(let app, let grantMinutes, let asked, let grantsToday):
       guard let rule else {
         tasks[activation] = nil
         return
       }
-      let session = PuzzleSession(random: SeededRandom(seed: random.next()))
+      let session = PuzzleSession(random: SeededRandom(seed: random.next()), grant: grantsToday)
+      let pause = self.rule(named: rule).map { Pause(of: $0) } ?? Pause(seconds: 0)
       let task = InlineTask(
-        rule: rule, app: app, grantMinutes: grantMinutes, activation: activation, session: session)
+        rule: rule, app: app, grantMinutes: grantMinutes, asked: asked, pause: pause, askedAt: now,
+        activation: activation, session: session)
       post(
-        .task(app: app, grantMinutes: grantMinutes, puzzle: session.puzzle, afterWrongAnswer: false, replacing: 0),
+        .task(
+          app: app, grantMinutes: grantMinutes, puzzle: session.puzzle, afterWrongAnswer: false, asked: asked,
+          waitSeconds: pause.seconds, replacing: 0),
         key: nextPostKey(), pending: .task(task), effects: &effects)
     }
   }
@@ -183,14 +210,26 @@ extension ShieldCore {
     }
   }
 
-  private mutating func answer(_ id: UInt32, text: String, effects: inout Effects) {
+  private mutating func answer(_ id: UInt32, text: String, at now: MeterInstant, effects: inout Effects) {
     guard var task = inline.removeValue(forKey: id) else { return }
+    // A reply before the rule's pause ran (issue 25 point 4): the same task again, with the time left.
+    let elapsed = task.askedAt.map { now.monotonic.duration(since: $0.monotonic) } ?? .seconds(Int64.max)
+    let left = task.pause.secondsLeft(after: elapsed)
+    if left > 0 {
+      post(
+        .task(
+          app: task.app, grantMinutes: task.grantMinutes, puzzle: task.session.puzzle, afterWrongAnswer: false,
+          asked: task.asked, waitSeconds: left, replacing: id),
+        key: nextPostKey(), pending: .task(task), effects: &effects)
+      effects.log(.info, "task", "puzzle notification \(id): a reply \(left) s before the pause ended, the same task")
+      return
+    }
     let attempt = task.session.answer(text)
     guard attempt == .solved else {
       post(
         .task(
           app: task.app, grantMinutes: task.grantMinutes, puzzle: task.session.puzzle,
-          afterWrongAnswer: attempt == .wrong, replacing: id),
+          afterWrongAnswer: attempt == .wrong, asked: task.asked, replacing: id),
         key: nextPostKey(), pending: .task(task), effects: &effects)
       effects.log(
         .info, "task", "puzzle notification \(id): \(attempt == .wrong ? "wrong answer, new task" : "blank answer")")

@@ -79,6 +79,8 @@ public struct ShieldCore: Sendable {
     var posting: UInt64
     /// Whether an action came for it: a close after it is no dismissal.
     var acted = false
+    /// Whether its way out was taken: it is counted once, however often it is clicked.
+    var tookWayOut = false
   }
 
   /// A task asked in a notification, waiting for its reply.
@@ -86,6 +88,11 @@ public struct ShieldCore: Sendable {
     var rule: String
     var app: String?
     var grantMinutes: Int
+    /// The requests for more time for the rule today, this one included.
+    var asked: Int = 0
+    /// The rule's pause, and when the task was first asked: no reply is taken before it ran.
+    var pause = Pause(seconds: 0)
+    var askedAt: MeterInstant?
     var activation: String
     var session: PuzzleSession<SeededRandom>
   }

@@ -27,6 +27,10 @@ public enum ShieldEffect: Hashable, Sendable {
   case openTask(TaskRequest)
   /// Record one grant for the rule: a task asked by the core was solved while it was at its limit.
   case recordGrant(rule: String)
+  /// The user took the shield's way out (``WayOut``): count it for the rule
+  /// today (``Brake/LedgerStore/recordBackedOut(for:)``) and hide or close
+  /// the rule's apps as `action` says.
+  case wayOut(rule: String, WayOut)
   /// Store the use counted (every day the meter holds), and, for each rule
   /// at its limit, the grants it had when it got there; the service answers
   /// with the ledger as it stands after the write.
@@ -55,7 +59,11 @@ public enum ShieldEffect: Hashable, Sendable {
     /// The plain warning before the limit.
     case warning(app: String, minutes: Int)
     /// A task asked in the notification's reply field, replacing notification `replacing` (0: none).
-    case task(app: String?, grantMinutes: Int, puzzle: Puzzle, afterWrongAnswer: Bool, replacing: UInt32)
+    /// `asked`: the requests for more time for the rule today, this one included; `waitSeconds`:
+    /// the rule's pause still to run before an answer is taken (0: none, ``Brake/Pause``).
+    case task(
+      app: String?, grantMinutes: Int, puzzle: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, waitSeconds: Int = 0,
+      replacing: UInt32)
     /// The task was solved: `minutes` more, replacing the task's notification.
     case solved(app: String?, minutes: Int, replacing: UInt32)
     /// Today's grants are used up.

@@ -83,8 +83,10 @@ public enum TaskOpening: Hashable, Sendable {
   /// A process shows it (a terminal with `shieldbridge puzzle`, a handler):
   /// its end comes as ``ShieldInput/taskEnded(identifier:)``.
   case process
-  /// Asked in a notification's reply field: the core asks it itself.
-  case inline(app: String?, grantMinutes: Int)
+  /// Asked in a notification's reply field: the core asks it itself, as
+  /// the `asked`-th request for more time for the rule today (counted in the
+  /// ledger as it was asked), at the task step of `grantsToday` (``Puzzle/random(using:grant:)``).
+  case inline(app: String?, grantMinutes: Int, asked: Int = 0, grantsToday: Int = 0)
   /// Nothing was opened (refused, used up, failed): the shield stays offerable.
   case none
 }

@@ -143,3 +143,25 @@ struct PuzzleRunTests {
     #expect(try store.status(of: social).value.grantsToday == social.maxGrantsPerDay)
   }
 }
+
+@Suite("A task asked is counted in the ledger")
+struct PuzzleRunAskTests {
+  @Test("Preparing counts nothing; ask() counts one request each, per rule and day, solved or not")
+  func askCounts() throws {
+    let state = try TemporaryDirectory()
+    let store = LedgerStore(directory: state.file("shieldbridge"))
+    let social = Rule(name: "social", apps: ["Instagram"])
+    let prepared = try PuzzleRun.prepare(for: social, in: store, random: SeededRandom(seed: 1)).value
+    guard case .ready(let run) = prepared else {
+      Issue.record("expected a task, got \(prepared)")
+      return
+    }
+    #expect(!FileManager.default.fileExists(atPath: state.file("shieldbridge")))
+    #expect(try run.ask().value == 1)
+    #expect(try run.ask().value == 2)
+    let ledger = try store.load().value
+    #expect(ledger.tasksAsked(for: "social", on: store.today) == 2)
+    #expect(ledger.tasksAsked(for: "video", on: store.today) == 0)
+    #expect(ledger.grants(for: "social", on: store.today) == 0)
+  }
+}

@@ -24,6 +24,17 @@ struct RuleLooseningTests {
     }
   }
 
+  @Test("The pause: the longer stays, a shorter one waits")
+  func pause() {
+    var held = Self.held
+    held.pauseSeconds = 10
+    var configured = held
+    configured.pauseSeconds = 0
+    #expect(held.tightened(by: configured).pauseSeconds == 10)
+    configured.pauseSeconds = 30
+    #expect(held.tightened(by: configured).pauseSeconds == 30)
+  }
+
   @Test("The action at the limit: the stronger stays; the warning is no limit and changes at once")
   func actionAndWarning() {
     var configured = Self.held

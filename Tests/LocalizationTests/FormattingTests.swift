@@ -225,8 +225,8 @@ struct NotificationPreviewTests {
     #expect(preview.summary.role == .summary)
     #expect(
       preview.body.text == "Löse eine kurze Aufgabe, um 1 weitere Minute für A&amp;B freizugeben.")
-    #expect(preview.actions.map(\.key) == [.actionPuzzle, .actionView])
-    #expect(preview.actions.map(\.text) == ["Aufgabe lösen", "direct öffnen"])
+    #expect(preview.actions.map(\.key) == [.actionWayOut, .actionPuzzle, .actionView])
+    #expect(preview.actions.map(\.text) == ["A&B schließen", "Aufgabe lösen", "direct öffnen"])
     #expect(
       Preview.allLocales(in: catalogs).map(\.identifier) == [
         "en", "ar", "de", "ja", "pl", "ru", "en-XA", "ar-XB",

@@ -111,6 +111,14 @@ struct ConfigurationTests {
         "rules[0].dailyLimitMinutes", "expected a whole number from 0 to 1440, found -1"
       ),
       (
+        #"{"rules":[{"name":"s","apps":["A"],"pauseSeconds":61}]}"#, .range,
+        "rules[0].pauseSeconds", "expected a whole number from 0 to 60, found 61"
+      ),
+      (
+        #"{"rules":[{"name":"s","apps":["A"],"pauseSeconds":"ten"}]}"#, .type,
+        "rules[0].pauseSeconds", #"expected a whole number from 0 to 60, found "ten""#
+      ),
+      (
         #"{"rules":[{"apps":["A"]}]}"#, .missing, "rules[0].name",
         "missing; every rule needs a name"
       ),
@@ -322,5 +330,16 @@ struct ConfigurationFileTests {
       #expect(error.code == .unreadable)
       #expect(error.description.hasPrefix(home.file("shieldbridge/config.json") + ": cannot read"))
     }
+  }
+}
+
+@Suite("A rule's pauseSeconds (issue 25 point 4)")
+struct PauseConfigurationTests {
+  @Test("Read from the rule, 0 when left out")
+  func read() throws {
+    let (configuration, warnings) = try parse(
+      #"{"rules":[{"name":"s","apps":["A"],"pauseSeconds":12},{"name":"t","apps":["B"]}]}"#)
+    #expect(warnings.isEmpty)
+    #expect(configuration.rules.rules.map(\.pauseSeconds) == [12, 0])
   }
 }

@@ -320,6 +320,9 @@ struct NativeHostTests {
     #expect(task["text"]?.stringValue == "Wie viel ist \(question)?")
     #expect(task["prompt"]?.stringValue?.contains("Instagram") == true)
     #expect(task["rule"] == "social")
+    // The first request of the day is counted; the prompt says the count only from the second.
+    #expect(task["asked"]?.integerValue == 1)
+    #expect(try harness.sandbox.store.load().value.tasksAsked(for: "social", on: harness.sandbox.store.today) == 1)
     let id = try #require(task["puzzle"]?.integerValue)
 
     mark = host.received.count

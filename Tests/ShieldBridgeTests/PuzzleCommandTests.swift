@@ -77,7 +77,7 @@ struct PuzzleCommandTests {
     #expect(try sandbox.store.status(of: Rule.builtIn).value.grantsToday == 1)
   }
 
-  @Test("The end of input without the answer exits 1 and records nothing")
+  @Test("The end of input without the answer exits 1 and records no grant, only the task asked")
   func endOfInput() throws {
     let sandbox = try Sandbox()
     let task = tasks(seed: 3, count: 1)[0]
@@ -85,7 +85,98 @@ struct PuzzleCommandTests {
     #expect(result.status == 1)
     #expect(result.error.contains("nothing was unlocked"))
     #expect(!result.output.contains("unlocked for today"))
-    #expect(sandbox.stateFiles().isEmpty)
+    // The request is counted as the task is asked (issue 25 point 2); nothing else is written.
+    #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])
+    let ledger = try sandbox.store.load().value
+    #expect(ledger.grants(for: Rule.builtIn.name, on: sandbox.store.today) == 0)
+    #expect(ledger.tasksAsked(for: Rule.builtIn.name, on: sandbox.store.today) == 1)
+  }
+
+  @Test("From the second request of the day the task says how often more time was asked for, in every language")
+  func requestsCounted() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(socialConfiguration)
+    // The first request: no count to say; left unanswered, it is counted all the same.
+    let first = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "1"], input: "")
+    #expect(first.status == 1)
+    #expect(!first.output.contains("asked"))
+    let task = tasks(seed: 42, count: 1)[0]
+    let second = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n")
+    #expect(second.status == 0, "\(second.error)")
+    #expect(
+      second.output == """
+        A short task
+
+        Solve this task to unlock 5 more minutes for Instagram.
+        You asked for more time 2 times today.
+
+        What is \(task.text)?
+        Answer: 
+
+        5 more minutes for Instagram are unlocked for today. Go back to it with your app switcher.
+
+        """)
+    let ledger = try sandbox.store.load().value
+    #expect(ledger.tasksAsked(for: "social", on: sandbox.store.today) == 2)
+    #expect(ledger.grants(for: "social", on: sandbox.store.today) == 1)
+
+    // The third, fourth and fifth, in languages with other plural forms; the second grant's task is of step 1.
+    let expected = [
+      ("de_DE", "Du hast heute 3 Mal um mehr Zeit gebeten."),
+      ("ru_RU", "Сегодня вы просили больше времени 4 раза."),
+      ("pl_PL", "Dzisiaj o więcej czasu poproszono 5 razy."),
+    ]
+    for (locale, line) in expected {
+      var environment = sandbox.environment
+      environment["LANGUAGE"] = String(locale.prefix(2))
+      environment["LANG"] = locale + ".UTF-8"
+      let result = try ShieldBridgeTool.run(
+        ["puzzle", "--app", "Instagram", "--seed", "3"], input: "", environment: environment)
+      #expect(result.status == 1)
+      #expect(result.output.contains("\n" + line + "\n"), "\(result.output)")
+      #expect(Puzzle.find(in: result.output) == tasks(seed: 3, count: 1, grant: 1)[0])
+    }
+  }
+
+  @Test("q instead of the answer takes the way out: counted, nothing unlocked, exit 1")
+  func wayOut() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(socialConfiguration)
+    let task = tasks(seed: 9, count: 1)[0]
+    let result = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "9"], input: " q \n")
+    #expect(result.status == 1)
+    #expect(result.error.isEmpty, "\(result.error)")
+    // Piped answers are a script's: the offer is said to a person at a terminal only (TerminalPuzzleTests).
+    #expect(
+      result.output == """
+        A short task
+
+        Solve this task to unlock 5 more minutes for Instagram.
+
+        What is \(task.text)?
+        Answer: 
+
+        Instagram is paused
+
+        """)
+    let ledger = try sandbox.store.load().value
+    #expect(ledger.backedOut(for: "social", on: sandbox.store.today) == 1)
+    #expect(ledger.tasksAsked(for: "social", on: sandbox.store.today) == 1)
+    #expect(ledger.grants(for: "social", on: sandbox.store.today) == 0)
+  }
+
+  @Test("A rule's pause: the line says it, and the answer is read only after it")
+  func pause() throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"],"pauseSeconds":2}]}"#)
+    let task = tasks(seed: 4, count: 1)[0]
+    let started = ContinuousClock.now
+    let result = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "4"], input: "\(task.answer)\n")
+    #expect(ContinuousClock.now - started >= .seconds(2))
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      result.output.contains("What is \(task.text)?\nWait 2 seconds before you answer.\nAnswer: "), "\(result.output)")
+    #expect(result.output.contains("unlocked for today"))
   }
 
   @Test("In German the task is asked and the time unlocked in German, from locales/de.po")
@@ -212,8 +303,10 @@ struct PuzzleCommandTests {
           environment: ShieldBridgeTool.mergedEnvironment(sandbox.environment),
           standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
       }
+      // Both have asked their task (of the step of the grants so far) before either answers.
+      for child in children { try waitForPrompt(try #require(child.standardOutput)) }
       for (child, seed) in zip(children, seeds) {
-        let answer = Array("\(tasks(seed: seed, count: 1)[0].answer)\n".utf8)
+        let answer = Array("\(tasks(seed: seed, count: 1, grant: 2 * (round - 1))[0].answer)\n".utf8)
         let written = try #require(child.standardInput).write(answer[...])
         #expect(written == answer.count)
       }
@@ -302,7 +395,7 @@ struct PuzzleCommandTests {
     #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])
 
     let retried = try sandbox.run(
-      ["puzzle", "--app", "App0", "--seed", "11"], input: "\(task.answer)\n")
+      ["puzzle", "--app", "App0", "--seed", "11"], input: "\(tasks(seed: 11, count: 1, grant: 1)[0].answer)\n")
     #expect(retried.status == 0)
     #expect(try sandbox.store.status(of: rules[0]).value.grantsToday == 2)
     #expect(try sandbox.store.status(of: rules[79]).value.grantsToday == 1)
@@ -319,7 +412,8 @@ struct PuzzleCommandTests {
     #expect(status.output.contains(#""grantsToday":1"#))
     // No word of the leftover; the sandbox runs no service, which `status --json` says on stderr.
     #expect(status.error == noServiceLine)
-    let task = tasks(seed: 12, count: 1)[0]
+    // The second grant of the day: a task of the second step.
+    let task = tasks(seed: 12, count: 1, grant: 1)[0]
     #expect(try sandbox.run(["puzzle", "--seed", "12"], input: "\(task.answer)\n").status == 0)
     #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])
     #expect(try sandbox.store.status(of: Rule.builtIn).value.grantsToday == 2)
@@ -370,5 +464,16 @@ struct StatusCommandTests {
     #expect(
       result.error
         == "shieldbridge: warning: \(sandbox.configPath): rules[0].colour: unknown key, ignored\n" + noServiceLine)
+  }
+}
+
+/// Reads a puzzle's stdout until its prompt ("Answer: ") is there.
+func waitForPrompt(_ output: FileDescriptor) throws {
+  var seen: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while !String(decoding: seen, as: UTF8.self).contains("Answer: ") {
+    let count = try output.read(into: &buffer)
+    try #require(count > 0, "the puzzle ended before its prompt: \(String(decoding: seen, as: UTF8.self))")
+    seen += buffer[..<count]
   }
 }

@@ -47,7 +47,7 @@ final class Sandbox: Sendable {
 }
 
 /// The first `count` tasks `shieldbridge puzzle --seed seed` asks, drawn with the library.
-func tasks(seed: UInt64, count: Int) -> [Puzzle] {
+func tasks(seed: UInt64, count: Int, grant: Int = 0) -> [Puzzle] {
   var random = SeededRandom(seed: seed)
-  return (0..<count).map { _ in Puzzle.random(using: &random) }
+  return (0..<count).map { _ in Puzzle.random(using: &random, grant: grant) }
 }

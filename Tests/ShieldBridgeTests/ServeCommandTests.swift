@@ -17,7 +17,8 @@ struct ServeCommandTests {
     #expect(result.output == "\(shield.id)\n")
     #expect(shield.sender == running.serve.uniqueName)
     #expect(shield.summary == "Instagram is paused")
-    #expect(shield.actions.first?.key == Notification.Action.defaultKey)
+    // The way out first, then the task as the default action (issue 25 point 1).
+    #expect(shield.actions.map(\.key).prefix(2) == ["way-out", Notification.Action.defaultKey])
   }
 
   @Test func sigtermClosesItsNotificationsReleasesTheNameAndExitsZero() async throws {

@@ -19,8 +19,12 @@ struct ServiceFlowTests {
     let shield = try await harness.notification(after: start, "the shield")
     #expect(shield.id == id)
     #expect(shield.summary == "Instagram is paused")
-    #expect(shield.actions.map(\.key) == ["default", "shieldbridge://view?app=Instagram&view=direct&id=shield-open"])
-    #expect(shield.actions.map(\.label) == ["Solve a task", "Open direct"])
+    // The way out first (issue 25 point 1), then the task and the view.
+    #expect(
+      shield.actions.map(\.key) == [
+        "way-out", "default", "shieldbridge://view?app=Instagram&view=direct&id=shield-open",
+      ])
+    #expect(shield.actions.map(\.label) == ["Close Instagram", "Solve a task", "Open direct"])
     #expect(shield.hint(HintName.urgency) == .byte(1))
 
     let beforeClick = harness.activity.count
@@ -304,5 +308,82 @@ struct ServiceServerRestartTests {
     try replacement.click(shield.id)
     #expect(try await harness.record(after: 0).outcome == "handler")
     #expect(try await harness.handlerOutput("puzzle").first == "arg=Instagram")
+  }
+}
+
+@Suite("The shield's way out, taken on the embedded server")
+struct WayOutServiceTests {
+  @Test("Close Instagram: counted in the ledger once, the shield closed, no task opened")
+  func wayOutCountedAndClosed() async throws {
+    let harness = try await ServiceHarness()
+    let start = harness.activity.count
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
+    let shield = try await harness.notification(after: start, "the shield")
+    #expect(shield.id == id)
+    #expect(shield.actions.first?.label == "Close Instagram")
+
+    _ = try harness.server.click(id, action: "way-out")
+    let store = harness.sandbox.store
+    _ = try await poll("the way out counted") {
+      (try? store.load().value.backedOut(for: "social", on: store.today)) == 1 ? true : nil
+    }
+    _ = try await poll("the shield closed") {
+      harness.activity.events.contains { if case .closed(id, _) = $0 { true } else { false } } ? true : nil
+    }
+    #expect(harness.server.notification(id) == nil)
+    #expect(harness.dispatched.count == 0)
+    let status = try JSONValue(parsing: try await harness.call(ServiceInterface.status.name).decode(String.self))
+    #expect(status["rules"]?.arrayValue?.first?["grantsToday"]?.integerValue == 0)
+    let ledger = try store.load().value
+    #expect(ledger.backedOut(for: "social", on: store.today) == 1)
+    #expect(ledger.tasksAsked(for: "social", on: store.today) == 0)
+  }
+}
+
+@Suite("The rule's pause in the notification, on the embedded server")
+struct PauseServiceTests {
+  @Test("The reply field says to wait; an early reply gets the same task and the time left; then it is taken")
+  func earlyReplyThenAnswer() async throws {
+    var configuration = ServiceHarness.configuration()
+    configuration.rules = RuleSet([Rule(name: "social", apps: ["Instagram", "YouTube"], pauseSeconds: 6)])
+    let harness = try await ServiceHarness(configuration: configuration)
+    let start = harness.activity.count
+    let id = try await harness.call(ServiceInterface.shield.name, "Instagram").decode(UInt32.self)
+    _ = try await harness.notification(after: start, "the shield")
+    let beforeClick = harness.activity.count
+    let clicked = ContinuousClock.now
+    _ = try harness.server.click(id)
+    let puzzle = try await harness.notification(after: beforeClick, "the task") {
+      $0.actions.contains { $0.key == Notification.Action.inlineReplyKey }
+    }
+    #expect(puzzle.body.contains("Wait 6 seconds before you answer."), "\(puzzle.body)")
+    #expect(puzzle.hint(HintName.replyPlaceholder) == .string("Wait 6 seconds before you answer."))
+    let task = try #require(Puzzle.find(in: puzzle.body))
+
+    let beforeEarly = harness.activity.count
+    try harness.server.reply(puzzle.id, text: String(task.answer))
+    let early = ContinuousClock.now - clicked
+    let again = try await harness.notification(after: beforeEarly, "the answer to the early reply") {
+      $0.summary == "A short task" || $0.body.contains("unlocked")
+    }
+    // Replied within the pause unless the machine took most of it to show the task.
+    if early < .seconds(5) {
+      #expect(Puzzle.find(in: again.body) == task)
+      #expect(again.body.contains("before you answer."), "\(again.body)")
+      #expect(!again.body.contains("That is not the answer"))
+      let rule = try #require(harness.service.options.configuration.rules.rules.first)
+      #expect(try harness.sandbox.store.status(of: rule).value.grantsToday == 0)
+
+      // After the pause the same answer is taken.
+      _ = try await poll("the pause over", timeout: .seconds(10), every: .milliseconds(100)) {
+        ContinuousClock.now - clicked >= .seconds(7) ? true : nil
+      }
+      let beforeRight = harness.activity.count
+      try harness.server.reply(again.id, text: String(task.answer))
+      let solved = try await harness.notification(after: beforeRight, "the solved notification") {
+        $0.body.contains("unlocked")
+      }
+      #expect(solved.body.hasPrefix("5 more minutes for Instagram are unlocked"))
+    }
   }
 }

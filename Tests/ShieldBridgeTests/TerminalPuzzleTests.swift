@@ -36,6 +36,45 @@ struct TerminalPuzzleTests {
     #expect(rules?.first?["limitTodayMinutes"]?.integerValue == 10)
   }
 
+  @Test func theWayOutIsOfferedBeforeTheTaskAndQTakesIt() async throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeServiceConfig()
+    let seed: UInt64 = 11
+    let task = tasks(seed: seed, count: 1)[0]
+    let tmux = try Tmux(sandbox: sandbox)
+    try await tmux.start([ShieldBridgeTool.path, "puzzle", "--app", "Instagram", "--seed", String(seed)])
+    let asked = try await tmux.waitForScreen("the task") { $0.contains("What is \(task.text)?") }
+    let offer = "To close Instagram instead, type q."
+    #expect(asked.contains(offer), "\(asked)")
+    let offered = asked.range(of: offer)?.lowerBound ?? asked.endIndex
+    #expect(offered < (asked.range(of: "What is")?.lowerBound ?? asked.startIndex))
+    try await tmux.type("q")
+    _ = try await tmux.waitForScreen("the paused line") { $0.contains("Answer: q\n\nInstagram is paused") }
+    let store = sandbox.store
+    #expect(try store.load().value.backedOut(for: "social", on: store.today) == 1)
+    #expect(try store.load().value.grants(for: "social", on: store.today) == 0)
+  }
+
+  @Test func aRulesPauseCountsDownOnOneLineBeforeTheAnswerIsRead() async throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"],"pauseSeconds":4}]}"#)
+    let seed: UInt64 = 5
+    let task = tasks(seed: seed, count: 1)[0]
+    let tmux = try Tmux(sandbox: sandbox)
+    try await tmux.start([ShieldBridgeTool.path, "puzzle", "--app", "Instagram", "--seed", String(seed)])
+    _ = try await tmux.waitForScreen("the countdown") { $0.contains("What is \(task.text)?\nWait ") }
+    // The countdown rewrites its one line: a later second replaces the first, never a second line.
+    let later = try await tmux.waitForScreen("a later second") {
+      $0.contains("Wait 2 seconds before you answer.") || $0.contains("Wait 1 second before you answer.")
+    }
+    #expect(later.components(separatedBy: "before you answer.").count == 2, "\(later)")
+    // capture-pane drops the prompt's trailing space.
+    let prompt = try await tmux.waitForScreen("the prompt after the pause") { $0.contains("Answer:") }
+    #expect(!prompt.contains("before you answer."), "\(prompt)")
+    try await tmux.type(String(task.answer))
+    _ = try await tmux.waitForScreen("the unlocked line") { $0.contains("unlocked") }
+  }
+
   @Test func theLastScreenStaysUntilEnter() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeServiceConfig()

@@ -141,6 +141,11 @@ private final class XfceShieldDesk: Sendable {
     try sandbox.store.load().value.grants(for: "social", on: sandbox.store.today)
   }
 
+  /// The way outs the ledger holds for `social` today.
+  func backedOutToday() throws -> Int {
+    try sandbox.store.load().value.backedOut(for: "social", on: sandbox.store.today)
+  }
+
   func finish() async {
     _ = await serve.terminate()
     try? await notifyd.stop()
@@ -163,9 +168,10 @@ struct XfceShieldTests {
     try await desk.waitUntilHidden()
     let bubble = try await desk.notifyd.waitForBubble()
 
-    // "Solve a task" is the bubble's one button: ActionInvoked("default"), then NotificationClosed(2).
+    // "Solve a task" is the bubble's second button, after the way out: ActionInvoked("default"), then
+    // NotificationClosed(2).
     let dispatches = desk.watcher.dispatched.count
-    try await desk.notifyd.clickAction(0, of: 1, on: bubble)
+    try await desk.notifyd.clickAction(1, of: 2, on: bubble)
     try await desk.notifyd.waitUntilGone(bubble)
     let record = try await desk.watcher.record(after: dispatches, "the click's dispatch")
     #expect(record.outcome == "terminal", "\(record.serialized)")
@@ -189,6 +195,28 @@ struct XfceShieldTests {
     let second = try await desk.notifyd.waitForBubble(excluding: [bubble.window])
     #expect(second.window != bubble.window)
     try await desk.waitUntilHidden()
+    #expect(try desk.grantsToday() == 0)
+    await desk.finish()
+  }
+
+  @Test("The way out is the first button: counted once, the bubble gone, the app kept hidden, no task")
+  func wayOut() async throws {
+    let desk = try await XfceShieldDesk()
+    try await desk.session.i3msg(["[class=\"Instagram\"] focus"])
+    _ = try await desk.shield(after: 0)
+    try await desk.waitUntilHidden()
+    let bubble = try await desk.notifyd.waitForBubble()
+
+    let dispatches = desk.watcher.dispatched.count
+    let mark = desk.serve.logLines.count
+    // "Close Instagram", first: ActionInvoked("way-out"), then the service closes the bubble.
+    try await desk.notifyd.clickAction(0, of: 2, on: bubble)
+    try await desk.notifyd.waitUntilGone(bubble)
+    _ = try await desk.logLine(after: mark, containing: "the way out was taken (1 today)")
+    #expect(try desk.backedOutToday() == 1)
+    try await desk.waitUntilHidden()
+    #expect(desk.watcher.dispatched.count == dispatches, "\(desk.watcher.dispatched.events)")
+    #expect(!desk.serve.logLines.contains { $0.contains("was dismissed") }, "\(desk.serve.logLines)")
     #expect(try desk.grantsToday() == 0)
     await desk.finish()
   }
@@ -257,7 +285,7 @@ struct XfceShieldTests {
     #expect(BrowserSite.answer(to: pageTask) != nil, "\(pageTask)")
 
     // The shield's button opens the terminal; its task answered right there.
-    try await desk.notifyd.clickAction(0, of: 1, on: bubble)
+    try await desk.notifyd.clickAction(1, of: 2, on: bubble)
     let terminal = try await desk.puzzleTerminal()
     let task = try await desk.terminal(after: 0, "the task") { BrowserSite.answer(to: $0) != nil }
     let answer = try #require(BrowserSite.answer(to: task))

@@ -38,7 +38,7 @@ struct CoreHarness {
       if case .post(let post, let key) = effect {
         let id: UInt32
         switch post {
-        case .task(_, _, _, _, let replacing) where replacing != 0: id = replacing
+        case .task(_, _, _, _, _, _, let replacing) where replacing != 0: id = replacing
         case .solved(_, _, let replacing): id = replacing
         default:
           id = nextID
@@ -98,7 +98,7 @@ struct CoreHarness {
     let effects = send(
       .taskOpened(identifier: request.activation, rule: "social", .inline(app: "Instagram", grantMinutes: 1)))
     for (id, post) in notifications {
-      if case .task(_, _, let puzzle, _, _) = post { return (id, puzzle, effects) }
+      if case .task(_, _, let puzzle, _, _, _, _) = post { return (id, puzzle, effects) }
     }
     throw NoTask()
   }

@@ -158,7 +158,7 @@ struct ShieldLifeTests {
     let wrong = harness.send(.replied(id: taskID, text: "-1"))
     #expect(
       wrong.contains {
-        if case .post(.task(_, _, _, true, taskID), _) = $0 { true } else { false }
+        if case .post(.task(_, _, _, true, _, _, taskID), _) = $0 { true } else { false }
       })
     #expect(!wrong.contains(.recordGrant(rule: "social")))
   }

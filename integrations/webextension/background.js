@@ -122,6 +122,7 @@ function onHostMessage(message) {
     case "puzzle":
     case "usedUp":
     case "notAtLimit":
+    case "backedOut":
       learnRule(message);
       toAsker(message);
       break;
@@ -339,6 +340,13 @@ function onPageMessage(page, message) {
     case "answer":
       asker = page;
       if (!sendToHost({ type: "answer", puzzle: message.puzzle, answer: String(message.answer ?? "") })) {
+        page.port.postMessage({ type: "hostGone" });
+      }
+      break;
+    case "wayOut":
+      // The page's "Not now": counted by the host; the tab stays a plain paused page.
+      asker = page;
+      if (!page.site || !sendToHost({ type: "wayOut", site: page.site })) {
         page.port.postMessage({ type: "hostGone" });
       }
       break;

@@ -31,6 +31,46 @@ function setStatus(message) {
   element("status").textContent = message ?? "";
 }
 
+/** The countdown of the rule's pause, while it runs. */
+let countdown = null;
+
+/** Shows the pause's texts one a second (the host rendered them, plural forms and all), then clears them. */
+function startCountdown(texts) {
+  if (countdown !== null) clearInterval(countdown);
+  countdown = null;
+  if (!Array.isArray(texts) || texts.length === 0) return;
+  let index = 0;
+  setStatus(String(texts[0]));
+  countdown = setInterval(() => {
+    index += 1;
+    if (index >= texts.length || finished) {
+      clearInterval(countdown);
+      countdown = null;
+      if (!finished) setStatus("");
+      return;
+    }
+    setStatus(String(texts[index]));
+  }, 1000);
+}
+
+/** The way out, offered first: the host counts it, and the page stays a plain paused page. */
+function takeWayOut() {
+  if (!background || finished) return;
+  background.postMessage({ type: "wayOut" });
+}
+
+/** The plain paused page: the summary and the site, nothing to click. */
+function showPaused() {
+  finished = true;
+  startCountdown(null);
+  puzzleID = null;
+  element("task").hidden = true;
+  element("start").hidden = true;
+  element("way-out").hidden = true;
+  element("prompt").textContent = "";
+  setStatus("");
+}
+
 function askForTask() {
   if (!background || finished) return;
   asked = true;
@@ -58,10 +98,16 @@ function onMessage(message) {
       element("task").hidden = false;
       element("answer").value = "";
       element("answer").focus();
+      // The rule's pause: the answer is taken only after it (the host answers an early one with the time left).
+      startCountdown(message.waitTexts);
+      break;
+    case "backedOut":
+      showPaused();
       break;
     case "usedUp":
     case "notAtLimit":
       // No task: the text says why (used up today, or the limit not reached yet).
+      element("way-out").hidden = true;
       finished = true;
       puzzleID = null;
       element("task").hidden = true;
@@ -75,6 +121,7 @@ function onMessage(message) {
       puzzleID = null;
       element("task").hidden = true;
       element("start").hidden = true;
+      element("way-out").hidden = true;
       element("prompt").textContent = "";
       if (typeof message.app === "string" && message.app !== "") appName = message.app;
       setStatus(appName ? text("shield_unlocked", [appName]) : text("shield_unlocked_no_app"));
@@ -89,6 +136,7 @@ function onMessage(message) {
         finished = true;
         puzzleID = null;
         element("task").hidden = true;
+        element("way-out").hidden = true;
       } else if (message.result === "blank") {
         element("answer").focus();
       }
@@ -117,6 +165,8 @@ element("answer").placeholder = text("puzzle_reply_placeholder");
 element("submit").setAttribute("aria-label", text("action_puzzle"));
 element("start").textContent = text("action_puzzle");
 element("start").addEventListener("click", askForTask);
+element("way-out").textContent = text("action_way_out_no_app");
+element("way-out").addEventListener("click", takeWayOut);
 element("task").addEventListener("submit", (event) => {
   event.preventDefault();
   if (!background || puzzleID === null) return;

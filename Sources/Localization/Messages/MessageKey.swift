@@ -20,6 +20,11 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case puzzleNotAtLimit = "puzzle.not-at-limit"
   case usageWarning = "usage.warning"
   case serviceMissing = "service.missing"
+  // brake
+  case puzzleAsked = "puzzle.asked"
+  case actionWayOut = "action.way-out"
+  case puzzleWayOut = "puzzle.way-out"
+  case puzzleWait = "puzzle.wait"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -132,6 +137,35 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "Shown by the browser extension when no ShieldBridge service runs, so that no time is counted and no "
           + "limit holds. Plain, no alarm.",
         MessageSource("No ShieldBridge service is running: nothing is counted."))
+    // brake
+    case .puzzleAsked:
+      return define(
+        .puzzle,
+        "Shown with the task: how many times more time was asked for today, this time included. Plain, no "
+          + "judgement, no praise. {count} is the number of times.",
+        MessageSource(
+          "You asked for more time {count} time today.", plural: "You asked for more time {count} times today."))
+    case .actionWayOut:
+      return define(
+        .action,
+        "Button on the notification, first, beside “Solve a task”: the way out, which closes (or keeps hidden) "
+          + "the app instead of asking for more time. {app} is the app's name; without it, a plain “Not now”.",
+        MessageSource("Close {app}"),
+        MessageSource(context: noApp, "Not now"))
+    case .puzzleWayOut:
+      return define(
+        .puzzle,
+        "In the terminal, above the task: the way out instead of the task. Keep “q” as it is: it is what the user "
+          + "types. {app} is the app's name.",
+        MessageSource("To close {app} instead, type q."),
+        MessageSource(context: noApp, "To stop here instead, type q."))
+    case .puzzleWait:
+      return define(
+        .puzzle,
+        "With the task while the rule's pause runs: the answer is taken only after it. Also the answer to a "
+          + "reply that came too early. Plain, no urgency. {seconds} is the number of seconds left.",
+        MessageSource(
+          "Wait {seconds} second before you answer.", plural: "Wait {seconds} seconds before you answer."))
     }
   }
 

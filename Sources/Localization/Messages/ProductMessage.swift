@@ -38,6 +38,23 @@ public enum ProductMessage: Hashable, Sendable {
   case usageWarning(app: String?, minutes: Int)
   /// In the browser when no service runs: "No ShieldBridge service is running: nothing is counted."
   case serviceMissing
+  // brake
+  /// With the task: "You asked for more time {count} times today" (`times`: this request included).
+  case puzzleAsked(times: Int)
+  /// The shield's way out, offered first: "Close {app}", or "Not now" without an app.
+  case actionWayOut(app: String?)
+  /// In the terminal, above the task: "To close {app} instead, type q."
+  case puzzleWayOut(app: String?)
+  /// While the pause runs: "Wait {seconds} seconds before you answer."
+  case puzzleWait(seconds: Int)
+
+  /// What a task says of the requests for more time today, `times` this one
+  /// included: nothing for the first request of the day (there is nothing to
+  /// count yet), ``puzzleAsked(times:)`` from the second on. The terminal, the
+  /// shield page and the notification all ask here.
+  public static func asked(times: Int) -> ProductMessage? {
+    times >= 2 ? .puzzleAsked(times: times) : nil
+  }
 
   /// The command that `shieldCloseOnly` tells the user to run.
   public static let puzzleCommand = "shieldbridge puzzle"
@@ -62,6 +79,10 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleNotAtLimit: .puzzleNotAtLimit
     case .usageWarning: .usageWarning
     case .serviceMissing: .serviceMissing
+    case .puzzleAsked: .puzzleAsked
+    case .actionWayOut: .actionWayOut
+    case .puzzleWayOut: .puzzleWayOut
+    case .puzzleWait: .puzzleWait
     }
   }
 
@@ -75,6 +96,8 @@ public enum ProductMessage: Hashable, Sendable {
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
       .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
       .usageWarning(app: app, minutes: minutes), .serviceMissing,
+      .puzzleAsked(times: minutes), .actionWayOut(app: app), .puzzleWayOut(app: app),
+      .puzzleWait(seconds: minutes),
     ]
   }
 
@@ -82,7 +105,8 @@ public enum ProductMessage: Hashable, Sendable {
   var appName: String? {
     let app: String??
     switch self {
-    case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name):
+    case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name),
+      .actionWayOut(let name), .puzzleWayOut(let name):
       app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
       .usageWarning(let name, _):
@@ -100,6 +124,8 @@ public enum ProductMessage: Hashable, Sendable {
     case .shieldBody(_, let minutes), .puzzleIntro(_, let minutes), .puzzleSolved(_, let minutes),
       .usageWarning(_, let minutes):
       minutes
+    case .puzzleAsked(let times): times
+    case .puzzleWait(let seconds): seconds
     default: nil
     }
   }
@@ -115,7 +141,15 @@ public enum ProductMessage: Hashable, Sendable {
   var values: [String: String] {
     var values: [String: String] = [:]
     if let appName { values["app"] = appName }
-    if let count { values["minutes"] = String(count) }
+    if let count {
+      let name =
+        switch key {
+        case .puzzleAsked: "count"
+        case .puzzleWait: "seconds"
+        default: "minutes"
+        }
+      values[name] = String(count)
+    }
     switch self {
     case .shieldCloseOnly: values["command"] = Self.puzzleCommand
     case .actionView(let view):

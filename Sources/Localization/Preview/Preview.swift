@@ -64,7 +64,7 @@ public enum Preview {
     .map { item($0, locale: locale, localizer: localizer, markup: options.markup) }
   }
 
-  /// The shield notification in `locale`: summary, body and the two action labels.
+  /// The shield notification in `locale`: summary, body and the action labels (the way out first).
   ///
   /// With `options.markup` only the body is escaped: the specification gives
   /// markup to the body alone, summaries and labels are plain text.
@@ -78,7 +78,9 @@ public enum Preview {
     return NotificationPreview(
       locale: locale, summary: render(.shieldSummary(app: options.app)),
       body: render(.shieldBody(app: options.app, minutes: options.minutes), markup: options.markup),
-      actions: [render(.actionPuzzle), render(.actionView(view: options.view))])
+      actions: [
+        render(.actionWayOut(app: options.app)), render(.actionPuzzle), render(.actionView(view: options.view)),
+      ])
   }
 
   private static func item(

@@ -34,7 +34,7 @@ public func nothingOrErrno<Value: FixedWidthInteger>(
 }
 
 /// Sleeps the calling thread for `duration` (a blocking sleep, for code outside async contexts).
-func sleepThread(_ duration: Duration) {
+public func sleepThread(_ duration: Duration) {
   let (seconds, attoseconds) = duration.components
   guard seconds >= 0, duration > .zero else { return }
   var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))

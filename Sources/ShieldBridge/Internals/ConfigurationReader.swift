@@ -77,7 +77,11 @@ struct ConfigurationReader {
       let rulePath = path.index(index)
       let members = try object(
         element, at: rulePath,
-        known: ["name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay", "warnMinutes", "onLimit"])
+        known: [
+          "name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay", "warnMinutes", "onLimit",
+          // brake
+          "pauseSeconds",
+        ])
       guard let nameValue = members["name"] else {
         throw error(.missing, at: rulePath.key("name"), "missing; every rule needs a name")
       }
@@ -151,7 +155,8 @@ struct ConfigurationReader {
         dailyLimitMinutes: values[.dailyLimitMinutes] ?? Rule.Limit.dailyLimitMinutes.defaultValue,
         grantMinutes: values[.grantMinutes] ?? Rule.Limit.grantMinutes.defaultValue,
         maxGrantsPerDay: values[.maxGrantsPerDay] ?? Rule.Limit.maxGrantsPerDay.defaultValue,
-        warnMinutes: values[.warnMinutes] ?? Rule.Limit.warnMinutes.defaultValue)
+        warnMinutes: values[.warnMinutes] ?? Rule.Limit.warnMinutes.defaultValue,
+        pauseSeconds: values[.pauseSeconds] ?? Rule.Limit.pauseSeconds.defaultValue)
     } catch {
       let value = members[error.limit.rawValue] ?? .integer(Int64(error.value))
       throw self.error(

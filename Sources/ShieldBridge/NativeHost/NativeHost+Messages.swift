@@ -1,6 +1,7 @@
 import Brake
 import JSON
 import Localization
+import Posix
 
 extension NativeHost {
   /// The longest language tag `hello` may name (BCP 47 allows 35 characters in practice).
@@ -36,6 +37,7 @@ extension NativeHost {
     case "answer": await answerMessage(message)
     case "rules": rulesMessage()
     case "limitSite": limitSiteMessage(message)
+    case "wayOut": wayOutMessage(message)
     default:
       let shown = type.utf8.count > 40 ? String(decoding: type.utf8.prefix(40), as: UTF8.self) + "…" : type
       refuse("unknown message type \(JSONValue.string(shown).serialized); it was ignored")
@@ -120,9 +122,50 @@ extension NativeHost {
       refuse("puzzle: the ledger cannot be used: \(error)")
       return
     }
-    let opened = OpenPuzzle(id: takePuzzleID(), site: site, match: match, run: run)
+    // The request is counted as the task is asked (issue 25 point 2).
+    let asked: Int
+    do {
+      let counted = try run.ask()
+      for warning in counted.warnings { options.logger.warning("\(warning)") }
+      asked = counted.value
+    } catch {
+      refuse("puzzle: the ledger cannot be used: \(error)")
+      return
+    }
+    let opened = OpenPuzzle(id: takePuzzleID(), site: site, match: match, run: run, asked: asked)
     puzzle = opened
     send(task(opened))
+  }
+
+  /// `{"type":"wayOut","site":"instagram.com"}`: the shield page's way out
+  /// ("Not now", issue 25 point 1) was taken. It is counted for the site's
+  /// rule today (``Brake/LedgerStore/recordBackedOut(for:)``), the open task
+  /// is dropped, and `{"type":"backedOut","site":…,"text":…}` tells the page
+  /// to stay a plain paused page (the text is the shield's summary).
+  private func wayOutMessage(_ message: JSONValue) {
+    guard let text = message["site"]?.stringValue, let site = Site(text) else {
+      refuse("wayOut: \"site\" is not a host name such as instagram.com")
+      return
+    }
+    let rules = options.reloadRules?() ?? options.rules
+    guard let match = rules.match(site: site) else {
+      refuse("wayOut: no rule covers \(site)")
+      return
+    }
+    do {
+      let counted = try options.ledger.recordBackedOut(for: match.rule.name)
+      for warning in counted.warnings { options.logger.warning("\(warning)") }
+      options.logger.info("the way out was taken for \(site) (rule \(match.rule.name), \(counted.value.count) today)")
+    } catch {
+      refuse("wayOut: the ledger cannot be used: \(error)")
+      return
+    }
+    puzzle = nil
+    send(
+      .object([
+        ("type", .string("backedOut")), ("site", .string(site.name)),
+        ("text", .string(localizer.render(.shieldSummary(app: match.app.name)))),
+      ]))
   }
 
   /// `{"type":"answer","puzzle":ID,"answer":"12"}`.
@@ -133,6 +176,17 @@ extension NativeHost {
     }
     guard var open = puzzle, open.id == id else {
       refuse("answer: task \(id) is not the one open; ask for a new task")
+      return
+    }
+    // An answer before the rule's pause ran (issue 25 point 4): the same task again, with the time left.
+    if waitSeconds(open) > 0 {
+      send(
+        .object([
+          ("type", .string("answer")), ("puzzle", .int(open.id)), ("result", .string("early")),
+          ("seconds", .int(waitSeconds(open))),
+          ("text", .string(localizer.render(.puzzleWait(seconds: waitSeconds(open))))),
+        ]))
+      send(task(open))
       return
     }
     // An answer is a number of a few digits: a long one is wrong, never parsed at length.
@@ -150,6 +204,8 @@ extension NativeHost {
           ("text", .string(localizer.render(.puzzleWrong))),
         ]))
       open.id = takePuzzleID()
+      // The pause runs once per request: the new task is answered at once.
+      open.askedAt = nil
       puzzle = open
       send(task(open))
     case .solved(let solved):
@@ -191,16 +247,29 @@ extension NativeHost {
     return nextPuzzleID
   }
 
+  /// The seconds of the rule's pause still to run for `open` (``Brake/Pause``).
+  private func waitSeconds(_ open: OpenPuzzle) -> Int {
+    guard let askedAt = open.askedAt else { return 0 }
+    return Pause(of: open.match.rule).secondsLeft(after: MonotonicTime.now.duration(since: askedAt))
+  }
+
+  /// `{"type":"puzzle","puzzle":ID,"rule":…,"question":…,"text":…,"prompt":…,"asked":N,…}`: the
+  /// prompt says from the second request of the day how many there were (`asked`).
   private func task(_ open: OpenPuzzle) -> JSONValue {
     let question = open.run.puzzle.text
+    var prompt = localizer.render(.puzzleIntro(app: open.match.app.name, minutes: open.match.rule.grantMinutes))
+    if let asked = ProductMessage.asked(times: open.asked) { prompt += " " + localizer.render(asked) }
+    // The pause as a countdown the page shows second by second: its texts, the first now.
+    let wait = waitSeconds(open)
+    let waitTexts = stride(from: wait, to: 0, by: -1).map {
+      JSONValue.string(localizer.render(.puzzleWait(seconds: $0)))
+    }
     return .object([
       ("type", .string("puzzle")), ("puzzle", .int(open.id)), ("rule", .string(open.match.rule.name)),
       ("question", .string(question)),
       ("text", .string(localizer.render(.puzzleQuestion(task: question)))),
-      (
-        "prompt",
-        .string(localizer.render(.puzzleIntro(app: open.match.app.name, minutes: open.match.rule.grantMinutes)))
-      ),
+      ("prompt", .string(prompt)), ("asked", .int(open.asked)), ("waitSeconds", .int(wait)),
+      ("waitTexts", .array(waitTexts)),
     ])
   }
 

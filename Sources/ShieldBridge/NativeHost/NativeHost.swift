@@ -115,6 +115,10 @@ public actor NativeHost {
     var site: Site
     var match: AppMatch
     var run: PuzzleRun<SeededRandom>
+    /// The requests for more time for the rule today, this one included (``PuzzleRun/ask()``).
+    var asked: Int
+    /// When the task was asked: no answer is taken before the rule's pause ran (``Brake/Pause``).
+    var askedAt: MonotonicTime? = .now
   }
 
   let options: Options

@@ -56,8 +56,9 @@ extension ShieldService {
         return nothing(.failed, "\(error)")
       }
       for warning in prepared.warnings { log.warning("\(warning)") }
+      let run: PuzzleRun<SeededRandom>
       switch prepared.value {
-      case .ready: break
+      case .ready(let ready): run = ready
       case .usedUp(let status):
         _ = try? await post(texts.usedUp(app: app, identifier: identifier))
         return nothing(.usedUp, "\(status.grantsToday) of \(status.rule.maxGrantsPerDay) grants used today")
@@ -67,9 +68,21 @@ extension ShieldService {
           .notAtLimit,
           "\(LedgerError.notAtLimit(rule: rule.name, grantsToday: status.grantsToday, day: options.ledger.today))")
       }
+      // The request is counted as the core asks the task in the notification (issue 25 point 2).
+      let asked: Int
+      do {
+        let counted = try run.ask()
+        for warning in counted.warnings { log.warning("\(warning)") }
+        asked = counted.value
+      } catch {
+        return nothing(.failed, "\(error)")
+      }
       return (
         DispatchRecord(action: action, scheme: links.scheme, outcome: .inlineReply),
-        .taskOpened(identifier: activation, rule: rule.name, .inline(app: app, grantMinutes: rule.grantMinutes))
+        .taskOpened(
+          identifier: activation, rule: rule.name,
+          .inline(
+            app: app, grantMinutes: rule.grantMinutes, asked: asked, grantsToday: run.status.grantsToday))
       )
     case .refused(let reason):
       return nothing(.refused, reason)

@@ -121,6 +121,16 @@ extension ShieldService {
       return beginDay(day)
     case .openTask(let request):
       return await openTask(request)
+    case .wayOut(let name, let wayOut):
+      do {
+        let counted = try options.ledger.recordBackedOut(for: name)
+        for warning in counted.warnings { log.warning("\(warning)") }
+        log.info("rule \(name): the way out was taken (\(counted.value.count) today)")
+      } catch {
+        log.error("rule \(name): the way out could not be counted: \(error)")
+      }
+      await enforce(name, as: wayOut)
+      return []
     case .recordGrant(let name):
       guard let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return [] }
       return [.grant(rule: name, grant(for: rule))]
@@ -169,9 +179,10 @@ extension ShieldService {
       }
     case .warning(let app, let minutes):
       notification = texts.warning(app: app, minutes: minutes, identifier: links.identifier)
-    case .task(let app, let minutes, let puzzle, let afterWrongAnswer, let replacing):
+    case .task(let app, let minutes, let puzzle, let afterWrongAnswer, let asked, let waitSeconds, let replacing):
       notification = texts.puzzle(
-        app: app, minutes: minutes, task: puzzle, afterWrongAnswer: afterWrongAnswer, replacing: replacing)
+        app: app, minutes: minutes, task: puzzle, afterWrongAnswer: afterWrongAnswer, asked: asked,
+        waitSeconds: waitSeconds, replacing: replacing)
     case .solved(let app, let minutes, let replacing):
       notification = texts.solved(app: app, minutes: minutes, replacing: replacing)
     case .usedUp(let app):

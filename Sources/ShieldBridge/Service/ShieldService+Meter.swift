@@ -108,11 +108,18 @@ extension ShieldService {
   }
 
   /// The rule's `onLimit` on its apps: hide (or close where the backend cannot hide), close, or nothing.
-  func enforce(_ name: String) async {
+  func enforce(_ name: String, as wayOut: WayOut? = nil) async {
     guard let backend, let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return }
     let patterns = rule.apps
     let matches: @Sendable (AppIdentity) -> Bool = { identity in patterns.contains { $0.matches(identity) } }
-    switch rule.onLimit {
+    // The way out hides or closes as the core decided (WayOut.decide), the limit as onLimit says.
+    let action: LimitAction =
+      switch wayOut {
+      case .hide: .hide
+      case .close: .close
+      case nil: rule.onLimit
+      }
+    switch action {
     case .notify:
       return
     case .hide:

@@ -2,6 +2,7 @@ import Brake
 public import DeepLink
 public import Localization
 public import Notifications
+import ShieldCore
 
 /// The notifications the service posts, in the user's language.
 ///
@@ -24,8 +25,9 @@ public struct ShieldTexts: Sendable {
     self.localizer = localizer
   }
 
-  /// The shield: the app is paused, a task unlocks more minutes; the puzzle link
-  /// as the default action and a view link for each of `views` as a further action.
+  /// The shield: the app is paused, a task unlocks more minutes; first the way
+  /// out ("Close {app}", ``ShieldCore/WayOut``), then the puzzle link as the
+  /// default action and a view link for each of `views` as a further action.
   ///
   /// - Parameters:
   ///   - app: The app shielded; `nil` or empty picks the texts without a name,
@@ -42,9 +44,11 @@ public struct ShieldTexts: Sendable {
   ) throws(DeepLinkError) -> Notification {
     let app = app.flatMap { $0.isEmpty ? nil : $0 }
     let puzzleLink = try router.link(for: .puzzle(app: app, grant: minutes, id: identifier)).description
+    // The way out first (issue 25 point 1): servers that keep the order show it before the task.
     var actions = [
+      Notification.Action(key: WayOut.actionKey, label: localizer.render(.actionWayOut(app: app))),
       Notification.Action(
-        key: Notification.Action.defaultKey, label: localizer.render(.actionPuzzle), link: puzzleLink)
+        key: Notification.Action.defaultKey, label: localizer.render(.actionPuzzle), link: puzzleLink),
     ]
     if let app {
       for view in views {
@@ -87,17 +91,24 @@ public struct ShieldTexts: Sendable {
   }
 
   /// The task, asked in a notification with an inline reply field; it stays until answered.
-  func puzzle(app: String?, minutes: Int, task: Puzzle, afterWrongAnswer: Bool, replacing id: UInt32) -> Notification {
+  func puzzle(
+    app: String?, minutes: Int, task: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, waitSeconds: Int = 0,
+    replacing id: UInt32
+  ) -> Notification {
     var lines: [String] = []
     if afterWrongAnswer { lines.append(localizer.render(.puzzleWrong)) }
     lines.append(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
+    if let asked = ProductMessage.asked(times: asked) { lines.append(localizer.render(asked)) }
     lines.append(localizer.render(.puzzleQuestion(task: task.text)))
+    // The pause (issue 25 point 4): said in the body and in the reply field.
+    let wait = waitSeconds > 0 ? localizer.render(.puzzleWait(seconds: waitSeconds)) : nil
+    if let wait { lines.append(wait) }
     var notification = base(summary: .puzzleTitle, body: lines.joined(separator: "\n"), identifier: nil)
     notification.replacesID = id
     notification.actions = [
       Notification.Action(key: Notification.Action.inlineReplyKey, label: localizer.render(.puzzlePrompt))
     ]
-    notification.hints.replyPlaceholder = localizer.render(.puzzleReplyPlaceholder)
+    notification.hints.replyPlaceholder = wait ?? localizer.render(.puzzleReplyPlaceholder)
     // The field stays until the task is solved or the notification dismissed.
     notification.hints.resident = true
     notification.expiry = .never

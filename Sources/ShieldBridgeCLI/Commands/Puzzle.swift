@@ -14,8 +14,12 @@ extension Command {
       right one records a grant in the ledger for today, until local midnight.
       The texts are in the user's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
 
+      Before the task, a person at a terminal is offered the way out: typing q
+      instead of the answer closes the task, counts the way out for today and
+      leaves the app paused.
+
       Exit status: 0 when the task was solved and the time unlocked; 1 when
-      the input ended without a right answer; 75 when today's grants are used
+      the input ended without a right answer or the way out (q) was taken; 75 when today's grants are used
       up (try again tomorrow), when the service's meter counts the app and it
       is not at today's limit yet (try again once the limit is used), or when
       another process kept the ledger locked; 78
@@ -108,10 +112,32 @@ private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
   } catch {
     throw CommandFailure(error)
   }
-  guard let solved = askUntilSolved(&run, app: app, localizer: localizer) else {
+  // The request is counted as the task is asked, solved or not (issue 25 point 2).
+  let asked: Int
+  do {
+    let counted = try run.ask()
+    report(counted.warnings)
+    asked = counted.value
+  } catch {
+    throw CommandFailure(error)
+  }
+  let solved: SolvedPuzzle
+  switch askUntilSolved(&run, app: app, asked: asked, localizer: localizer) {
+  case .solved(let puzzle):
+    solved = puzzle
+  case .ended:
     Output.flush()
     Output.err("shieldbridge: the input ended without the answer; nothing was unlocked")
     return PuzzleEnd(text: nil, exitCode: .failure)
+  case .wayOut:
+    // The plain choice beside the task (issue 25 point 1): counted, and the app stays paused.
+    do {
+      let counted = try store.recordBackedOut(for: rule.name)
+      report(counted.warnings)
+    } catch {
+      throw CommandFailure(error)
+    }
+    return PuzzleEnd(text: localizer.render(.shieldSummary(app: app)), exitCode: .failure)
   }
   do {
     let granted = try solved.grant()
@@ -132,10 +158,45 @@ private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
   }
 }
 
-/// Shows tasks and reads answers until one is right (its grant to take) or stdin ends (`nil`).
+/// Waits out `pause` before the first answer is read, saying so: at a
+/// terminal a countdown on one line, rewritten each second; piped, the one line.
+private func waitOut(_ pause: Pause, countingDown: Bool, localizer: Localizer) {
+  guard !pause.isNone else { return }
+  let start = MonotonicTime.now
+  var shown = -1
+  while true {
+    let left = pause.secondsLeft(after: MonotonicTime.now.duration(since: start))
+    if left == 0 { break }
+    if left != shown && (countingDown || shown < 0) {
+      let line = localizer.render(.puzzleWait(seconds: left))
+      // Carriage return and erase to the end of the line: the countdown stays on its line.
+      Output.out(bytes: Array((countingDown ? "\r\u{1B}[K" + line : line + "\n").utf8))
+      Output.flush()
+      shown = left
+    }
+    sleepThread(.milliseconds(100))
+  }
+  if countingDown { Output.out(bytes: Array("\r\u{1B}[K".utf8)) }
+}
+
+/// How the terminal task ended before its grant.
+private enum TerminalAnswer {
+  /// Answered right: the grant to take.
+  case solved(SolvedPuzzle)
+  /// The input ended.
+  case ended
+  /// The way out was chosen (`q`).
+  case wayOut
+}
+
+/// The answer that chooses the way out instead of the task: `q`, with any whitespace around it.
+let wayOutAnswer = "q"
+
+/// Shows tasks and reads answers until one is right (its grant to take), the
+/// way out is chosen, or stdin ends.
 private func askUntilSolved<Random: RandomNumberGenerator & Sendable>(
-  _ run: inout PuzzleRun<Random>, app: String?, localizer: Localizer
-) -> SolvedPuzzle? {
+  _ run: inout PuzzleRun<Random>, app: String?, asked: Int, localizer: Localizer
+) -> TerminalAnswer {
   let minutes = run.rule.grantMinutes
   // An answer line longer than this is cut there and its rest skipped: endless input cannot fill the memory.
   var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
@@ -145,24 +206,35 @@ private func askUntilSolved<Random: RandomNumberGenerator & Sendable>(
   Output.out(localizer.render(.puzzleTitle))
   Output.out("")
   Output.out(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
+  if let message = ProductMessage.asked(times: asked) { Output.out(localizer.render(message)) }
+  // The way out, said before the task to a person at a terminal; a script's piped answers never see it.
+  if echoes { Output.out(localizer.render(.puzzleWayOut(app: app))) }
   var showTask = true
+  var pause = Pause(of: run.rule)
   while true {
     if showTask {
       Output.out("")
       Output.out(localizer.render(.puzzleQuestion(task: run.puzzle.text)))
+      // The rule's pause, once per request: the answer is read only after it.
+      waitOut(pause, countingDown: echoes, localizer: localizer)
+      pause = Pause(seconds: 0)
     }
     Output.out(bytes: Array((localizer.render(.puzzlePrompt) + " ").utf8))
     Output.flush()
     // A failed read ends the input, as the end of the input does.
     guard let line = (try? lines.nextLine()) ?? nil else {
       Output.out("")
-      return nil
+      return .ended
     }
     if !echoes { Output.out("") }
+    if line.split(whereSeparator: \.isWhitespace).map(String.init) == [wayOutAnswer] {
+      Output.out("")
+      return .wayOut
+    }
     switch run.check(line) {
     case .solved(let solved):
       Output.out("")
-      return solved
+      return .solved(solved)
     case .wrong:
       Output.out(localizer.render(.puzzleWrong))
       showTask = true

@@ -122,6 +122,7 @@ private func tomorrow(of rule: Rule, configured: RuleSet) -> String? {
   }
   if next.grantMinutes != rule.grantMinutes { changes.append("\(UsageText.minutes(next.grantMinutes)) per grant") }
   if next.maxGrantsPerDay != rule.maxGrantsPerDay { changes.append("at most \(next.maxGrantsPerDay) grants a day") }
+  if next.pauseSeconds != rule.pauseSeconds { changes.append("a pause of \(next.pauseSeconds) s before an answer") }
   if next.onLimit != rule.onLimit { changes.append("\(next.onLimit.rawValue) at the limit") }
   let dropped = rule.apps.filter { !next.apps.contains($0) }.map(\.name)
   if !dropped.isEmpty { changes.append("without " + dropped.joined(separator: ", ")) }

@@ -210,6 +210,85 @@ struct BrowserChromiumTests {
     _ = await setup.finish()
   }
 
+  @Test("The page's way out, offered first: counted by the host, and the tab stays a plain paused page")
+  func wayOut() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 1, grant: 5, grants: 1))
+    _ = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    let shield = try await setup.browser.attach(
+      try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
+    // "Not now" comes before the task in the page, and the task below it.
+    let label = try await setup.text(
+      "document.getElementById('way-out').hidden ? '' : document.getElementById('way-out').textContent",
+      session: shield, what: "the way out")
+    #expect(label == "Not now")
+    let order = try await setup.browser.evaluate(
+      "document.getElementById('way-out').compareDocumentPosition(document.getElementById('task'))"
+        + " & Node.DOCUMENT_POSITION_FOLLOWING ? 'first' : 'after'", session: shield)
+    #expect(order == "first")
+    _ = try await setup.text(
+      "document.getElementById('task').hidden ? '' : document.getElementById('question').textContent",
+      session: shield, what: "the task")
+
+    _ = try await setup.browser.evaluate("document.getElementById('way-out').click(); 'clicked'", session: shield)
+    let paused = try await setup.text(
+      "document.getElementById('way-out').hidden && document.getElementById('task').hidden"
+        + " ? document.getElementById('summary').textContent : ''", session: shield, what: "the plain paused page")
+    #expect(paused == "Instagram is paused")
+    #expect(try await setup.browser.evaluate("document.getElementById('start').hidden", session: shield) == true)
+    #expect(try await setup.browser.evaluate("document.getElementById('status').textContent", session: shield) == "")
+    let store = setup.service.sandbox.store
+    _ = try await poll("the way out in the ledger") {
+      (try? store.load().value.backedOut(for: "social", on: store.today)) == 1 ? true : nil
+    }
+    #expect(try store.load().value.grants(for: "social", on: store.today) == 0)
+    _ = await setup.finish()
+  }
+
+  @Test("The rule's pause on the page: a countdown, an early answer gets the same task, then the answer is taken")
+  func pause() async throws {
+    let rule =
+      #"{"name":"social","apps":[{"name":"Instagram","class":"instagram","sites":["instagram.com"]}],"#
+      + #""dailyLimitMinutes":1,"grantMinutes":5,"maxGrantsPerDay":1,"warnMinutes":0,"pauseSeconds":6}"#
+    let setup = try await Setup(rule: rule)
+    _ = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    let shield = try await setup.browser.attach(
+      try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
+    let question = try await setup.text(
+      "document.getElementById('task').hidden ? '' : document.getElementById('question').textContent",
+      session: shield, what: "the task")
+    let answer = try #require(BrowserSite.answer(to: question), "\(question)")
+    let status = "document.getElementById('status').textContent"
+    let first = try await setup.text(status, session: shield, what: "the countdown")
+    #expect(first.hasPrefix("Wait ") && first.hasSuffix(" seconds before you answer."), "\(first)")
+    let submit =
+      "(() => { document.getElementById('answer').value = '\(answer)';"
+      + " document.getElementById('task').requestSubmit(); return 'sent'; })()"
+    _ = try await setup.browser.evaluate(submit, session: shield)
+    // The countdown goes on (the early answer's text, then the seconds left, one a second) and ends empty.
+    let counted = try await poll("the countdown to tick", timeout: .seconds(20), every: .milliseconds(100)) {
+      let now = try await setup.browser.evaluate(status, session: shield).stringValue ?? ""
+      return now.hasPrefix("Wait 1 second") ? now : nil
+    }
+    #expect(counted == "Wait 1 second before you answer.")
+    _ = try await poll("the countdown to end", timeout: .seconds(20), every: .milliseconds(100)) {
+      try await setup.browser.evaluate(status, session: shield).stringValue == "" ? true : nil
+    }
+    let store = setup.service.sandbox.store
+    #expect(try store.load().value.grants(for: "social", on: store.today) == 0)
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('question').textContent", session: shield).stringValue
+        == question)
+    _ = try await setup.browser.evaluate(submit, session: shield)
+    _ = try await poll("the grant after the pause", timeout: .seconds(20)) {
+      (try? store.load().value.grants(for: "social", on: store.today)) == 1 ? true : nil
+    }
+    _ = await setup.finish()
+  }
+
   @Test("A host that dies is started again (the extension retries), and the site in front is counted again")
   func hostGoesAway() async throws {
     let setup = try await Setup(rule: SiteService.rule(limit: 600, grant: 5, grants: 1))

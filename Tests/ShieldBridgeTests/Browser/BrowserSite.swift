@@ -1,3 +1,4 @@
+import Brake
 import Foundation
 import JSON
 import Notifications
@@ -89,18 +90,7 @@ enum BrowserSite {
 
   /// The answer to a task as the page shows it ("What is 47 + 38?"), or nil.
   static func answer(to text: String) -> Int? {
-    let pattern = try? NSRegularExpression(pattern: #"(\d+)\s*([+\x{2212}\x{00D7}])\s*(\d+)"#)
-    let range = NSRange(text.startIndex..., in: text)
-    guard let match = pattern?.firstMatch(in: text, range: range),
-      let left = Range(match.range(at: 1), in: text).flatMap({ Int(text[$0]) }),
-      let sign = Range(match.range(at: 2), in: text).map({ String(text[$0]) }),
-      let right = Range(match.range(at: 3), in: text).flatMap({ Int(text[$0]) })
-    else { return nil }
-    switch sign {
-    case "+": return left + right
-    case "\u{2212}": return left - right
-    default: return left * right
-    }
+    Puzzle.find(in: text)?.answer
   }
 }
 

@@ -118,13 +118,13 @@ final class XfceDesk: XSessionDesk {
 
   var shieldParts: [ShieldPart] { [.button] }
 
-  /// Clicks the one button ("Solve a task") or the text of the newest bubble not clicked before.
+  /// Clicks "Solve a task" (the second button, after the way out) or the text of the newest bubble not clicked before.
   func click(_ part: ShieldPart, summary: String) async throws {
     let known = clicked.withLock { $0 }
     let bubble = try await notifyd.waitForBubble(excluding: known, timeout: HangBound.wait)
     clicked.withLock { _ = $0.insert(bubble.window) }
     switch part {
-    case .button: try await notifyd.clickAction(0, of: 1, on: bubble)
+    case .button: try await notifyd.clickAction(1, of: 2, on: bubble)
     case .body: try await notifyd.clickBody(of: bubble)
     }
     try await notifyd.waitUntilGone(bubble)
