@@ -42,6 +42,7 @@ extension ShieldCore {
       .shield(rule: rule, app: app, usedUp: isUsedUp(rule)), key: nextPostKey(), pending: .shield(rule: rule),
       effects: &effects)
     lastOffer[rule] = now
+    shieldsShown[meter.day, default: [:]][rule, default: 0] += 1
   }
 
   /// An app of a rule over its limit came back: the shield is offered again,
