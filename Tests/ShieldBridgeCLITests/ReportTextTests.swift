@@ -1,5 +1,6 @@
 import Brake
 import JSON
+import Localization
 import Testing
 
 @testable import ShieldBridgeCLI
@@ -37,10 +38,11 @@ struct ReportTextTests {
 
   @Test("The change is said in whole minutes a day, less or more, or about the same")
   func change() {
-    #expect(ReportText.change(seconds: -720, days: 7) == "12 minutes a day less than the 7 days before")
-    #expect(ReportText.change(seconds: 60, days: 1) == "1 minute a day more than the day before")
-    #expect(ReportText.change(seconds: 59, days: 7) == "about the same as the 7 days before")
-    #expect(ReportText.change(seconds: 7_260, days: 7) == "2 h 1 min a day more than the 7 days before")
+    let english = Localizer.source
+    #expect(english.render(ReportText.change(seconds: -720)) == "12 minutes a day less than the period before")
+    #expect(english.render(ReportText.change(seconds: 60)) == "1 minute a day more than the period before")
+    #expect(english.render(ReportText.change(seconds: 59)) == "About the same as the period before")
+    #expect(english.render(ReportText.change(seconds: -7_260)) == "121 minutes a day less than the period before")
   }
 
   @Test("The report's days, totals, change, busiest app and grants agree with its JSON")
@@ -72,13 +74,16 @@ struct ReportTextTests {
     #expect(summary.grants == 1)
     #expect(summary.tasksDeclined == 2)
 
-    let lines = ReportText.lines(report, style: .ascii)
+    let lines = ReportText.lines(report, style: .ascii, localizer: .source)
     #expect(lines.first == "social: 7 days, 2026-11-23 to 2026-11-29")
-    #expect(lines[7].hasPrefix("  2026-11-29  ") && lines[7].hasSuffix("3 min"))
-    #expect(lines.contains("  total 18 min, on average 2 min 34 s a day"))
-    #expect(lines.contains("  about the same as the 7 days before"))
-    #expect(lines.contains("  used most: Instagram, 10 min"))
-    #expect(lines.contains("  1 grant taken, 2 tasks declined"))
+    #expect(lines[7].hasPrefix("  2026-11-29  ") && lines[7].hasSuffix("  3 minutes"))
+    #expect(lines[6].hasSuffix("  15 minutes"))
+    #expect(lines.contains("  Total: 18 minutes"))
+    #expect(lines.contains("  On average 3 minutes a day"))
+    #expect(lines.contains("  About the same as the period before"))
+    #expect(lines.contains("  Used most: Instagram, 10 minutes"))
+    #expect(lines.contains("  1 grant taken"))
+    #expect(lines.contains("  2 tasks declined"))
 
     let json = ReportJSON.json(report)
     #expect(json["days"]?.arrayValue?.count == 7)
@@ -91,6 +96,19 @@ struct ReportTextTests {
     #expect(rule?["apps"]?.arrayValue?.count == 2)
     #expect(json["summary"]?.arrayValue?.first?["busiestApp"]?.stringValue == "Instagram")
     #expect(json["totalSeconds"]?.integerValue == 1_080)
+  }
+
+  @Test("The report's texts come from the catalogs, with the language's plural forms")
+  func localized() throws {
+    // Tests/ShieldBridgeCLITests/ReportTextTests.swift → the repository's locales/.
+    let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+    let catalogs = CatalogSet.load(from: CatalogDirectory(path: root + "/locales"), only: [LocaleTag("ru")!, LocaleTag("de")!])
+    let russian = catalogs.localizer(chain: [LocaleTag("ru")!])
+    #expect(russian.render(.reportDay(minutes: 1)) == "1 минута")
+    #expect(russian.render(.reportDay(minutes: 3)) == "3 минуты")
+    #expect(russian.render(.reportDay(minutes: 11)) == "11 минут")
+    let german = catalogs.localizer(chain: [LocaleTag("de")!])
+    #expect(german.render(.reportGrants(count: 2)) == "2 Freigaben genutzt")
   }
 
   @Test("Days before the forgotten date count nothing, the ledger's included")

@@ -1,5 +1,6 @@
 import Brake
 import JSON
+import Localization
 import Posix
 import ShieldBridge
 
@@ -88,7 +89,7 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
       throw CommandFailure(error)
     }
     let cut = min(before ?? today, today)
-    Output.out(ReportText.forgotten(days: removed, before: cut))
+    Output.out(ReportText.forgotten(days: removed, before: cut, localizer: Localizer.current()))
     return .success
   }
   if invocation[\.before] != nil { throw .usage("--before goes with --forget") }
@@ -113,7 +114,7 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
     Output.out(ReportJSON.json(figures).serialized)
   } else {
     let style: ReportText.Style = ReportText.isUTF8(environment: Environment.all) ? .blocks : .ascii
-    for line in ReportText.lines(figures, style: style) { Output.out(line) }
+    for line in ReportText.lines(figures, style: style, localizer: Localizer.current()) { Output.out(line) }
   }
   return .success
 }

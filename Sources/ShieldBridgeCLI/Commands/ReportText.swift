@@ -1,5 +1,6 @@
 import Brake
 import JSON
+import Localization
 
 /// How `shieldbridge report` writes its figures: pure functions of a
 /// ``HistoryReport``, so that the wording and the bars are tested without files.
@@ -26,56 +27,54 @@ enum ReportText {
     return false
   }
 
-  /// The whole report: per rule a heading, a line per day, and the summary lines.
-  static func lines(_ report: HistoryReport, style: Style) -> [String] {
+  /// The whole report in `localizer`'s language: per rule a heading, a line per day, and the summary lines.
+  static func lines(_ report: HistoryReport, style: Style, localizer: Localizer) -> [String] {
     var lines: [String] = []
     let count = report.days.count
     for (index, summary) in report.summaries.enumerated() {
       if index > 0 { lines.append("") }
-      lines.append("\(summary.name): \(count == 1 ? "1 day" : "\(count) days"), \(report.from) to \(report.to)")
+      lines.append(
+        localizer.render(
+          .reportHeading(rule: summary.name, days: count, from: report.from.description, to: report.to.description)))
       let figures = report.days.map { $0.rules[index] }
       // One scale for the rule's days: the most used, or the farthest limit.
       let scale = max(1, figures.map { max($0.usedSeconds, $0.limitSeconds) }.max() ?? 1)
       for (day, rule) in zip(report.days, figures) {
         let bar = bar(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale, style: style)
-        lines.append("  \(day.date)  \(bar)  \(UsageText.duration(seconds: rule.usedSeconds))")
+        lines.append("  \(day.date)  \(bar)  \(localizer.render(.reportDay(minutes: minutes(rule.usedSeconds))))")
       }
-      lines += summaryLines(summary, days: count)
+      lines += summaryLines(summary, localizer: localizer).map { "  " + $0 }
     }
-    if report.summaries.isEmpty { lines.append("no rules are configured: nothing is metered, and no history is kept") }
+    if report.summaries.isEmpty { lines.append(localizer.render(.reportNoRules)) }
     return lines
+  }
+
+  /// Whole minutes, to the nearest.
+  static func minutes(_ seconds: Int) -> Int {
+    (max(0, seconds) + 30) / 60
   }
 
   /// The total and the average, the change, the busiest app, grants and tasks declined.
-  static func summaryLines(_ summary: HistoryReport.RuleSummary, days: Int) -> [String] {
+  static func summaryLines(_ summary: HistoryReport.RuleSummary, localizer: Localizer) -> [String] {
     var lines = [
-      "  total \(UsageText.duration(seconds: summary.totalSeconds)), "
-        + "on average \(UsageText.duration(seconds: summary.averageSeconds)) a day",
-      "  " + change(seconds: summary.changeSeconds, days: days),
+      localizer.render(.reportTotal(minutes: minutes(summary.totalSeconds))),
+      localizer.render(.reportAverage(minutes: minutes(summary.averageSeconds))),
+      localizer.render(change(seconds: summary.changeSeconds)),
     ]
     if let app = summary.busiestApp {
-      lines.append("  used most: \(app), \(UsageText.duration(seconds: summary.busiestAppSeconds))")
+      lines.append(localizer.render(.reportBusiest(app: app, minutes: minutes(summary.busiestAppSeconds))))
     }
-    lines.append(
-      "  \(counted(summary.grants, "grant", "grants")) taken, "
-        + "\(counted(summary.tasksDeclined, "task", "tasks")) declined")
+    lines.append(localizer.render(.reportGrants(count: summary.grants)))
+    lines.append(localizer.render(.reportDeclined(count: summary.tasksDeclined)))
     return lines
   }
 
-  /// "12 minutes a day less than the 7 days before", "about the same as the day before".
-  ///
-  /// The change is in whole minutes a day; under a minute is "about the same".
-  static func change(seconds: Int, days: Int) -> String {
-    let period = days == 1 ? "the day before" : "the \(days) days before"
+  /// The change from the period before in whole minutes a day: less, more,
+  /// or, under a minute, about the same.
+  static func change(seconds: Int) -> ProductMessage {
     let minutes = abs(seconds) / 60
-    guard minutes > 0 else { return "about the same as \(period)" }
-    let amount = minutes >= 60 ? UsageText.duration(seconds: minutes * 60) : UsageText.minutes(minutes)
-    return "\(amount) a day \(seconds < 0 ? "less" : "more") than \(period)"
-  }
-
-  /// "1 grant", "3 grants", "0 grants".
-  static func counted(_ count: Int, _ one: String, _ many: String) -> String {
-    "\(count) \(count == 1 ? one : many)"
+    guard minutes > 0 else { return .reportSame }
+    return seconds < 0 ? .reportLess(minutes: minutes) : .reportMore(minutes: minutes)
   }
 
   /// A bar of `usedSeconds` on `scale` seconds in ``barWidth`` cells, with
@@ -104,8 +103,8 @@ enum ReportText {
   }
 
   /// What `--forget` says it did.
-  static func forgotten(days: Int, before: LocalDay) -> String {
-    "forgot \(counted(days, "day", "days")) of history before \(before); today's use and grants are kept"
+  static func forgotten(days: Int, before: LocalDay, localizer: Localizer) -> String {
+    localizer.render(.reportForgotten(days: days, date: before.description))
   }
 }
 
