@@ -102,7 +102,8 @@ struct ReportTextTests {
   func localized() throws {
     // Tests/ShieldBridgeCLITests/ReportTextTests.swift → the repository's locales/.
     let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-    let catalogs = CatalogSet.load(from: CatalogDirectory(path: root + "/locales"), only: [LocaleTag("ru")!, LocaleTag("de")!])
+    let catalogs = CatalogSet.load(
+      from: CatalogDirectory(path: root + "/locales"), only: [LocaleTag("ru")!, LocaleTag("de")!])
     let russian = catalogs.localizer(chain: [LocaleTag("ru")!])
     #expect(russian.render(.reportDay(minutes: 1)) == "1 минута")
     #expect(russian.render(.reportDay(minutes: 3)) == "3 минуты")

@@ -118,7 +118,8 @@ public enum ProductMessage: Hashable, Sendable {
       .reportDay(minutes: minutes), .reportTotal(minutes: minutes), .reportAverage(minutes: minutes),
       .reportLess(minutes: minutes), .reportMore(minutes: minutes), .reportSame,
       // The busiest app always has a name (config.json's): a blank one is shown as an example.
-      .reportBusiest(app: Localizer.clean(app ?? "").isEmpty ? "Instagram" : app, minutes: minutes), .reportGrants(count: minutes), .reportDeclined(count: minutes),
+      .reportBusiest(app: Localizer.clean(app ?? "").isEmpty ? "Instagram" : app, minutes: minutes),
+      .reportGrants(count: minutes), .reportDeclined(count: minutes),
       .reportForgotten(days: minutes, date: "2026-11-29"), .reportNoRules,
     ]
   }
