@@ -21,7 +21,9 @@ extension Command {
       ASCII otherwise.
 
       --json prints one line of JSON with every figure; its keys are in
-      docs/report.md. --forget removes the history of the days before
+      docs/report.md. --html FILE writes one self-contained page (the days
+      as bars stacked by app, each day's limit as a line, and the same
+      figures) and prints its path; open it with xdg-open FILE. --forget removes the history of the days before
       --before DATE (default: before today); today's use and grants stay,
       they are the limit.
 
@@ -39,6 +41,7 @@ private struct ReportOptions: OptionGroup {
   let to: Option<String>
   let rule: Option<String>
   let json: Flag
+  let html: Option<String>
   let forget: Flag
   let before: Option<String>
 
@@ -50,6 +53,7 @@ private struct ReportOptions: OptionGroup {
     to = options.value("--to", "DATE", "The last day, YYYY-MM-DD (default today).")
     rule = options.value("--rule", "NAME", "Only the rule NAME.")
     json = options.flag("--json", "Print one line of JSON instead of text.")
+    html = options.value("--html", "FILE", "Write the report as one page (inline SVG, no script) to FILE.")
     forget = options.flag("--forget", "Remove the history (of the days before --before; today stays).")
     before = options.value("--before", "DATE", "With --forget: the first day kept, YYYY-MM-DD.")
   }
@@ -110,7 +114,17 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
   }
   let figures = HistoryReport(
     history: stored, ledger: ledger, rules: rules, from: range.from, to: range.to, rule: invocation[\.rule])
-  if invocation[\.json] {
+  if let path = invocation[\.html] {
+    if invocation[\.json] { throw .usage("--html and --json cannot go together") }
+    let page = ReportHTML.page(figures, localizer: Localizer.current())
+    do {
+      // Readable by the browser xdg-open starts, which may run as another sandboxed process.
+      try FileSystem.replaceAtomically(path, with: Array(page.utf8), permissions: 0o644)
+    } catch {
+      throw CommandFailure("cannot write \(path): \(error.errno)", exitCode: .ioError)
+    }
+    Output.out(path)
+  } else if invocation[\.json] {
     Output.out(ReportJSON.json(figures).serialized)
   } else {
     let style: ReportText.Style = ReportText.isUTF8(environment: Environment.all) ? .blocks : .ascii
