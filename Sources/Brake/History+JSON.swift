@@ -19,6 +19,61 @@ extension History {
     return .object(members)
   }
 
+  /// The file as the store writes it: ``json`` with one day a line, so that
+  /// a report of a few days reads only their lines (``init(fileBytes:only:)``);
+  /// the whole file is the same JSON value.
+  public var fileBytes: [UInt8] {
+    var bytes = Array("{\"version\":\(History.formatVersion)".utf8)
+    if let forgottenBefore { bytes += Array(",\"forgottenBefore\":\"\(forgottenBefore)\"".utf8) }
+    bytes += Array(",\"days\":[\n".utf8)
+    let sorted = days.keys.sorted()
+    for (index, day) in sorted.enumerated() {
+      let rules = (days[day] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }
+      JSONValue.object([("date", .string(day.description)), ("rules", .object(rules))]).write(to: &bytes)
+      bytes += Array((index == sorted.count - 1 ? "\n" : ",\n").utf8)
+    }
+    bytes += Array("]}\n".utf8)
+    return bytes
+  }
+
+  /// Reads only the days in `range` from a file of ``fileBytes``'s layout,
+  /// parsing no other day's line; `nil` when the file is not laid out so (a
+  /// hand edit, damage, a newer version): then read it whole with ``init(json:)``.
+  public init?(fileBytes bytes: [UInt8], only range: ClosedRange<LocalDay>) {
+    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)[...]
+    guard let first = lines.popFirst(), first.starts(with: Array("{\"version\":".utf8)),
+      first.reversed().starts(with: Array("[:\"syad\"".utf8)),
+      let header = try? JSONValue(parsing: Array(first) + Array("]}".utf8)),
+      let version = header["version"]?.integerValue, version == History.formatVersion,
+      lines.last.map(Array.init) == Array("]}".utf8)
+    else { return nil }
+    lines.removeLast()
+    var forgottenBefore: LocalDay?
+    if let value = header["forgottenBefore"] {
+      guard let day = value.stringValue.flatMap(LocalDay.init) else { return nil }
+      forgottenBefore = day
+    }
+    let prefix = Array("{\"date\":\"".utf8)
+    var days: [LocalDay: [String: HistoryEntry]] = [:]
+    for line in lines {
+      guard line.starts(with: prefix), line.count > prefix.count + 11 else { return nil }
+      let dateStart = line.startIndex + prefix.count
+      guard let day = LocalDay(String(decoding: line[dateStart..<dateStart + 10], as: UTF8.self)) else { return nil }
+      guard range.contains(day) else { continue }
+      let body = line.last == UInt8(ascii: ",") ? line.dropLast() : line
+      guard let json = try? JSONValue(parsing: body), json["date"]?.stringValue == day.description,
+        let rules = json["rules"]?.objectValue, days[day] == nil
+      else { return nil }
+      var read: [String: HistoryEntry] = [:]
+      for (name, value) in rules {
+        guard read[name] == nil, let entry = try? HistoryEntry(json: value, at: name) else { return nil }
+        read[name] = entry
+      }
+      days[day] = read
+    }
+    self.init(days: days, forgottenBefore: forgottenBefore)
+  }
+
   /// Reads a history from its stored form.
   ///
   /// Strict about the shape (a date twice, a count that is no whole number:

@@ -45,6 +45,24 @@ public final class HistoryStore: Sendable {
     }
   }
 
+  /// The days of `range` alone, as ``load()`` reads them, parsing only their
+  /// lines of the file (the whole file when it is laid out otherwise).
+  public func load(only range: ClosedRange<LocalDay>) throws(LedgerError) -> HistoryResult {
+    let bytes: [UInt8]?
+    do {
+      bytes = try FileSystem.readFileIfPresent(path, limit: HistoryStore.maximumFileSize)
+    } catch {
+      // What the whole read says of a file it cannot read.
+      return try load()
+    }
+    guard let bytes else { return HistoryResult(History()) }
+    if let history = History(fileBytes: bytes, only: range) { return HistoryResult(history) }
+    var whole = try load()
+    let kept = whole.value.days.filter { range.contains($0.key) }
+    whole.value = History(days: kept, forgottenBefore: whole.value.forgottenBefore)
+    return whole
+  }
+
   /// Reads, changes and writes the history under the lock; days older than
   /// `keptDays` before `today` are dropped on the way. A damaged file is moved aside first.
   ///
@@ -136,11 +154,8 @@ public final class HistoryStore: Sendable {
   }
 
   private func save(_ history: History) throws(LedgerError) {
-    var bytes: [UInt8] = []
-    history.json.write(to: &bytes)
-    bytes.append(0x0A)
     do {
-      try FileSystem.replaceAtomically(path, with: bytes)
+      try FileSystem.replaceAtomically(path, with: history.fileBytes)
     } catch {
       throw LedgerError(error, replacing: path)
     }

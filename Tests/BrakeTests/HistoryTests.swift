@@ -163,6 +163,28 @@ struct HistoryTests {
     #expect(try History(json: JSONValue(parsing: Array(text.utf8))) == history)
   }
 
+  @Test("The file has one day a line; a range reads only its days, and any other layout is read whole")
+  func lines() throws {
+    var history = History()
+    for offset in 0..<10 {
+      history.record(
+        HistoryEntry(usedSeconds: offset, apps: ["A": offset], limitSeconds: 60), for: "r",
+        on: day.adding(days: offset)!)
+    }
+    _ = history.forget(before: day.adding(days: 2), today: day.adding(days: 9)!)
+    let bytes = history.fileBytes
+    #expect(String(decoding: bytes, as: UTF8.self).split(separator: "\n").count == 10)
+    #expect(try History(json: JSONValue(parsing: bytes)) == history)
+    let range = day.adding(days: 3)!...day.adding(days: 4)!
+    let some = try #require(History(fileBytes: bytes, only: range))
+    #expect(some.days.keys.sorted() == [day.adding(days: 3)!, day.adding(days: 4)!])
+    #expect(some.entry(for: "r", on: day.adding(days: 4)!) == history.entry(for: "r", on: day.adding(days: 4)!))
+    #expect(some.forgottenBefore == day.adding(days: 2))
+    // The same value written on one line, or damaged: not this layout.
+    #expect(History(fileBytes: Array(history.json.serialized.utf8), only: range) == nil)
+    #expect(History(fileBytes: Array(bytes.dropLast(4)), only: range) == nil)
+  }
+
   @Test("A stored count out of range is kept within what a day holds")
   func clamps() throws {
     let text = #"{"version":1,"days":[{"date":"2026-11-29","rules":{"r":{"usedSeconds":999999,"apps":{"A":-3}}}}]}"#

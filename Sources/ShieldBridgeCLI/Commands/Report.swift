@@ -106,7 +106,9 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
   }
   let stored: History
   do {
-    let loaded = try history.load()
+    // The range and the period before it, for the change: the only days read.
+    let before = range.from.adding(days: -(range.from.days(to: range.to) + 1)) ?? range.from
+    let loaded = try history.load(only: before...range.to)
     for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
     stored = loaded.value
   } catch {
