@@ -43,6 +43,8 @@ extension ShieldCore {
       effects: &effects)
     lastOffer[rule] = now
     shieldsShown[meter.day, default: [:]][rule, default: 0] += 1
+    // The history counts it at the end of this input (the save at the limit came before the post).
+    effects.save = effects.save ?? "shield shown"
   }
 
   /// An app of a rule over its limit came back: the shield is offered again,
