@@ -43,8 +43,8 @@ extension ShieldCore {
       effects: &effects)
     lastOffer[rule] = now
     shieldsShown[meter.day, default: [:]][rule, default: 0] += 1
-    // The history counts it at the end of this input (the save at the limit came before the post).
-    effects.save = effects.save ?? "shield shown"
+    // No save of its own (a shield asked for by a caller must not wait for the disk): the next save
+    // carries it to the history, which is soon while time counts, and at a grant, a new day and the stop.
   }
 
   /// An app of a rule over its limit came back: the shield is offered again,
