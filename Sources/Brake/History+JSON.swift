@@ -40,7 +40,7 @@ extension History {
   /// parsing no other day's line; `nil` when the file is not laid out so (a
   /// hand edit, damage, a newer version): then read it whole with ``init(json:)``.
   public init?(fileBytes bytes: [UInt8], only range: ClosedRange<LocalDay>) {
-    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)[...]
+    var lines = History.lines(of: bytes)[...]
     guard let first = lines.popFirst(), first.starts(with: Array("{\"version\":".utf8)),
       first.reversed().starts(with: Array("[:\"syad\"".utf8)),
       let header = try? JSONValue(parsing: Array(first) + Array("]}".utf8)),
@@ -72,6 +72,21 @@ extension History {
       days[day] = read
     }
     self.init(days: days, forgottenBefore: forgottenBefore)
+  }
+
+  /// The non-empty lines of `bytes`: a plain loop over the buffer, several
+  /// times faster than the generic `split` on a file of megabytes.
+  static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    var ranges: [Range<Int>] = []
+    bytes.withUnsafeBufferPointer { buffer in
+      var start = 0
+      for index in 0..<buffer.count where buffer[index] == 0x0A {
+        if index > start { ranges.append(start..<index) }
+        start = index + 1
+      }
+      if buffer.count > start { ranges.append(start..<buffer.count) }
+    }
+    return ranges.map { bytes[$0] }
   }
 
   /// Reads a history from its stored form.
