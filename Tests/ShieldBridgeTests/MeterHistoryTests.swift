@@ -98,4 +98,45 @@ struct MeterHistoryTests {
     let history = try String(contentsOfFile: sandbox.stateDirectory + "/history.json", encoding: .utf8)
     #expect(!history.contains("xterm"), "no window names: \(history)")
   }
+
+  @Test("Time in front across midnight is split between the two days, each day's split summing to its seconds")
+  func acrossMidnight() async throws {
+    let session = try await XSession(windowManager: .i3)
+    _ = try await session.launchXterm(windowClass: "TikTok")
+    try await session.i3msg(["[class=\"TikTok\"] focus"])
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(
+      #"{"desktop":"i3","rules":[{"name":"social","apps":["Instagram","TikTok"],"dailyLimitMinutes":60,"#
+        + #""warnMinutes":0}]}"#)
+    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    let watcher = try await ServiceWatcher(address: desk.bus.address)
+    // Six seconds before midnight on the day before Berlin leaves summer time; the clock runs on.
+    let faked = [
+      "LD_PRELOAD": try libfaketime(), "FAKETIME": "@2026-10-24 23:59:54", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+      "TZ": "Europe/Berlin", "DISPLAY": session.display, "I3SOCK": session.i3Socket ?? "",
+    ]
+    let serve = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: faked,
+      arguments: ["--minute-length", "1000", "--save-interval", "1000"], launcher: throughShell)
+    _ = try await poll("3 s counted on the new day", timeout: .seconds(60)) {
+      let reply = try await watcher.call(ServiceInterface.usage.name)
+      let report = try JSONValue(parsing: try reply.decode(String.self))
+      let used = report.usageRule("social")?["usedSeconds"]?.integerValue ?? 0
+      return report["date"]?.stringValue == "2026-10-25" && used >= 3 ? true : nil
+    }
+    _ = await serve.terminate()
+    let result = try await sandbox.run(
+      ["report", "--json", "--from", "2026-10-24", "--to", "2026-10-25"], address: desk.bus.address)
+    #expect(result.status == 0, "\(result.error)")
+    let days = try #require(try JSONValue(parsing: result.output)["days"]?.arrayValue)
+    #expect(days.map { $0["date"]?.stringValue } == ["2026-10-24", "2026-10-25"])
+    for (day, least) in zip(days, [4, 3] as [Int64]) {
+      let rule = try #require(day["rules"]?.arrayValue?.first)
+      let used = rule["usedSeconds"]?.integerValue ?? 0
+      #expect(used >= least, "\(day)")
+      let apps = rule["apps"]?.arrayValue ?? []
+      #expect(apps.first { $0["name"]?.stringValue == "TikTok" }?["usedSeconds"]?.integerValue == used, "\(day)")
+      #expect(apps.first { $0["name"]?.stringValue == "Instagram" }?["usedSeconds"]?.integerValue == 0, "\(day)")
+    }
+  }
 }
