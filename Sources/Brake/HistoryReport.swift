@@ -89,7 +89,10 @@ public struct HistoryReport: Hashable, Sendable {
     self.from = from
     self.to = to
     var seen: Set<String> = []
-    let chosen = rules.rules.filter { ($0.name == rule || rule == nil) && seen.insert($0.name).inserted }
+    // The built-in rule meters nothing (it names no app): no history, nothing to report.
+    let chosen =
+      rules.isBuiltIn
+      ? [] : rules.rules.filter { ($0.name == rule || rule == nil) && seen.insert($0.name).inserted }
     func figures(_ rule: Rule, on day: LocalDay) -> RuleDay {
       let forgotten = history.forgottenBefore.map { day < $0 } ?? false
       let stored = history.entry(for: rule.name, on: day) ?? HistoryEntry()

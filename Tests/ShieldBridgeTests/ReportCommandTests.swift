@@ -71,6 +71,16 @@ struct ReportCommandTests {
     }
   }
 
+  @Test("Without rules the report says that nothing is metered; the JSON has the days and no rules")
+  func noRules() throws {
+    let sandbox = try Sandbox()
+    let text = try sandbox.run(["report"])
+    #expect(text.status == 0, "\(text.error)")
+    #expect(text.output == "No rules are configured: nothing is metered and no history is kept.\n")
+    let json = try JSONValue(parsing: try sandbox.run(["report", "--json", "--days", "2"]).output)
+    #expect(json["days"]?.arrayValue?.map { $0["rules"]?.arrayValue?.count } == [0, 0])
+  }
+
   @Test("A damaged history is reported as empty with a warning; the ledger's days still count")
   func damaged() throws {
     let sandbox = try Sandbox()
