@@ -23,9 +23,11 @@ extension Command {
       --json prints one line of JSON with every figure; its keys are in
       docs/report.md. --html FILE writes one self-contained page (the days
       as bars stacked by app, each day's limit as a line, and the same
-      figures) and prints its path; open it with xdg-open FILE. --forget removes the history of the days before
-      --before DATE (default: before today); today's use and grants stay,
-      they are the limit.
+      figures) and prints its path; open it with xdg-open FILE.
+
+      --forget removes the history of the days before --before DATE
+      (default: before today); today's use and grants stay, they are the
+      limit.
 
       Exit status: 0, 64 for a wrong option, 78 when the configuration is
       wrong, 74 when the history or the ledger cannot be read.
