@@ -99,7 +99,8 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "ShieldBridgeCLITests", dependencies: ["Brake", "Desktop", "JSON", "ShieldBridge", "ShieldBridgeCLI"]),
+      name: "ShieldBridgeCLITests",
+      dependencies: ["Brake", "Desktop", "JSON", "Localization", "ShieldBridge", "ShieldBridgeCLI"]),
   ]
 )
 

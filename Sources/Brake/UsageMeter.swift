@@ -107,6 +107,9 @@ public struct UsageMeter: Sendable {
 
   /// The configured rules whose apps are in use.
   public private(set) var rulesInUse: Set<String> = []
+  /// Per rule in use, the name of its app or site in front (the name in
+  /// `config.json`): its time is split by these (``appSeconds(on:)``).
+  public private(set) var appsInUse: [String: String] = [:]
   /// Whether input has been idle longer than the idle limit.
   public private(set) var isIdle = false
   /// Whether something (a playing video) inhibits idle.
@@ -122,7 +125,13 @@ public struct UsageMeter: Sendable {
   /// of this boot (``DayAnchor/resuming(_:bootID:at:)``), so a restart with
   /// the clock or the zone changed stays on the day; without one, or after a
   /// reboot, the wall clock's day.
-  public init(settings: Settings, ledger: Ledger, now: MeterInstant, bootID: String? = nil) {
+  ///
+  /// `appSeconds` is the split by app of the days' seconds as the history
+  /// last kept it (``appSeconds(on:)``), so a restart keeps the split too.
+  public init(
+    settings: Settings, ledger: Ledger, now: MeterInstant, bootID: String? = nil,
+    appSeconds: [LocalDay: [String: [String: Int]]] = [:]
+  ) {
     self.settings = settings
     var rulesByName: [String: Rule] = [:]
     for rule in settings.rules.rules where rulesByName[rule.name] == nil { rulesByName[rule.name] = rule }
@@ -131,6 +140,12 @@ public struct UsageMeter: Sendable {
     for (day, grants) in ledger.days { days[day, default: MeterDay()].grants = grants }
     for (day, used) in ledger.usedSecondsByDay {
       days[day, default: MeterDay()].used = used.mapValues { Duration.seconds(max(0, $0)) }
+    }
+    for (day, rules) in appSeconds where days[day] != nil {
+      for (rule, split) in rules {
+        let used = days[day]?.used[rule]?.wholeSeconds ?? 0
+        days[day]?.apps[rule] = AppSplit.fitted(split, within: used).mapValues { Duration.seconds($0) }
+      }
     }
     self.days = days
     knowsBoot = bootID != nil
@@ -147,7 +162,17 @@ public struct UsageMeter: Sendable {
   /// Names that no configured rule has are ignored; each rule counts once,
   /// however many of its apps are in use.
   public mutating func inUse(_ rules: Set<String>, at now: MeterInstant) -> [MeterEvent] {
-    updateState(at: now) { $0.rulesInUse = rules.intersection($0.rulesByName.keys) }
+    inUse(apps: Dictionary(uniqueKeysWithValues: rules.map { ($0, "") }), at: now)
+  }
+
+  /// The rules whose apps are in use now, each with the name of its app or
+  /// site in front (the name in `config.json`; empty: not known), as
+  /// ``inUse(_:at:)`` takes them. The rule's time is split by these names.
+  public mutating func inUse(apps: [String: String], at now: MeterInstant) -> [MeterEvent] {
+    updateState(at: now) { meter in
+      meter.appsInUse = apps.filter { meter.rulesByName[$0.key] != nil && !$0.value.isEmpty }
+      meter.rulesInUse = Set(apps.keys).intersection(meter.rulesByName.keys)
+    }
   }
 
   /// Input has been idle longer than the idle limit (`true`), or input came again.
@@ -293,6 +318,29 @@ public struct UsageMeter: Sendable {
     (days[day]?.used ?? [:]).mapValues(\.wholeSeconds).filter { $0.value > 0 }
   }
 
+  /// The whole seconds of each rule on `day` split by its app or site in
+  /// front (``inUse(apps:at:)``), summing to the rule's whole seconds of
+  /// ``usedSeconds(on:)`` (``AppSplit/wholeSeconds(_:total:)``); rules without a split left out.
+  public func appSeconds(on day: LocalDay) -> [String: [String: Int]] {
+    guard let meterDay = days[day] else { return [:] }
+    var result: [String: [String: Int]] = [:]
+    for (rule, parts) in meterDay.apps {
+      let split = AppSplit.wholeSeconds(parts, total: meterDay.used[rule]?.wholeSeconds ?? 0)
+      if !split.isEmpty { result[rule] = split }
+    }
+    return result
+  }
+
+  /// ``appSeconds(on:)`` for every day the meter holds.
+  public var appSecondsByDay: [LocalDay: [String: [String: Int]]] {
+    var result: [LocalDay: [String: [String: Int]]] = [:]
+    for day in days.keys {
+      let split = appSeconds(on: day)
+      if !split.isEmpty { result[day] = split }
+    }
+    return result
+  }
+
   /// The grants the meter knows per rule on every day it holds (rules
   /// without grants left out), to store beside the use: the ledger keeps the
   /// larger of its and these (``Ledger/recordKnownGrants(_:)``), so grants a
@@ -345,12 +393,16 @@ public struct UsageMeter: Sendable {
     let from = max(now.monotonic, stateSince)
     var back = last.monotonic.duration(since: from)
     let before = countingRules
+    let appsBefore = appsInUse
     var moved: [Booked] = []
     while back > .zero, var segment = sinceChange.popLast() {
       let part = min(segment.time, back)
       for rule in before {
         let used = days[segment.day, default: MeterDay()].used[rule, default: .zero]
         days[segment.day, default: MeterDay()].used[rule] = max(.zero, used - part)
+        if let app = appsBefore[rule], let appUsed = days[segment.day]?.apps[rule]?[app] {
+          days[segment.day]?.apps[rule]?[app] = max(.zero, appUsed - part)
+        }
       }
       moved.insert(Booked(day: segment.day, time: part), at: 0)
       segment.time -= part
@@ -410,7 +462,12 @@ public struct UsageMeter: Sendable {
   }
 
   private mutating func add(_ time: Duration, to rules: Set<String>, on day: LocalDay) {
-    for rule in rules { days[day, default: MeterDay()].used[rule, default: .zero] += time }
+    for rule in rules {
+      days[day, default: MeterDay()].used[rule, default: .zero] += time
+      if let app = appsInUse[rule] {
+        days[day, default: MeterDay()].apps[rule, default: [:]][app, default: .zero] += time
+      }
+    }
   }
 
   /// Makes `newDay` the current day from `wall` and `boot` on: ``MeterEvent/newDay(_:)``

@@ -49,6 +49,12 @@ public struct Configuration: Hashable, Sendable {
   /// Minutes without keyboard or mouse input after which a covered app's time
   /// stops counting (unless something inhibits idle, such as a video playing).
   public var idleMinutes: Int
+  /// How many local days of history (`history.json`) are kept: 90 unless configured, 7–366.
+  public var historyDays: Int
+  /// The default of ``historyDays``: about 13 weeks, as GNOME's Wellbeing panel keeps.
+  public static let defaultHistoryDays = 90
+  /// The history days `config.json` may set: one week up to a leap year.
+  public static let historyDaysRange = 7...366
 
   /// The idle minutes when none are configured.
   public static let defaultIdleMinutes = 5
@@ -61,7 +67,8 @@ public struct Configuration: Hashable, Sendable {
     views: Views = Views(),
     handlers: Handlers = Handlers(),
     desktop: DesktopChoice = .auto,
-    idleMinutes: Int = Configuration.defaultIdleMinutes
+    idleMinutes: Int = Configuration.defaultIdleMinutes,
+    historyDays: Int = Configuration.defaultHistoryDays
   ) {
     self.scheme = scheme
     self.rules = rules
@@ -69,6 +76,7 @@ public struct Configuration: Hashable, Sendable {
     self.handlers = handlers
     self.desktop = desktop
     self.idleMinutes = idleMinutes
+    self.historyDays = historyDays
   }
 
   /// The configuration when there is no file.

@@ -35,9 +35,11 @@ public enum Demo {
   /// - Parameters:
   ///   - localizer: The language the notifications are in.
   ///   - timeout: How long the whole demo may wait for the server, the desktop and the service.
+  ///   - report: The lines of `shieldbridge report` for figures, to end the demo with its own report.
   /// - Throws: ``Failure`` naming the step that did not happen.
   public static func run(
     localizer: Localizer, executable: String, timeout: Duration = .seconds(25),
+    report: @escaping @Sendable (HistoryReport) -> [String] = { _ in [] },
     say: @escaping @Sendable (String) -> Void
   ) async throws -> DayStatus {
     let directory = try temporaryDirectory()
@@ -204,6 +206,19 @@ public enum Demo {
     await server.stop()
     desktop.stop()
     say("Stopped the service, the desktop, the server and the bus")
+    // The history the service wrote as it saved the ledger, in the demo's own folder.
+    let history = (try? HistoryStore(beside: options.ledger).load().value) ?? History()
+    let ledger = (try? options.ledger.load().value) ?? Ledger()
+    let figures = HistoryReport(history: history, ledger: ledger, rules: rules, from: status.date, to: status.date)
+    say("The demo's own report, from the history its service kept (shieldbridge report --days 1):")
+    for line in report(figures) { say("    " + line) }
+    if let day = figures.days.first?.rules.first {
+      let split = day.apps.filter { $0.usedSeconds > 0 }.map { "\($0.name) \($0.usedSeconds) s" }
+      say(
+        "    in this demo a minute lasts \(minuteLength.components.seconds) s: the history holds \(day.usedSeconds) s "
+          + "used of a \(day.limitSeconds) s limit (\(split.isEmpty ? "no split" : split.joined(separator: ", "))), "
+          + "\(day.grants) grant, \(day.shieldsShown) shield shown")
+    }
     return status
   }
 

@@ -152,7 +152,7 @@ extension ShieldCore {
     meter = UsageMeter(
       settings: UsageMeter.Settings(
         rules: newRules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
-      ledger: merged, now: now, bootID: settings.bootID)
+      ledger: merged, now: now, bootID: settings.bootID, appSeconds: old.appSecondsByDay)
     savedUsage = meter.usedSecondsByDay
     overLimit = [:]
     effects.meter(meter.idle(old.isIdle, at: now))
@@ -195,7 +195,7 @@ extension ShieldCore {
       running = nowRunning
       focused = nil
       focusedIsSite = false
-      return meter.inUse(Set(running.keys), at: now)
+      return meter.inUse(apps: running.mapValues(\.app.name), at: now)
     case .focus:
       running = [:]
       let rules = self.rules
@@ -204,7 +204,7 @@ extension ShieldCore {
       }
       focused = site ?? focusedIdentity.flatMap { rules.match($0) }
       focusedIsSite = site != nil
-      return meter.inUse(focused.map { [$0.rule.name] } ?? [], at: now)
+      return meter.inUse(apps: focused.map { [$0.rule.name: $0.app.name] } ?? [:], at: now)
     }
   }
 

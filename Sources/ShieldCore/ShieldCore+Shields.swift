@@ -42,6 +42,9 @@ extension ShieldCore {
       .shield(rule: rule, app: app, usedUp: isUsedUp(rule)), key: nextPostKey(), pending: .shield(rule: rule),
       effects: &effects)
     lastOffer[rule] = now
+    shieldsShown[meter.day, default: [:]][rule, default: 0] += 1
+    // No save of its own (a shield asked for by a caller must not wait for the disk): the next save
+    // carries it to the history, which is soon while time counts, and at a grant, a new day and the stop.
   }
 
   /// An app of a rule over its limit came back: the shield is offered again,

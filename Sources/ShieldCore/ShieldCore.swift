@@ -137,6 +137,9 @@ public struct ShieldCore: Sendable {
   var savedUsage: [LocalDay: [String: Int]]
   var savedLimits: [String: Int] = [:]
   var savedGrants: [LocalDay: [String: Int]]
+  /// The shields posted per day and rule, for the history (seeded from it at the start).
+  var shieldsShown: [LocalDay: [String: Int]] = [:]
+  var savedShields: [LocalDay: [String: Int]] = [:]
   /// Rule → the grants above its maximum a ledger held today, as last logged: the warning is given once per count.
   var grantsAboveMaximum: [String: Int] = [:]
   var lastSave: MeterInstant
@@ -159,16 +162,25 @@ public struct ShieldCore: Sendable {
   var clicks: [Click: MeterInstant] = [:]
   var random: SeededRandom
 
-  /// A core for `rules` that starts from the day's use and grants in `ledger`.
+  /// A core for `rules` that starts from the day's use and grants in
+  /// `ledger`, and from `history` the split by app and the shields shown of
+  /// the days the ledger holds.
   public init(
-    rules: RuleSet, ledger: Ledger, settings: Settings, links: LinkConfiguration = .standard, now: MeterInstant
+    rules: RuleSet, ledger: Ledger, history: History = History(), settings: Settings,
+    links: LinkConfiguration = .standard, now: MeterInstant
   ) {
     self.settings = settings
     self.rules = rules
     router = Router(configuration: links)
     meter = UsageMeter(
       settings: UsageMeter.Settings(rules: rules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
-      ledger: ledger, now: now, bootID: settings.bootID)
+      ledger: ledger, now: now, bootID: settings.bootID,
+      appSeconds: history.days.mapValues { $0.mapValues(\.apps) })
+    for (day, entries) in history.days {
+      let shown = entries.mapValues(\.shieldsShown).filter { $0.value > 0 }
+      if !shown.isEmpty { shieldsShown[day] = shown }
+    }
+    savedShields = shieldsShown
     savedUsage = meter.usedSecondsByDay
     savedGrants = meter.grantsByDay
     for case .grantsAboveMaximum(_, let rule, let count, _) in ledger.grantsAboveMaximum(of: rules, on: meter.day) {
@@ -326,18 +338,24 @@ public struct ShieldCore: Sendable {
     lastSave = now
     let usage = meter.usedSecondsByDay
     let grants = meter.grantsByDay
-    let changed = usage != savedUsage || overLimit != savedLimits || grants != savedGrants
+    let changed =
+      usage != savedUsage || overLimit != savedLimits || grants != savedGrants || shieldsShown != savedShields
     guard changed || (reason != nil && !effects.saved) else { return }
     effects.saved = true
     let replacing = savedUsage
     savedUsage = usage
     savedLimits = overLimit
     savedGrants = grants
+    savedShields = shieldsShown
+    // The limit in force today, as the meter has it (grants included), for the history.
+    var limits: [String: Int] = [:]
+    for usage in meter.usages { limits[usage.rule] = usage.limitSeconds }
     effects.append(
       .save(
         ShieldEffect.Save(
           usedSecondsByDay: usage, replacing: replacing, grantsByDay: grants, limitReached: overLimit,
-          metered: isMetering ? Set(rules.rules.map(\.name)) : [], anchor: meter.dayAnchor, reason: reason)))
+          metered: isMetering ? Set(rules.rules.map(\.name)) : [], anchor: meter.dayAnchor, reason: reason,
+          appSecondsByDay: meter.appSecondsByDay, limitSecondsToday: limits, shieldsShownByDay: shieldsShown)))
   }
 
   /// The keys of the core's own posts start above the service's caller keys

@@ -86,6 +86,12 @@ public enum ShieldEffect: Hashable, Sendable {
     public var anchor: DayAnchor?
     /// Why, when it is not the regular save.
     public var reason: String?
+    /// For the history: the seconds of each day and rule split by the app or site in front.
+    public var appSecondsByDay: [LocalDay: [String: [String: Int]]] = [:]
+    /// For the history: each rule's limit in force today, in seconds.
+    public var limitSecondsToday: [String: Int] = [:]
+    /// For the history: the shields shown per day and rule.
+    public var shieldsShownByDay: [LocalDay: [String: Int]] = [:]
   }
 }
 

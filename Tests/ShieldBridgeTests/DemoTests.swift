@@ -34,6 +34,11 @@ struct DemoTests {
       "Activated the window as an app switcher does: it stays in front",
       "1 grant today for social, limit today 7 minutes",
       "Stopped the service, the desktop, the server and the bus",
+      "The demo's own report, from the history its service kept (shieldbridge report --days 1):",
+      "    social: 1 day, ",
+      "    in this demo a minute lasts 2 s: the history holds ",
+      "used of a 14 s limit (Instagram ",
+      "1 grant, 1 shield shown",
     ] {
       #expect(output.contains(step), "missing: \(step)")
     }

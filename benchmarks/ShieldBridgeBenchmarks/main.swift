@@ -10,6 +10,7 @@ let suites: [(name: String, run: @Sendable ([String]) async throws -> Void)] = [
   ("notifications", NotificationsBenchmarks.run),
   ("deeplink", DeepLinkBenchmarks.run),
   ("service", ServiceBenchmarks.run),
+  ("report", ReportBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -4,6 +4,9 @@ struct MeterDay: Hashable, Sendable {
   var used: [String: Duration] = [:]
   /// Grants per rule name.
   var grants: [String: Int] = [:]
+  /// Time used per rule name and app (or site) of the rule that was in
+  /// front, counted where ``used`` is, so the split never says more than the rule.
+  var apps: [String: [String: Duration]] = [:]
 }
 
 /// What the meter has told about one rule on the current day, so each event comes once.

@@ -25,6 +25,19 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case actionWayOut = "action.way-out"
   case puzzleWayOut = "puzzle.way-out"
   case puzzleWait = "puzzle.wait"
+  // week
+  case reportHeading = "report.heading"
+  case reportDay = "report.day"
+  case reportTotal = "report.total"
+  case reportAverage = "report.average"
+  case reportLess = "report.less"
+  case reportMore = "report.more"
+  case reportSame = "report.same"
+  case reportBusiest = "report.busiest"
+  case reportGrants = "report.grants"
+  case reportDeclined = "report.declined"
+  case reportForgotten = "report.forgotten"
+  case reportNoRules = "report.no-rules"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -166,6 +179,70 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           + "reply that came too early. Plain, no urgency. {seconds} is the number of seconds left.",
         MessageSource(
           "Wait {seconds} second before you answer.", plural: "Wait {seconds} seconds before you answer."))
+    // week
+    case .reportHeading:
+      return define(
+        .body,
+        "shieldbridge report: the heading of a rule's days. {rule} is the rule's name, {days} the number of days, "
+          + "{from} and {to} dates such as 2026-11-29.",
+        MessageSource("{rule}: {days} day, {from} to {to}", plural: "{rule}: {days} days, {from} to {to}"))
+    case .reportDay:
+      return define(
+        .body, "shieldbridge report: the time used on one day, after its bar. {minutes} is a number of minutes.",
+        MessageSource("{minutes} minute", plural: "{minutes} minutes"))
+    case .reportTotal:
+      return define(
+        .body, "shieldbridge report: the time used in all the days shown. {minutes} is a number of minutes.",
+        MessageSource("Total: {minutes} minute", plural: "Total: {minutes} minutes"))
+    case .reportAverage:
+      return define(
+        .body, "shieldbridge report: the time used on an average day. {minutes} is a number of minutes.",
+        MessageSource("On average {minutes} minute a day", plural: "On average {minutes} minutes a day"))
+    case .reportLess:
+      return define(
+        .body,
+        "shieldbridge report: the change from the period of the same length before, in minutes a day. "
+          + "Plain, without praise.",
+        MessageSource(
+          "{minutes} minute a day less than the period before",
+          plural: "{minutes} minutes a day less than the period before"))
+    case .reportMore:
+      return define(
+        .body,
+        "shieldbridge report: the change from the period of the same length before, in minutes a day. "
+          + "Plain, without blame.",
+        MessageSource(
+          "{minutes} minute a day more than the period before",
+          plural: "{minutes} minutes a day more than the period before"))
+    case .reportSame:
+      return define(
+        .body, "shieldbridge report: the change is under a minute a day.",
+        MessageSource("About the same as the period before"))
+    case .reportBusiest:
+      return define(
+        .body,
+        "shieldbridge report: the app or site used most in the days shown. {app} is its name, {minutes} its "
+          + "minutes.",
+        MessageSource("Used most: {app}, {minutes} minute", plural: "Used most: {app}, {minutes} minutes"))
+    case .reportGrants:
+      return define(
+        .body, "shieldbridge report: how many times more time was unlocked. {count} is the number.",
+        MessageSource("{count} grant taken", plural: "{count} grants taken"))
+    case .reportDeclined:
+      return define(
+        .body, "shieldbridge report: tasks asked and not solved. {count} is the number.",
+        MessageSource("{count} task declined", plural: "{count} tasks declined"))
+    case .reportForgotten:
+      return define(
+        .body,
+        "shieldbridge report --forget: what was removed. {days} is the number of days, {date} the first day kept.",
+        MessageSource(
+          "Forgot {days} day of history before {date}. Today’s use and grants are kept.",
+          plural: "Forgot {days} days of history before {date}. Today’s use and grants are kept."))
+    case .reportNoRules:
+      return define(
+        .body, "shieldbridge report without rules in config.json.",
+        MessageSource("No rules are configured: nothing is metered and no history is kept."))
     }
   }
 

@@ -55,6 +55,31 @@ public enum ProductMessage: Hashable, Sendable {
   public static func asked(times: Int) -> ProductMessage? {
     times >= 2 ? .puzzleAsked(times: times) : nil
   }
+  // week
+  /// `shieldbridge report`: "{rule}: {days} days, {from} to {to}".
+  case reportHeading(rule: String, days: Int, from: String, to: String)
+  /// `shieldbridge report`: a day's time, "{minutes} minutes".
+  case reportDay(minutes: Int)
+  /// `shieldbridge report`: "Total: {minutes} minutes".
+  case reportTotal(minutes: Int)
+  /// `shieldbridge report`: "On average {minutes} minutes a day".
+  case reportAverage(minutes: Int)
+  /// `shieldbridge report`: "{minutes} minutes a day less than the period before".
+  case reportLess(minutes: Int)
+  /// `shieldbridge report`: "{minutes} minutes a day more than the period before".
+  case reportMore(minutes: Int)
+  /// `shieldbridge report`: "About the same as the period before".
+  case reportSame
+  /// `shieldbridge report`: "Used most: {app}, {minutes} minutes".
+  case reportBusiest(app: String?, minutes: Int)
+  /// `shieldbridge report`: "{count} grants taken".
+  case reportGrants(count: Int)
+  /// `shieldbridge report`: "{count} tasks declined".
+  case reportDeclined(count: Int)
+  /// `shieldbridge report --forget`: "Forgot {days} days of history before {date}. …".
+  case reportForgotten(days: Int, date: String)
+  /// `shieldbridge report` without rules.
+  case reportNoRules
 
   /// The command that `shieldCloseOnly` tells the user to run.
   public static let puzzleCommand = "shieldbridge puzzle"
@@ -83,6 +108,19 @@ public enum ProductMessage: Hashable, Sendable {
     case .actionWayOut: .actionWayOut
     case .puzzleWayOut: .puzzleWayOut
     case .puzzleWait: .puzzleWait
+    // week
+    case .reportHeading: .reportHeading
+    case .reportDay: .reportDay
+    case .reportTotal: .reportTotal
+    case .reportAverage: .reportAverage
+    case .reportLess: .reportLess
+    case .reportMore: .reportMore
+    case .reportSame: .reportSame
+    case .reportBusiest: .reportBusiest
+    case .reportGrants: .reportGrants
+    case .reportDeclined: .reportDeclined
+    case .reportForgotten: .reportForgotten
+    case .reportNoRules: .reportNoRules
     }
   }
 
@@ -98,6 +136,14 @@ public enum ProductMessage: Hashable, Sendable {
       .usageWarning(app: app, minutes: minutes), .serviceMissing,
       .puzzleAsked(times: minutes), .actionWayOut(app: app), .puzzleWayOut(app: app),
       .puzzleWait(seconds: minutes),
+      // week
+      .reportHeading(rule: "social", days: minutes, from: "2026-11-23", to: "2026-11-29"),
+      .reportDay(minutes: minutes), .reportTotal(minutes: minutes), .reportAverage(minutes: minutes),
+      .reportLess(minutes: minutes), .reportMore(minutes: minutes), .reportSame,
+      // The busiest app always has a name (config.json's): a blank one is shown as an example.
+      .reportBusiest(app: Localizer.clean(app ?? "").isEmpty ? "Instagram" : app, minutes: minutes),
+      .reportGrants(count: minutes), .reportDeclined(count: minutes),
+      .reportForgotten(days: minutes, date: "2026-11-29"), .reportNoRules,
     ]
   }
 
@@ -109,7 +155,7 @@ public enum ProductMessage: Hashable, Sendable {
       .actionWayOut(let name), .puzzleWayOut(let name):
       app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
-      .usageWarning(let name, _):
+      .usageWarning(let name, _), .reportBusiest(let name, _):
       app = name
     default: app = nil
     }
@@ -126,7 +172,23 @@ public enum ProductMessage: Hashable, Sendable {
       minutes
     case .puzzleAsked(let times): times
     case .puzzleWait(let seconds): seconds
+    // week
+    case .reportDay(let minutes), .reportTotal(let minutes), .reportAverage(let minutes), .reportLess(let minutes),
+      .reportMore(let minutes), .reportBusiest(_, let minutes):
+      minutes
+    case .reportHeading(_, let days, _, _), .reportForgotten(let days, _): days
+    case .reportGrants(let count), .reportDeclined(let count): count
     default: nil
+    }
+  }
+
+  /// The placeholder that shows ``count``: `minutes`, except where the number counts days, times or seconds.
+  var countPlaceholder: String {
+    switch self {
+    case .reportHeading, .reportForgotten: "days"
+    case .puzzleAsked, .reportGrants, .reportDeclined: "count"
+    case .puzzleWait: "seconds"
+    default: "minutes"
     }
   }
 
@@ -141,21 +203,19 @@ public enum ProductMessage: Hashable, Sendable {
   var values: [String: String] {
     var values: [String: String] = [:]
     if let appName { values["app"] = appName }
-    if let count {
-      let name =
-        switch key {
-        case .puzzleAsked: "count"
-        case .puzzleWait: "seconds"
-        default: "minutes"
-        }
-      values[name] = String(count)
-    }
+    if let count { values[countPlaceholder] = String(count) }
     switch self {
     case .shieldCloseOnly: values["command"] = Self.puzzleCommand
     case .actionView(let view):
       let cleaned = Localizer.clean(view)
       values["view"] = cleaned.isEmpty ? "home" : cleaned
     case .puzzleQuestion(let task): values["task"] = Localizer.clean(task)
+    // week
+    case .reportHeading(let rule, _, let from, let to):
+      values["rule"] = Localizer.clean(rule)
+      values["from"] = Localizer.clean(from)
+      values["to"] = Localizer.clean(to)
+    case .reportForgotten(_, let date): values["date"] = Localizer.clean(date)
     default: break
     }
     return values

@@ -20,7 +20,7 @@ struct ConfigurationReader {
   mutating func configuration(_ json: JSONValue) throws(ConfigurationError) -> Configuration {
     let root = ConfigurationKeyPath()
     let members = try object(
-      json, at: root, known: ["scheme", "rules", "views", "handlers", "desktop", "idleMinutes"])
+      json, at: root, known: ["scheme", "rules", "views", "handlers", "desktop", "idleMinutes", "historyDays"])
     var configuration = Configuration()
     if let value = members["scheme"] {
       configuration.scheme = try scheme(value, at: root.key("scheme"))
@@ -31,6 +31,10 @@ struct ConfigurationReader {
     if let value = members["idleMinutes"] {
       configuration.idleMinutes = try integer(
         value, at: root.key("idleMinutes"), in: Configuration.idleMinutesRange, checkingRange: true)
+    }
+    if let value = members["historyDays"] {
+      configuration.historyDays = try integer(
+        value, at: root.key("historyDays"), in: Configuration.historyDaysRange, checkingRange: true)
     }
     if let value = members["rules"] {
       configuration.rules = try rules(value, at: root.key("rules"))

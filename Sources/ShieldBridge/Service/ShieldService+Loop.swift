@@ -241,6 +241,7 @@ extension ShieldService {
         ledgerRefusal = nil
         meterLog.notice("the ledger is written again: \(options.ledger.path)")
       }
+      saveHistory(save, ledger: result.value)
       return [.ledger(result.value)]
     } catch {
       if ledgerRefusal != error {

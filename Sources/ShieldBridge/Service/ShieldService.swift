@@ -101,6 +101,8 @@ public actor ShieldService {
   var ledgerWatcher: FileWatcher?
   /// Why the last save of the meter failed; `nil` while saves succeed. The log says each refusal once.
   var ledgerRefusal: LedgerError?
+  /// Why the last write of the history failed; `nil` while writes succeed. The log says each refusal once.
+  var historyRefusal: LedgerError?
   nonisolated let router: Router<ShieldAction>
   nonisolated let links: LinkConfiguration
   nonisolated let texts: ShieldTexts
@@ -219,7 +221,8 @@ public actor ShieldService {
       bootID: options.ledger.clock.bootID())
     let stored = Self.readLedger(options)
     core = ShieldCore(
-      rules: options.configuration.rules, ledger: stored.ledger, settings: settings, links: links,
+      rules: options.configuration.rules, ledger: stored.ledger, history: Self.storedHistory(options),
+      settings: settings, links: links,
       now: .now(wall: options.ledger.clock))
     ledgerRefusal = stored.refusal
     escalation = CloseEscalation(closeGrace: options.meter.closeGrace, killGrace: options.meter.killGrace)

@@ -10,7 +10,7 @@ extension Command {
     abstract: "Post a shield notification and route its deep link to a puzzle or an app view.",
     discussion: "Run 'shieldbridge <command> --help' for the options of a command.",
     subcommands: [
-      .serve, .shield, .open, .puzzle, .status, .desktop,
+      .serve, .shield, .open, .puzzle, .status, .report, .desktop,
       .notify, .notificationServer, .doctor,
       .link, .locales, .demo, .nativeHost,
       .rules, .setup,

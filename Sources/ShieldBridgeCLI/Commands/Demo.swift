@@ -36,10 +36,12 @@ private func runDemo() async throws(CommandFailure) -> ExitCode {
   // the terminal does not reach them, so the demo must stop them itself.
   let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt, SignalPipe.hangUp])
   let step = Mutex(0)
+  let localizer = Localizer.current(environment: Environment.all)
+  let style: ReportText.Style = ReportText.isUTF8(environment: Environment.all) ? .blocks : .ascii
   let demo = Task {
     try await Demo.run(
-      localizer: Localizer.current(environment: Environment.all),
-      executable: currentExecutable()
+      localizer: localizer, executable: currentExecutable(),
+      report: { ReportText.lines($0, style: style, localizer: localizer) }
     ) { line in
       if line.hasPrefix(" ") {
         Output.out(line)

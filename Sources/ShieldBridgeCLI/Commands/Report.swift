@@ -1,0 +1,154 @@
+import Brake
+import JSON
+import Localization
+import Posix
+import ShieldBridge
+
+extension Command {
+  /// `shieldbridge report [--days N | --from DATE --to DATE] [--rule NAME] [--json] [--forget [--before DATE]]`.
+  static let report = Command(
+    name: "report",
+    abstract: "Show the use of the last days: bars per day, totals, the change and the busiest app.",
+    options: ReportOptions.self,
+    discussion: """
+      Reads the history the service keeps (history.json in the state folder,
+      historyDays days) and today's figures from the ledger; no running
+      service is needed. For each rule, one line per day with a bar drawn to
+      scale and the day's limit marked, then the total, the daily average,
+      the change from the period of the same length before, the app or site
+      used most, the grants taken and the tasks declined. The bars are
+      Unicode blocks where the locale is UTF-8 (LC_ALL, LC_CTYPE or LANG),
+      ASCII otherwise.
+
+      --json prints one line of JSON with every figure; its keys are in
+      docs/report.md. --html FILE writes one self-contained page (the days
+      as bars stacked by app, each day's limit as a line, and the same
+      figures) and prints its path; open it with xdg-open FILE.
+
+      --forget removes the history of the days before --before DATE
+      (default: before today); today's use and grants stay, they are the
+      limit.
+
+      Exit status: 0, 64 for a wrong option, 78 when the configuration is
+      wrong, 74 when the history or the ledger cannot be read.
+      """,
+    body: { invocation in try runReport(invocation) }
+  )
+}
+
+/// The options of `shieldbridge report`.
+private struct ReportOptions: OptionGroup {
+  let days: Option<Int>
+  let from: Option<String>
+  let to: Option<String>
+  let rule: Option<String>
+  let json: Flag
+  let html: Option<String>
+  let forget: Flag
+  let before: Option<String>
+
+  init(declaring options: inout OptionDeclarations) {
+    days = options.integer(
+      "--days", "N", in: 1...HistoryReport.maximumDays, digitsOnly: true,
+      "The last N days, today included (default 7).")
+    from = options.value("--from", "DATE", "The first day, YYYY-MM-DD (with --to).")
+    to = options.value("--to", "DATE", "The last day, YYYY-MM-DD (default today).")
+    rule = options.value("--rule", "NAME", "Only the rule NAME.")
+    json = options.flag("--json", "Print one line of JSON instead of text.")
+    html = options.value("--html", "FILE", "Write the report as one page (inline SVG, no script) to FILE.")
+    forget = options.flag("--forget", "Remove the history (of the days before --before; today stays).")
+    before = options.value("--before", "DATE", "With --forget: the first day kept, YYYY-MM-DD.")
+  }
+}
+
+private func day(_ text: String?, option: String) throws(CommandFailure) -> LocalDay? {
+  guard let text else { return nil }
+  guard let day = LocalDay(text) else { throw .usage("\(option) takes a date like 2026-11-29, not '\(text)'") }
+  return day
+}
+
+private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFailure) -> ExitCode {
+  let configuration = try loadConfiguration()
+  let store = try standardLedgerStore()
+  let history = HistoryStore(beside: store)
+  let ledger: Ledger
+  do {
+    let loaded = try store.load()
+    report(loaded.warnings)
+    ledger = loaded.value
+  } catch {
+    throw CommandFailure(error)
+  }
+  let today = store.today(in: ledger)
+
+  if invocation[\.forget] {
+    let others = invocation.givenOptionNames.filter { $0 != "--forget" && $0 != "--before" }
+    if let other = others.first { throw .usage("--forget takes only --before, not \(other)") }
+    let before = try day(invocation[\.before], option: "--before")
+    var removed = 0
+    do {
+      let result = try history.update(keeping: configuration.historyDays, today: today) {
+        removed = $0.forget(before: before, today: today)
+      }
+      for warning in result.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    } catch {
+      throw CommandFailure(error)
+    }
+    let cut = min(before ?? today, today)
+    Output.out(ReportText.forgotten(days: removed, before: cut, localizer: Localizer.current()))
+    return .success
+  }
+  if invocation[\.before] != nil { throw .usage("--before goes with --forget") }
+
+  let range = try reportRange(invocation, today: today)
+  let rules = configuration.rules
+  if let name = invocation[\.rule], !rules.rules.contains(where: { $0.name == name }) {
+    let names = rules.rules.map(\.name).joined(separator: ", ")
+    throw .usage("no rule is named '\(name)'; the rules are \(names)")
+  }
+  let stored: History
+  do {
+    // The range and the period before it, for the change: the only days read.
+    let before = range.from.adding(days: -(range.from.days(to: range.to) + 1)) ?? range.from
+    let loaded = try history.load(only: before...range.to)
+    for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    stored = loaded.value
+  } catch {
+    throw CommandFailure(error)
+  }
+  let figures = HistoryReport(
+    history: stored, ledger: ledger, rules: rules, from: range.from, to: range.to, rule: invocation[\.rule])
+  if let path = invocation[\.html] {
+    if invocation[\.json] { throw .usage("--html and --json cannot go together") }
+    let page = ReportHTML.page(figures, localizer: Localizer.current())
+    do {
+      // Readable by the browser xdg-open starts, which may run as another sandboxed process.
+      try FileSystem.replaceAtomically(path, with: Array(page.utf8), permissions: 0o644)
+    } catch {
+      throw CommandFailure("cannot write \(path): \(error.errno)", exitCode: .ioError)
+    }
+    Output.out(path)
+  } else if invocation[\.json] {
+    Output.out(ReportJSON.json(figures).serialized)
+  } else {
+    let style: ReportText.Style = ReportText.isUTF8(environment: Environment.all) ? .blocks : .ascii
+    for line in ReportText.lines(figures, style: style, localizer: Localizer.current()) { Output.out(line) }
+  }
+  return .success
+}
+
+/// The days `--days`, `--from` and `--to` choose: by default the last 7, today included.
+private func reportRange(_ invocation: Invocation<ReportOptions>, today: LocalDay) throws(CommandFailure)
+  -> (from: LocalDay, to: LocalDay)
+{
+  let from = try day(invocation[\.from], option: "--from")
+  let to = try day(invocation[\.to], option: "--to") ?? today
+  let days = try invocation[\.days]
+  if from != nil, days != nil { throw .usage("--days and --from cannot go together") }
+  let first = from ?? to.adding(days: -((days ?? 7) - 1)) ?? to
+  guard first <= to else { throw .usage("--from \(first) is after --to \(to)") }
+  guard first.days(to: to) < HistoryReport.maximumDays else {
+    throw .usage("a report covers at most \(HistoryReport.maximumDays) days")
+  }
+  return (first, to)
+}

@@ -1,0 +1,242 @@
+import Brake
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+@Suite("The meter splits a rule's seconds by the app in front, and the split sums to the rule")
+struct MeterAppSplitTests {
+  let big = socialRule(dailyLimitMinutes: 600, warnMinutes: 0)
+
+  @Test("Focus moving between the apps of a rule splits its time between them")
+  func split() {
+    var clock = MeterClock(wall: localNoon("2026-06-15"))
+    var meter = makeMeter([big], clock: clock)
+    _ = meter.inUse(apps: ["social": "Instagram"], at: clock.now)
+    clock.pass(.milliseconds(10_700))
+    _ = meter.inUse(apps: ["social": "TikTok"], at: clock.now)
+    clock.pass(.milliseconds(5_600))
+    _ = meter.inUse(apps: [:], at: clock.now)
+    clock.pass(.seconds(30))
+    _ = meter.advance(to: clock.now)
+    let day = meter.day
+    #expect(meter.usedSeconds(on: day)["social"] == 16)
+    // 10.7 + 5.6 = 16.3: the lost second goes to the larger remainder.
+    #expect(meter.appSeconds(on: day)["social"] == ["Instagram": 11, "TikTok": 5])
+  }
+
+  @Test("A change stamped in the past moves the time between apps, and the split still sums to the rule")
+  func backdated() {
+    var clock = MeterClock(wall: localNoon("2026-06-15"))
+    var meter = makeMeter([big], clock: clock)
+    _ = meter.inUse(apps: ["social": "Instagram"], at: clock.now)
+    clock.pass(.seconds(20))
+    let switched = clock.now
+    clock.pass(.seconds(10))
+    _ = meter.advance(to: clock.now)
+    // The switch to TikTok is reported late, stamped 10 s ago.
+    _ = meter.inUse(apps: ["social": "TikTok"], at: switched)
+    clock.pass(.seconds(5))
+    _ = meter.advance(to: clock.now)
+    let split = meter.appSeconds(on: meter.day)["social"] ?? [:]
+    #expect(split == ["Instagram": 20, "TikTok": 15])
+    #expect(split.values.reduce(0, +) == meter.usedSeconds(on: meter.day)["social"])
+  }
+
+  @Test("Time across midnight is split on both days, each summing to its day's seconds")
+  func midnight() {
+    var clock = MeterClock(wall: LocalDay("2026-06-15")!.start.adding(seconds: 24 * 3_600 - 30))
+    var meter = makeMeter([big], clock: clock)
+    let first = meter.day
+    _ = meter.inUse(apps: ["social": "TikTok"], at: clock.now)
+    clock.pass(.seconds(50))
+    _ = meter.advance(to: clock.now)
+    #expect(meter.day != first)
+    #expect(meter.appSeconds(on: first)["social"] == ["TikTok": 30])
+    #expect(meter.appSeconds(on: meter.day)["social"] == ["TikTok": 20])
+  }
+
+  @Test("A restart keeps the split the history kept; time without a split stays unsplit")
+  func restart() {
+    let clock = MeterClock(wall: localNoon("2026-06-15"))
+    let day = LocalDay("2026-06-15")!
+    var ledger = Ledger()
+    ledger.recordUsedSeconds(100, for: "social", on: day)
+    let meter = UsageMeter(
+      settings: UsageMeter.Settings(rules: RuleSet([big])), ledger: ledger, now: clock.now,
+      appSeconds: [day: ["social": ["Instagram": 60, "TikTok": 70]]])
+    // More than the rule used: the largest part gives way.
+    #expect(meter.appSeconds(on: day)["social"] == ["Instagram": 60, "TikTok": 40])
+  }
+
+  @Test("Rules in use without names (the older call) count without a split")
+  func noNames() {
+    var clock = MeterClock(wall: localNoon("2026-06-15"))
+    var meter = makeMeter([big], clock: clock)
+    _ = meter.inUse(["social"], at: clock.now)
+    clock.pass(.seconds(9))
+    _ = meter.advance(to: clock.now)
+    #expect(meter.usedSeconds(on: meter.day)["social"] == 9)
+    #expect(meter.appSeconds(on: meter.day).isEmpty)
+  }
+}
+
+@Suite("The split of whole seconds by app")
+struct AppSplitTests {
+  @Test("Whole seconds sum to the rule's whole seconds, for many random splits")
+  func sums() {
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<500 {
+      var parts: [String: Duration] = [:]
+      for name in ["a", "b", "c", "d"].prefix(Int.random(in: 1...4, using: &random)) {
+        parts[name] = .milliseconds(Int64.random(in: 0...100_000, using: &random))
+      }
+      let total = parts.values.reduce(Duration.zero, +).components.seconds
+      let split = AppSplit.wholeSeconds(parts, total: Int(total))
+      #expect(split.values.reduce(0, +) == Int(total))
+    }
+  }
+
+  @Test("A split above the total is cut from the largest parts")
+  func fitted() {
+    #expect(AppSplit.fitted(["a": 10, "b": 5], within: 12) == ["a": 7, "b": 5])
+    #expect(AppSplit.fitted(["a": 10, "b": 10], within: 5) == ["b": 5])
+    #expect(AppSplit.fitted(["a": 3], within: 10) == ["a": 3])
+  }
+}
+
+@Suite("The history keeps days, merges saves and forgets")
+struct HistoryTests {
+  let day = LocalDay("2026-11-29")!
+
+  @Test("A later save gives the seconds and the split; counts keep the larger")
+  func merge() {
+    var history = History()
+    history.record(
+      HistoryEntry(usedSeconds: 100, apps: ["A": 100], limitSeconds: 600, grants: 2, shieldsShown: 3),
+      for: "social", on: day)
+    history.record(HistoryEntry(usedSeconds: 120, grants: 1, shieldsShown: 4), for: "social", on: day)
+    let entry = history.entry(for: "social", on: day)
+    #expect(entry?.usedSeconds == 120)
+    #expect(entry?.apps == ["A": 100])
+    #expect(entry?.limitSeconds == 600)
+    #expect(entry?.grants == 2)
+    #expect(entry?.shieldsShown == 4)
+  }
+
+  @Test("Days older than the kept days go; today, the days before it within them and later days stay")
+  func oldDays() {
+    var history = History()
+    for offset in -10...2 { history.record(HistoryEntry(usedSeconds: 1), for: "r", on: day.adding(days: offset)!) }
+    history.forgetOldDays(keeping: 7, today: day)
+    #expect(history.days.keys.sorted().first == day.adding(days: -6))
+    #expect(history.days.count == 9)
+    // Below the range counts as its least.
+    history.forgetOldDays(keeping: 1, today: day)
+    #expect(history.days.count == 9)
+  }
+
+  @Test("Forget removes the days before a date, or all but today, and they are not recorded again")
+  func forget() {
+    var history = History()
+    for offset in -5...0 { history.record(HistoryEntry(usedSeconds: 1), for: "r", on: day.adding(days: offset)!) }
+    #expect(history.forget(before: day.adding(days: -2), today: day) == 3)
+    #expect(history.days.count == 3)
+    #expect(history.forget(before: nil, today: day) == 2)
+    #expect(Array(history.days.keys) == [day])
+    history.record(HistoryEntry(usedSeconds: 5), for: "r", on: day.adding(days: -1)!)
+    #expect(history.days.count == 1)
+  }
+
+  @Test("The stored form reads back as it was written")
+  func roundTrip() throws {
+    var history = History()
+    history.record(
+      HistoryEntry(
+        usedSeconds: 190, apps: ["Instagram": 130, "TikTok": 60], limitSeconds: 600, grants: 1, shieldsShown: 1,
+        tasksAsked: 2, tasksSolved: 1, backedOut: 1),
+      for: "social", on: day)
+    history.record(HistoryEntry(usedSeconds: 5), for: "video", on: day.adding(days: 1)!)
+    _ = history.forget(before: day, today: day.adding(days: 1)!)
+    let text = history.json.serialized
+    #expect(text.hasPrefix("{\"version\":1,\"forgottenBefore\":\"2026-11-29\",\"days\":[{\"date\":\"2026-11-29\""))
+    #expect(try History(json: JSONValue(parsing: Array(text.utf8))) == history)
+  }
+
+  @Test("The file has one day a line; a range reads only its days, and any other layout is read whole")
+  func lines() throws {
+    var history = History()
+    for offset in 0..<10 {
+      history.record(
+        HistoryEntry(usedSeconds: offset, apps: ["A": offset], limitSeconds: 60), for: "r",
+        on: day.adding(days: offset)!)
+    }
+    _ = history.forget(before: day.adding(days: 2), today: day.adding(days: 9)!)
+    let bytes = history.fileBytes
+    #expect(String(decoding: bytes, as: UTF8.self).split(separator: "\n").count == 10)
+    #expect(try History(json: JSONValue(parsing: bytes)) == history)
+    let range = day.adding(days: 3)!...day.adding(days: 4)!
+    let some = try #require(History(fileBytes: bytes, only: range))
+    #expect(some.days.keys.sorted() == [day.adding(days: 3)!, day.adding(days: 4)!])
+    #expect(some.entry(for: "r", on: day.adding(days: 4)!) == history.entry(for: "r", on: day.adding(days: 4)!))
+    #expect(some.forgottenBefore == day.adding(days: 2))
+    // The same value written on one line, or damaged: not this layout.
+    #expect(History(fileBytes: Array(history.json.serialized.utf8), only: range) == nil)
+    #expect(History(fileBytes: Array(bytes.dropLast(4)), only: range) == nil)
+  }
+
+  @Test("A stored count out of range is kept within what a day holds")
+  func clamps() throws {
+    let text = #"{"version":1,"days":[{"date":"2026-11-29","rules":{"r":{"usedSeconds":999999,"apps":{"A":-3}}}}]}"#
+    let history = try History(json: JSONValue(parsing: Array(text.utf8)))
+    #expect(history.entry(for: "r", on: day)?.usedSeconds == Ledger.maximumUsedSeconds)
+    #expect(history.entry(for: "r", on: day)?.apps == [:])
+  }
+}
+
+@Suite("The history on disk")
+struct HistoryStoreTests {
+  let day = LocalDay("2026-11-29")!
+
+  @Test("An update writes history.json beside the ledger, and a load reads it back")
+  func writes() throws {
+    let state = try TemporaryDirectory()
+    let store = HistoryStore(directory: state.file("shieldbridge"))
+    _ = try store.update(keeping: 90, today: day) { $0.record(HistoryEntry(usedSeconds: 7), for: "r", on: day) }
+    #expect(FileManager.default.fileExists(atPath: state.file("shieldbridge/history.json")))
+    #expect(try store.load().value.entry(for: "r", on: day)?.usedSeconds == 7)
+  }
+
+  @Test("A damaged history is moved aside with a warning, a new one is started, and the ledger is untouched")
+  func damaged() throws {
+    let state = try TemporaryDirectory()
+    let directory = state.file("shieldbridge")
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try "{\"version\":1,\"days\":[{]".write(toFile: directory + "/history.json", atomically: true, encoding: .utf8)
+    let ledger = "{\"version\":1,\"days\":[{\"date\":\"2026-11-29\",\"grants\":{\"r\":1}}]}\n"
+    try ledger.write(toFile: directory + "/ledger.json", atomically: true, encoding: .utf8)
+    let store = HistoryStore(directory: directory)
+    let read = try store.load()
+    #expect(read.value == History())
+    #expect(read.warnings.map(\.code) == ["history-unreadable"])
+    let written = try store.update(keeping: 90, today: day) {
+      $0.record(HistoryEntry(usedSeconds: 3), for: "r", on: day)
+    }
+    #expect(written.warnings.map(\.code) == ["history-corrupt"])
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(files.contains { $0.hasPrefix("history.json.corrupt-") })
+    #expect(try store.load().value.entry(for: "r", on: day)?.usedSeconds == 3)
+    #expect(try String(contentsOfFile: directory + "/ledger.json", encoding: .utf8) == ledger)
+  }
+
+  @Test("A history from a newer version is refused and left as it is")
+  func newer() throws {
+    let state = try TemporaryDirectory()
+    let directory = state.file("shieldbridge")
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try "{\"version\":2,\"days\":[]}".write(toFile: directory + "/history.json", atomically: true, encoding: .utf8)
+    let store = HistoryStore(directory: directory)
+    #expect(throws: LedgerError.self) { try store.update(keeping: 90, today: day) { _ in } }
+    #expect(try String(contentsOfFile: directory + "/history.json", encoding: .utf8) == "{\"version\":2,\"days\":[]}")
+  }
+}

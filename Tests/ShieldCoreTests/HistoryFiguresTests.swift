@@ -1,0 +1,50 @@
+import Brake
+import ShieldCore
+import Testing
+
+@Suite("The core's saves carry what the history keeps: the split by app, the limit in force, the shields shown")
+struct HistoryFiguresTests {
+  @Test("At the limit the save has the app in front and the limit; the next save the shield; the history records them")
+  func limitSave() throws {
+    var harness = CoreHarness()
+    harness.send(.focus(CoreHarness.instagram))
+    let effects = harness.pass(.seconds(61))
+    let saves = effects.compactMap { if case .save(let save) = $0 { save } else { nil } }
+    let atLimit = try #require(saves.last)
+    let day = harness.core.meter.day
+    #expect(atLimit.appSecondsByDay[day]?["social"] == ["Instagram": 61])
+    #expect(atLimit.limitSecondsToday["social"] == 60)
+    // The save at the limit comes before the shield is posted; the next save carries it.
+    let later = harness.send(.desktopLost).compactMap { if case .save(let save) = $0 { save } else { nil } }
+    let save = try #require(later.last)
+    #expect(save.shieldsShownByDay[day]?["social"] == 1)
+
+    var ledger = Ledger()
+    ledger.recordUsedSeconds(61, for: "social", on: day)
+    var history = History()
+    HistoryFigures.record(save, ledger: ledger, rules: RuleSet([harness.social]), today: day, into: &history)
+    let entry = try #require(history.entry(for: "social", on: day))
+    #expect(entry.usedSeconds == 61)
+    #expect(entry.apps == ["Instagram": 61])
+    #expect(entry.limitSeconds == 60)
+    #expect(entry.shieldsShown == 1)
+    #expect(entry.tasksAsked == 0 && entry.backedOut == 0)
+  }
+
+  @Test("A core started from the history goes on counting its shields and its split")
+  func restart() throws {
+    var first = CoreHarness()
+    first.send(.focus(CoreHarness.instagram))
+    let save = try #require(
+      first.pass(.seconds(61)).compactMap { if case .save(let save) = $0 { save } else { nil } }.last)
+    let day = first.core.meter.day
+    var ledger = Ledger()
+    ledger.recordUsedSeconds(61, for: "social", on: day)
+    var history = History()
+    HistoryFigures.record(save, ledger: ledger, rules: RuleSet([first.social]), today: day, into: &history)
+    let core = ShieldCore(
+      rules: RuleSet([first.social]), ledger: ledger, history: history, settings: ShieldCore.Settings(),
+      now: first.now)
+    #expect(core.meter.appSeconds(on: day)["social"] == ["Instagram": 61])
+  }
+}

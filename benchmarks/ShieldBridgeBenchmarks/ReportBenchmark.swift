@@ -1,0 +1,71 @@
+import Brake
+import Foundation
+
+/// `ShieldBridgeBenchmarks report DIRECTORY`: a history of 366 days × 100
+/// rules (three apps each) written into DIRECTORY, then read and reported
+/// as `shieldbridge report` does: the last 7 days, and the whole year.
+///
+/// The suite script leaves DIRECTORY in place and times the `shieldbridge
+/// report` command on it, and the Python peer on the same file.
+enum ReportBenchmark {
+  static let days = 366
+  static let rules = 100
+
+  static func run(_ arguments: [String]) throws {
+    guard let directory = arguments.first else { throw BenchmarkFailure("usage: report DIRECTORY") }
+    let store = LedgerStore(directory: directory)
+    let history = HistoryStore(beside: store)
+    let today = store.today
+    let ruleSet = RuleSet(
+      (0..<rules).map { index in
+        Rule(
+          name: "rule-\(index)", apps: (0..<3).map { AppPattern(name: "App\(index)-\($0)") },
+          dailyLimitMinutes: 30)
+      })
+    _ = try history.update(keeping: days, today: today) { history in
+      for offset in 0..<days {
+        let day = today.adding(days: -offset)!
+        for (index, rule) in ruleSet.rules.enumerated() {
+          let seconds = (offset * 37 + index * 101) % 3_600
+          let apps = Dictionary(
+            uniqueKeysWithValues: rule.apps.enumerated().map { ($0.element.name, seconds * ($0.offset + 1) / 6) })
+          history.record(
+            HistoryEntry(
+              usedSeconds: seconds, apps: apps, limitSeconds: 1_800, grants: seconds > 1_800 ? 1 : 0,
+              shieldsShown: seconds > 1_800 ? 1 : 0, tasksAsked: 1, tasksSolved: seconds > 1_800 ? 1 : 0),
+            for: rule.name, on: day)
+        }
+      }
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: history.path)[.size] as? Int) ?? 0
+    Measure.report("report", "history.json size", Double(size) / 1_048_576, "MiB", "\(days) days × \(rules) rules")
+    // The config the command reads, for the suite script.
+    let config =
+      #"{"historyDays":366,"rules":["#
+      + ruleSet.rules.map { rule in
+        #"{"name":"\#(rule.name)","apps":[\#(rule.apps.map { "\"\($0.name)\"" }.joined(separator: ","))],"#
+          + #""dailyLimitMinutes":30}"#
+      }.joined(separator: ",") + "]}"
+    try config.write(toFile: directory + "/config.json", atomically: true, encoding: .utf8)
+
+    let ledger = try store.load().value
+    let load = try Measure.samples(10) { _ = try history.load() }
+    Measure.report("report", "read all of history.json p50", Measure.median(load) / 1e6, "ms")
+    // What `report` reads for 7 days: those and the 7 before, for the change.
+    let weeks = today.adding(days: -13)!...today
+    let weekLoad = try Measure.samples(50) { _ = try history.load(only: weeks) }
+    Measure.report("report", "read 14 days of history.json p50", Measure.median(weekLoad) / 1e6, "ms")
+    let stored = try history.load(only: weeks).value
+    let week = Measure.samples(200) {
+      _ = HistoryReport(
+        history: stored, ledger: ledger, rules: ruleSet, from: today.adding(days: -6)!, to: today)
+    }
+    Measure.report("report", "7-day report of 100 rules p50", Measure.median(week) / 1e6, "ms")
+    let whole = try history.load().value
+    let year = Measure.samples(20) {
+      _ = HistoryReport(
+        history: whole, ledger: ledger, rules: ruleSet, from: today.adding(days: -(days - 1))!, to: today)
+    }
+    Measure.report("report", "366-day report of 100 rules p50", Measure.median(year) / 1e6, "ms")
+  }
+}
