@@ -177,3 +177,13 @@ deps-stress:
 
 deps-screenshots:
 	@scripts/ensure-packages $(SCREENSHOT_PACKAGES)
+
+# --- package (issue 26): one version, uninstall, the .deb and its tests ---
+
+# The version, whose one source is VERSION (scripts/version writes its copies; VersionTests checks them).
+VERSION := $(shell cat VERSION)
+
+.PHONY: version
+
+version:
+	@echo $(VERSION)

@@ -29,6 +29,8 @@ let package = Package(
     .target(name: "Posix"),
     // Log lines with a level and a subsystem, and their one format; pure, so that the core can say what to log.
     .target(name: "Log"),
+    // The version (a copy of VERSION, written by scripts/version), for every module that tells it.
+    .target(name: "Version"),
     .target(name: "Spawn", dependencies: ["Posix"]),
     // The global executor of the `shieldbridge` binary: a thread pool that sleeps while idle.
     .target(name: "Executor", dependencies: ["Spawn"]),
@@ -36,7 +38,7 @@ let package = Package(
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "DBus", dependencies: ["CDBus", "Posix", "Spawn"]),
     .target(name: "NotificationMarkup"),
-    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn"]),
+    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn", "Version"]),
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
@@ -47,7 +49,7 @@ let package = Package(
       name: "ShieldBridge",
       dependencies: [
         "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Log", "Posix",
-        "ShieldCore", "Spawn",
+        "ShieldCore", "Spawn", "Version",
       ]
     ),
     // `shieldbridge demo`: a private bus, Xvfb with i3 and the service, outside the shipped library.
@@ -62,7 +64,7 @@ let package = Package(
       name: "ShieldBridgeCLI",
       dependencies: [
         "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
-        "ShieldBridge", "ShieldBridgeDemo", "Spawn",
+        "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
       ]
     ),
     .executableTarget(name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"]),
@@ -82,7 +84,7 @@ let package = Package(
     .testTarget(name: "ExecutorTests", dependencies: ["Executor"]),
     .testTarget(
       name: "NotificationsTests",
-      dependencies: ["DBus", "JSON", "NotificationMarkup", "Notifications", "Spawn", "TestSupport"]
+      dependencies: ["DBus", "JSON", "NotificationMarkup", "Notifications", "Spawn", "TestSupport", "Version"]
     ),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "Posix", "Spawn", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Spawn", "TestSupport"]),
@@ -99,7 +101,8 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "ShieldBridgeCLITests", dependencies: ["Brake", "Desktop", "JSON", "ShieldBridge", "ShieldBridgeCLI"]),
+      name: "ShieldBridgeCLITests",
+      dependencies: ["Brake", "DBus", "Desktop", "JSON", "Notifications", "ShieldBridge", "ShieldBridgeCLI", "Version"]),
   ]
 )
 
