@@ -124,6 +124,7 @@ AUTOSTART_DIR ?= /etc/xdg/autostart
 # the integration files with their paths filled in, and the GNOME Shell extension
 # in the variant the installed gnome-shell loads (GNOME_SHELL_MAJOR=45 or =both overrides).
 install: release
+	scripts/uninstall record $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS) $(AUTOSTART_DIR)
 	install -D -s -m 0755 $(RELEASE_BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
 	install -d $(DESTDIR)$(PREFIX)/share/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
 		$(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples
@@ -183,7 +184,27 @@ deps-screenshots:
 # The version, whose one source is VERSION (scripts/version writes its copies; VersionTests checks them).
 VERSION := $(shell cat VERSION)
 
-.PHONY: version
+.PHONY: version uninstall uninstall-user test-package
 
 version:
 	@echo $(VERSION)
+
+# What `make install` put there, with the same PREFIX, DESTDIR, NATIVE_HOSTS and
+# AUTOSTART_DIR; the folders it made go too, when nothing else is in them.
+uninstall:
+	scripts/uninstall remove $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS) $(AUTOSTART_DIR)
+
+# What `make install-user` put in this user's home, and what the user's own steps of
+# docs/install.md added for it: the unit's enable link and the scheme handler's default.
+uninstall-user:
+	$(MAKE) uninstall PREFIX=$(HOME)/.local NATIVE_HOSTS=user AUTOSTART_DIR=$${XDG_CONFIG_HOME:-$(HOME)/.config}/autostart
+	@config=$${XDG_CONFIG_HOME:-$(HOME)/.config}; \
+	link=$$config/systemd/user/graphical-session.target.wants/shieldbridge.service; \
+	if [ -L "$$link" ]; then rm -f "$$link"; rmdir "$$(dirname "$$link")" 2>/dev/null || true; fi; \
+	for list in "$$config/mimeapps.list" "$(HOME)/.local/share/applications/mimeapps.list"; do \
+	  [ ! -f "$$list" ] || sed -i '/^x-scheme-handler\/shieldbridge=shieldbridge\.desktop$$/d' "$$list"; \
+	done
+
+# The installs a user makes, tested where they happen (scripts/test-package; `.ci/run` runs it after `make test`).
+test-package: deps-build release
+	scripts/test-package $(RELEASE_BIN)
