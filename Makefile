@@ -184,7 +184,11 @@ deps-screenshots:
 # The version, whose one source is VERSION (scripts/version writes its copies; VersionTests checks them).
 VERSION := $(shell cat VERSION)
 
-.PHONY: version uninstall uninstall-user test-package
+# Debian's tools that build and check the package (chrpath: SwiftPM's run path out of the binary),
+# and make the clean chroots it is installed in.
+PACKAGE_PACKAGES := dpkg-dev lintian chrpath debootstrap zstd
+
+.PHONY: version uninstall uninstall-user deb deps-package test-package
 
 version:
 	@echo $(VERSION)
@@ -205,6 +209,13 @@ uninstall-user:
 	  [ ! -f "$$list" ] || sed -i '/^x-scheme-handler\/shieldbridge=shieldbridge\.desktop$$/d' "$$list"; \
 	done
 
+deps-package:
+	@scripts/ensure-packages $(PACKAGE_PACKAGES)
+
+# shieldbridge_$(VERSION)_amd64.deb at the top of the tree (scripts/build-deb, docs/package.md).
+deb: deps-build deps-package release
+	scripts/build-deb $(RELEASE_BIN) .
+
 # The installs a user makes, tested where they happen (scripts/test-package; `.ci/run` runs it after `make test`).
-test-package: deps-build release
+test-package: deps-build deps-package release
 	scripts/test-package $(RELEASE_BIN)
