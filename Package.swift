@@ -67,7 +67,18 @@ let package = Package(
         "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
       ]
     ),
-    .executableTarget(name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"]),
+    // The shipped binary's size (docs/benchmarks.md, "Size"): linked by lld with identical code
+    // folded, relative relocations packed (glibc 2.36 and later read them) and no exported symbols;
+    // and bound at start (-z now), as Debian's hardening asks.
+    .executableTarget(
+      name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"],
+      linkerSettings: [
+        .unsafeFlags(
+          [
+            "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "now",
+          ], .when(configuration: .release))
+      ]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: [
@@ -115,6 +126,14 @@ for target in package.targets where target.type != .system {
       .enableUpcomingFeature("InferIsolatedConformances"),
       .unsafeFlags(["-warnings-as-errors"]),
     ]
+}
+
+// The modules no measured path runs hot in are optimised for size in release builds; the link
+// parser (DeepLink, and the command line that reads and writes its lines), the bus (DBus), JSON,
+// Posix and the executor keep -O (docs/benchmarks.md, "Size").
+let hotModules: Set = ["DeepLink", "ShieldBridgeCLI", "DBus", "JSON", "Executor", "Posix"]
+for target in package.targets where target.type == .regular && !hotModules.contains(target.name) {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 }
 
 // A module's imports stay its own unless it says `public import`: the C modules
