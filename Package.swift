@@ -128,6 +128,16 @@ for target in package.targets where target.type != .system {
     ]
 }
 
+// The shipped modules do without the standard library's string processing (regexes and the
+// string algorithms of `_StringProcessing`), which every module imports unless told not to: one
+// import links it and `_RegexParser` into the binary (docs/benchmarks.md, "Size"). Posix has the
+// two operations they use (`includes`, `replacingAll`).
+for target in package.targets
+where target.path == nil && (target.type == .regular || target.type == .executable) {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+}
+
 // The modules no measured path runs hot in are optimised for size in release builds; the link
 // parser (DeepLink, and the command line that reads and writes its lines), the bus (DBus), JSON,
 // Posix and the executor keep -O (docs/benchmarks.md, "Size").

@@ -1,6 +1,7 @@
 import Brake
 import JSON
 import Localization
+import Posix
 
 extension NativeHost {
   /// The longest language tag `hello` may name (BCP 47 allows 35 characters in practice).
@@ -52,7 +53,7 @@ extension NativeHost {
     }
     // Browsers write de-DE, gettext de_DE; negotiated like `locales negotiate`.
     localizer = Localizer.current(
-      override: language.replacing("-", with: "_"), directory: options.catalogDirectory)
+      override: language.replacingAll("-", with: "_"), directory: options.catalogDirectory)
   }
 
   /// `{"type":"focus","site":"instagram.com","focused":true}` or `"site":null`.
