@@ -77,6 +77,7 @@ test: deps-build deps-run deps-test deps-chroot
 	scripts/check-leftovers "$$run" || status=1; \
 	exit $$status
 	$(MAKE) lint
+	$(MAKE) test-package
 
 # `make test` beside stress-ng on two CPU workers and one I/O worker: the
 # suite must pass on a busy machine (docs/testing.md).
@@ -124,6 +125,7 @@ AUTOSTART_DIR ?= /etc/xdg/autostart
 # the integration files with their paths filled in, and the GNOME Shell extension
 # in the variant the installed gnome-shell loads (GNOME_SHELL_MAJOR=45 or =both overrides).
 install: release
+	scripts/uninstall record $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS) $(AUTOSTART_DIR)
 	install -D -s -m 0755 $(RELEASE_BIN)/shieldbridge $(DESTDIR)$(PREFIX)/bin/shieldbridge
 	install -d $(DESTDIR)$(PREFIX)/share/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services \
 		$(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/doc/shieldbridge/examples
@@ -177,3 +179,44 @@ deps-stress:
 
 deps-screenshots:
 	@scripts/ensure-packages $(SCREENSHOT_PACKAGES)
+
+# --- package (issue 26): one version, uninstall, the .deb and its tests ---
+
+# The version, whose one source is VERSION (scripts/version writes its copies; VersionTests checks them).
+VERSION := $(shell cat VERSION)
+
+# Debian's tools that build and check the package (chrpath: SwiftPM's run path out of the binary),
+# and make the clean chroots it is installed in.
+PACKAGE_PACKAGES := dpkg-dev lintian chrpath debootstrap zstd
+
+.PHONY: version uninstall uninstall-user deb deps-package test-package
+
+version:
+	@echo $(VERSION)
+
+# What `make install` put there, with the same PREFIX, DESTDIR, NATIVE_HOSTS and
+# AUTOSTART_DIR; the folders it made go too, when nothing else is in them.
+uninstall:
+	scripts/uninstall remove $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS) $(AUTOSTART_DIR)
+
+# What `make install-user` put in this user's home, and what the user's own steps of
+# docs/install.md added for it: the unit's enable link and the scheme handler's default.
+uninstall-user:
+	$(MAKE) uninstall PREFIX=$(HOME)/.local NATIVE_HOSTS=user AUTOSTART_DIR=$${XDG_CONFIG_HOME:-$(HOME)/.config}/autostart
+	@config=$${XDG_CONFIG_HOME:-$(HOME)/.config}; \
+	link=$$config/systemd/user/graphical-session.target.wants/shieldbridge.service; \
+	if [ -L "$$link" ]; then rm -f "$$link"; rmdir "$$(dirname "$$link")" 2>/dev/null || true; fi; \
+	for list in "$$config/mimeapps.list" "$(HOME)/.local/share/applications/mimeapps.list"; do \
+	  [ ! -f "$$list" ] || sed -i '/^x-scheme-handler\/shieldbridge=shieldbridge\.desktop$$/d' "$$list"; \
+	done
+
+deps-package:
+	@scripts/ensure-packages $(PACKAGE_PACKAGES)
+
+# shieldbridge_$(VERSION)_amd64.deb at the top of the tree (scripts/build-deb, docs/package.md).
+deb: deps-build deps-package release
+	scripts/build-deb $(RELEASE_BIN) .
+
+# The installs a user makes, tested where they happen (scripts/test-package; the last step of `make test`).
+test-package: deps-build deps-package release
+	scripts/test-package $(RELEASE_BIN)

@@ -29,6 +29,8 @@ let package = Package(
     .target(name: "Posix"),
     // Log lines with a level and a subsystem, and their one format; pure, so that the core can say what to log.
     .target(name: "Log"),
+    // The version (a copy of VERSION, written by scripts/version), for every module that tells it.
+    .target(name: "Version"),
     .target(name: "Spawn", dependencies: ["Posix"]),
     // The global executor of the `shieldbridge` binary: a thread pool that sleeps while idle.
     .target(name: "Executor", dependencies: ["Spawn"]),
@@ -36,7 +38,7 @@ let package = Package(
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "DBus", dependencies: ["CDBus", "Posix", "Spawn"]),
     .target(name: "NotificationMarkup"),
-    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn"]),
+    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn", "Version"]),
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
     .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
@@ -47,7 +49,7 @@ let package = Package(
       name: "ShieldBridge",
       dependencies: [
         "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Log", "Posix",
-        "ShieldCore", "Spawn",
+        "ShieldCore", "Spawn", "Version",
       ]
     ),
     // `shieldbridge demo`: a private bus, Xvfb with i3 and the service, outside the shipped library.
@@ -62,10 +64,21 @@ let package = Package(
       name: "ShieldBridgeCLI",
       dependencies: [
         "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
-        "ShieldBridge", "ShieldBridgeDemo", "Spawn",
+        "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
       ]
     ),
-    .executableTarget(name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"]),
+    // The shipped binary's size (docs/benchmarks.md, "Size"): linked by lld with identical code
+    // folded, relative relocations packed (glibc 2.36 and later read them) and no exported symbols;
+    // and bound at start (-z now), as Debian's hardening asks.
+    .executableTarget(
+      name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"],
+      linkerSettings: [
+        .unsafeFlags(
+          [
+            "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "now",
+          ], .when(configuration: .release))
+      ]),
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: [
@@ -82,7 +95,7 @@ let package = Package(
     .testTarget(name: "ExecutorTests", dependencies: ["Executor"]),
     .testTarget(
       name: "NotificationsTests",
-      dependencies: ["DBus", "JSON", "NotificationMarkup", "Notifications", "Spawn", "TestSupport"]
+      dependencies: ["DBus", "JSON", "NotificationMarkup", "Notifications", "Spawn", "TestSupport", "Version"]
     ),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "Posix", "Spawn", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Spawn", "TestSupport"]),
@@ -100,7 +113,10 @@ let package = Package(
     ),
     .testTarget(
       name: "ShieldBridgeCLITests",
-      dependencies: ["Brake", "Desktop", "JSON", "Localization", "ShieldBridge", "ShieldBridgeCLI"]),
+      dependencies: [
+        "Brake", "DBus", "Desktop", "JSON", "Localization", "Notifications", "ShieldBridge", "ShieldBridgeCLI",
+        "Version",
+      ]),
   ]
 )
 
@@ -113,6 +129,24 @@ for target in package.targets where target.type != .system {
       .enableUpcomingFeature("InferIsolatedConformances"),
       .unsafeFlags(["-warnings-as-errors"]),
     ]
+}
+
+// The shipped modules do without the standard library's string processing (regexes and the
+// string algorithms of `_StringProcessing`), which every module imports unless told not to: one
+// import links it and `_RegexParser` into the binary (docs/benchmarks.md, "Size"). Posix has the
+// two operations they use (`includes`, `replacingAll`).
+for target in package.targets
+where target.path == nil && (target.type == .regular || target.type == .executable) {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+}
+
+// The modules no measured path runs hot in are optimised for size in release builds; the link
+// parser (DeepLink, and the command line that reads and writes its lines), the bus (DBus), JSON,
+// Posix and the executor keep -O (docs/benchmarks.md, "Size").
+let hotModules: Set = ["DeepLink", "ShieldBridgeCLI", "DBus", "JSON", "Executor", "Posix"]
+for target in package.targets where target.type == .regular && !hotModules.contains(target.name) {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 }
 
 // A module's imports stay its own unless it says `public import`: the C modules

@@ -1,3 +1,5 @@
+import Posix
+
 extension AppIdentity {
   /// The `WM_CLASS` classes of the browsers whose app windows name their site in the
   /// instance, compared without case.
@@ -30,7 +32,7 @@ extension AppIdentity {
     {
       return site
     }
-    if let appID, appID.hasPrefix(Self.chromiumAppIDPrefix), appID.contains("__") {
+    if let appID, appID.hasPrefix(Self.chromiumAppIDPrefix), appID.includes("__") {
       return Self.site(named: appID.dropFirst(Self.chromiumAppIDPrefix.count))
     }
     return nil

@@ -110,7 +110,7 @@ public final class BusDaemon: Sendable {
 }
 
 private func xmlEscaped(_ text: String) -> String {
-  text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+  text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
 }
 
 /// Writes `text` to a new file at `path`; returns whether it worked.

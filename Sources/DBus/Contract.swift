@@ -142,16 +142,34 @@ public struct InterfaceContract: Sendable {
   public let name: InterfaceName
   public let methods: [MethodDeclaration]
   public let signals: [SignalDeclaration]
+  /// The interface's `<annotation>` elements, in this order.
+  public let annotations: [Annotation]
 
-  public init(_ name: InterfaceName, methods: [MethodDeclaration], signals: [SignalDeclaration] = []) {
+  public init(
+    _ name: InterfaceName, methods: [MethodDeclaration], signals: [SignalDeclaration] = [],
+    annotations: [Annotation] = []
+  ) {
     self.name = name
     self.methods = methods
     self.signals = signals
+    self.annotations = annotations
   }
 
   /// The interface's `<interface>` element, as `Introspect` describes it.
   public var introspectionXML: String {
-    interfaceXML(name: name, methods: methods, signals: signals).joined(separator: "\n") + "\n"
+    interfaceXML(name: name, methods: methods, signals: signals, annotations: annotations)
+      .joined(separator: "\n") + "\n"
+  }
+}
+
+/// An `<annotation name="…" value="…"/>` of an interface's introspection, such as the version of its service.
+public struct Annotation: Sendable, Equatable {
+  public let name: String
+  public let value: String
+
+  public init(_ name: String, _ value: String) {
+    self.name = name
+    self.value = value
   }
 }
 

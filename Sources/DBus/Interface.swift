@@ -7,9 +7,12 @@ public struct Interface: Sendable {
   public let name: InterfaceName
   public let methods: [Method]
   public let signals: [SignalDeclaration]
+  public let annotations: [Annotation]
 
   /// - Throws: `InvalidArgs` for an invalid interface name or two methods with one name.
-  public init(_ name: String, methods: [Method], signals: [SignalDeclaration] = []) throws(DBusError) {
+  public init(
+    _ name: String, methods: [Method], signals: [SignalDeclaration] = [], annotations: [Annotation] = []
+  ) throws(DBusError) {
     self.name = try InterfaceName(name)
     var seen = Set<MemberName>()
     for method in methods {
@@ -19,6 +22,7 @@ public struct Interface: Sendable {
     }
     self.methods = methods
     self.signals = signals
+    self.annotations = annotations
   }
 
   /// The interface `contract` declares, answered by `methods`.
@@ -33,7 +37,8 @@ public struct Interface: Sendable {
     for declared in contract.methods where !methods.contains(where: { $0.name == declared.name }) {
       throw DBusError(.invalidArgs, "\(contract.name).\(declared.name) has no handler")
     }
-    try self.init(contract.name.rawValue, methods: methods, signals: contract.signals)
+    try self.init(
+      contract.name.rawValue, methods: methods, signals: contract.signals, annotations: contract.annotations)
   }
 }
 

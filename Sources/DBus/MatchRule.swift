@@ -1,3 +1,5 @@
+import Posix
+
 /// A D-Bus match rule: which messages the bus should route to this connection.
 ///
 /// The same rule also filters locally, since one connection receives the
@@ -114,5 +116,5 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
 /// Quotes a match rule value: inside single quotes nothing is special, and a
 /// single quote itself is written as `'\''`.
 private func quoted(_ value: String) -> String {
-  "'" + value.replacing("'", with: "'\\''") + "'"
+  "'" + value.replacingAll("'", with: "'\\''") + "'"
 }

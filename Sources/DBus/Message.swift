@@ -1,4 +1,5 @@
 import CDBus
+import Posix
 
 #if canImport(Glibc)
   import Glibc
@@ -115,7 +116,7 @@ public final class Message: @unchecked Sendable {
 
   /// `message` without NUL bytes, cut at a character boundary to ``errorTextLimit`` bytes.
   static func errorText(_ message: String) -> String {
-    let text = message.containsNUL ? message.replacing("\0", with: " ") : message
+    let text = message.containsNUL ? message.replacingAll("\0", with: " ") : message
     let count = text.utf8.count
     guard count > errorTextLimit else { return text }
     let suffix = "… (\(count) bytes in all)"

@@ -52,7 +52,15 @@ extension JSONValue {
   /// `key` as one reference token of a JSON Pointer (RFC 6901): `~` as `~0`,
   /// `/` as `~1`; the keys of ``parsingKeepingNumberTexts(_:)``'s texts are built of these.
   public static func pointerToken(_ key: String) -> String {
-    key.replacing("~", with: "~0").replacing("/", with: "~1")
+    var token = ""
+    for character in key {
+      switch character {
+      case "~": token += "~0"
+      case "/": token += "~1"
+      default: token.append(character)
+      }
+    }
+    return token
   }
 
   /// Parses one JSON text from a string; see ``init(parsing:)-(Collection<UInt8>)``.

@@ -1,4 +1,5 @@
 public import DBus
+import Posix
 import Spawn
 import Synchronization
 
@@ -338,7 +339,7 @@ public final class NotificationClient: Sendable {
       reply = try await connection.call(message, timeout: timeout)
     } catch  where isGoneError(error) {
       return nil
-    } catch  where error.is(.invalidArgs) && error.message.contains("NUL") {
+    } catch  where error.is(.invalidArgs) && error.message.includes("NUL") {
       throw NotificationError(
         .invalidArgument, "the notification cannot be sent: \(error.message)", underlying: error)
     } catch {

@@ -58,8 +58,7 @@ public final class NotificationServer: Sendable {
 
     public init(
       capabilities: [Capability] = Configuration.defaultCapabilities,
-      information: ServerInformation = ServerInformation(
-        name: "shieldbridge", vendor: "ShieldBridge", version: "0.1.0", specVersion: "1.3"),
+      information: ServerInformation = .shieldBridge,
       recordPath: String? = nil, retainedLimit: Int = 1000, retainedBytes: Int = 16 << 20,
       textLimit: Int = 64 << 10, notificationLimit: Int = 512 << 10, answersZeroIDs: Bool = false
     ) {

@@ -1,3 +1,5 @@
+import Version
+
 /// What `GetServerInformation` reports about the server.
 public struct ServerInformation: Sendable, Hashable {
   /// The product name, such as `dunst`.
@@ -14,4 +16,10 @@ public struct ServerInformation: Sendable, Hashable {
     self.version = version
     self.specVersion = specVersion
   }
+}
+
+extension ServerInformation {
+  /// The embedded server's: ShieldBridge's name and version, specification 1.3.
+  public static let shieldBridge = ServerInformation(
+    name: "shieldbridge", vendor: "ShieldBridge", version: shieldBridgeVersion, specVersion: "1.3")
 }

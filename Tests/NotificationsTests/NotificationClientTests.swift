@@ -2,6 +2,7 @@ import DBus
 import Notifications
 import TestSupport
 import Testing
+import Version
 
 @Suite("The client posts, replaces, closes and reads the server")
 struct NotificationClientPostingTests {
@@ -115,7 +116,7 @@ struct NotificationClientPostingTests {
     #expect(
       information
         == ServerInformation(
-          name: "shieldbridge", vendor: "ShieldBridge", version: "0.1.0", specVersion: "1.3"))
+          name: "shieldbridge", vendor: "ShieldBridge", version: shieldBridgeVersion, specVersion: "1.3"))
     #expect(client.serverOwner == fixture.server.connection.uniqueName)
   }
 

@@ -5,6 +5,7 @@ import Notifications
 import Spawn
 import TestSupport
 import Testing
+import Version
 
 /// `shieldbridge notification-server` running on a private bus, ready when this returns.
 private final class RunningServer: Sendable {
@@ -181,7 +182,7 @@ struct DoctorCommandTests {
     let text = try server.run(["doctor"])
     #expect(text.status == 0, "\(text.error)")
     #expect(text.output.contains("bus: \(server.bus.address)"))
-    #expect(text.output.contains("server: shieldbridge 0.1.0 by ShieldBridge, specification 1.3"))
+    #expect(text.output.contains("server: shieldbridge \(shieldBridgeVersion) by ShieldBridge, specification 1.3"))
     #expect(text.output.contains("capabilities: actions, body, body-markup, x-dunst-stack-tag"))
     #expect(
       text.output.contains(

@@ -1,4 +1,5 @@
 import Testing
+import Version
 
 @testable import ShieldBridgeCLI
 
@@ -101,6 +102,8 @@ struct HelpTests {
   }
 
   @Test func theRootAnswersItsVersion() async {
-    #expect(await Command.root.run(["--version"]) == Command.Ending(status: .success, output: "shieldbridge 0.1.0"))
+    #expect(
+      await Command.root.run(["--version"])
+        == Command.Ending(status: .success, output: "shieldbridge \(shieldBridgeVersion)"))
   }
 }

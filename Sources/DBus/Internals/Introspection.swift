@@ -18,7 +18,8 @@ func introspectionXML(interfaces: [Interface], children: [String]) -> String {
   ]
   for interface in interfaces.sorted(by: { $0.name.rawValue < $1.name.rawValue }) {
     lines += interfaceXML(
-      name: interface.name, methods: interface.methods.map(\.declaration), signals: interface.signals)
+      name: interface.name, methods: interface.methods.map(\.declaration), signals: interface.signals,
+      annotations: interface.annotations)
   }
   for child in children {
     lines.append("  <node name=\"\(escaped(child))\"/>")
@@ -28,7 +29,9 @@ func introspectionXML(interfaces: [Interface], children: [String]) -> String {
 }
 
 /// The lines of one `<interface>` element, indented as a child of `<node>`.
-func interfaceXML(name: InterfaceName, methods: [MethodDeclaration], signals: [SignalDeclaration]) -> [String] {
+func interfaceXML(
+  name: InterfaceName, methods: [MethodDeclaration], signals: [SignalDeclaration], annotations: [Annotation] = []
+) -> [String] {
   var lines = ["  <interface name=\"\(escaped(name.rawValue))\">"]
   for method in methods {
     let arguments =
@@ -51,6 +54,9 @@ func interfaceXML(name: InterfaceName, methods: [MethodDeclaration], signals: [S
       lines += arguments.map { "      " + $0 }
       lines.append("    </signal>")
     }
+  }
+  for annotation in annotations {
+    lines.append("    <annotation name=\"\(escaped(annotation.name))\" value=\"\(escaped(annotation.value))\"/>")
   }
   lines.append("  </interface>")
   return lines

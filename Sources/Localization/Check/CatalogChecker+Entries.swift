@@ -1,3 +1,5 @@
+import Posix
+
 extension CatalogChecker {
   /// The role of each product message, to find its length budget.
   private static let roles: [MessageLookupKey: MessageRole] = {
@@ -162,7 +164,7 @@ extension CatalogChecker {
     if Self.isSpace(translation.unicodeScalars.last) != Self.isSpace(source.unicodeScalars.last) {
       report(line, .warning, .whitespace, "\(form) and msgid differ in trailing spaces")
     }
-    if translation.contains("  "), !source.contains("  ") {
+    if translation.includes("  "), !source.includes("  ") {
       report(line, .warning, .whitespace, "\(form) has a doubled space")
     }
   }

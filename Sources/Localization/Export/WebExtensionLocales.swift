@@ -1,4 +1,5 @@
 import JSON
+import Posix
 
 /// The browser extension's static texts, as `_locales/LANG/messages.json` files made from the catalogs.
 ///
@@ -104,7 +105,7 @@ public enum WebExtensionLocales {
     for segment in template.segments {
       switch segment {
       case .text(let literal):
-        result += literal.replacing("$", with: "$$")
+        result += literal.replacingAll("$", with: "$$")
       case .placeholder(let name):
         guard names.contains(name) else { return nil }
         result += "$\(name.uppercased())$"

@@ -56,7 +56,7 @@ extension NativeHost {
     }
     // Browsers write de-DE, gettext de_DE; negotiated like `locales negotiate`.
     localizer = Localizer.current(
-      override: language.replacing("-", with: "_"), directory: options.catalogDirectory)
+      override: language.replacingAll("-", with: "_"), directory: options.catalogDirectory)
   }
 
   /// `{"type":"focus","site":"instagram.com","focused":true}` or `"site":null`.

@@ -1,4 +1,5 @@
 public import DBus
+import Version
 
 /// `org.shieldbridge.ShieldBridge1`, declared once: the service exports it,
 /// the commands, the native host and the tests call it from this declaration.
@@ -35,5 +36,9 @@ public enum ServiceInterface {
     methods: [
       shield.declaration, open.declaration, status.declaration, usage.declaration, siteFocus.declaration,
     ],
-    signals: [dispatched.declaration, limitReached.declaration, unlocked.declaration])
+    signals: [dispatched.declaration, limitReached.declaration, unlocked.declaration],
+    annotations: [Annotation(versionAnnotation, shieldBridgeVersion)])
+
+  /// The annotation of the interface's introspection that names the service's version.
+  public static let versionAnnotation = "org.shieldbridge.Version"
 }

@@ -1,3 +1,5 @@
+import Version
+
 extension Command {
   /// How a command line ended, and what the tree itself prints for it.
   ///

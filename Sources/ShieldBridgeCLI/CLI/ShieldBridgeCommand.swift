@@ -1,8 +1,5 @@
 import Posix
 
-/// The version printed by `--version`.
-let shieldBridgeVersion = "0.1.0"
-
 extension Command {
   /// The root of the command tree.
   static let root = Command(

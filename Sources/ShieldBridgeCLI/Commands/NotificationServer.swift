@@ -3,6 +3,7 @@ import JSON
 import Notifications
 import Posix
 import Spawn
+import Version
 
 extension Command {
   /// `shieldbridge notification-server [click|close|reply|list …]`: the embedded server, and how to drive it.
