@@ -38,6 +38,24 @@ public enum ProductMessage: Hashable, Sendable {
   case usageWarning(app: String?, minutes: Int)
   /// In the browser when no service runs: "No ShieldBridge service is running: nothing is counted."
   case serviceMissing
+  // popup
+  /// In the extension's popup: "{used} min of {limit} min today".
+  case popupUsage(used: Int, limit: Int)
+  /// In the extension's popup: "Rule: {rule}".
+  case popupRule(rule: String)
+  /// In the extension's popup: "No rule limits this site."
+  case popupUncovered
+  /// The popup's button: "Limit this site".
+  case popupLimitSite
+  /// In the popup once the site was added: "This site now counts for {rule}."
+  case popupLimited(rule: String)
+  /// In the popup for a tab without a website: "This tab shows no website."
+  case popupNoSite
+  /// In the popup without a configured rule: "There is no rule to add it to yet. Run “{command}” in a terminal."
+  case popupNoRule
+
+  /// The command that `popupNoRule` tells the user to run.
+  public static let setupCommand = "shieldbridge setup"
 
   /// The command that `shieldCloseOnly` tells the user to run.
   public static let puzzleCommand = "shieldbridge puzzle"
@@ -62,6 +80,14 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleNotAtLimit: .puzzleNotAtLimit
     case .usageWarning: .usageWarning
     case .serviceMissing: .serviceMissing
+    // popup
+    case .popupUsage: .popupUsage
+    case .popupRule: .popupRule
+    case .popupUncovered: .popupUncovered
+    case .popupLimitSite: .popupLimitSite
+    case .popupLimited: .popupLimited
+    case .popupNoSite: .popupNoSite
+    case .popupNoRule: .popupNoRule
     }
   }
 
@@ -75,6 +101,9 @@ public enum ProductMessage: Hashable, Sendable {
       .puzzlePrompt, .puzzleIntro(app: app, minutes: minutes), .puzzleWrong,
       .puzzleSolved(app: app, minutes: minutes), .puzzleNotAtLimit(app: app),
       .usageWarning(app: app, minutes: minutes), .serviceMissing,
+      // popup
+      .popupUsage(used: max(minutes - 1, 0), limit: minutes), .popupRule(rule: "social"), .popupUncovered,
+      .popupLimitSite, .popupLimited(rule: "social"), .popupNoSite, .popupNoRule,
     ]
   }
 
@@ -122,6 +151,11 @@ public enum ProductMessage: Hashable, Sendable {
       let cleaned = Localizer.clean(view)
       values["view"] = cleaned.isEmpty ? "home" : cleaned
     case .puzzleQuestion(let task): values["task"] = Localizer.clean(task)
+    case .popupUsage(let used, let limit):
+      values["used"] = String(used)
+      values["limit"] = String(limit)
+    case .popupRule(let rule), .popupLimited(let rule): values["rule"] = Localizer.clean(rule)
+    case .popupNoRule: values["command"] = Self.setupCommand
     default: break
     }
     return values
