@@ -18,6 +18,8 @@ let rules = null;
 let state = null;
 /** Whether the site was added from here (then the status says so). */
 let added = false;
+/** Whether the background has said which site is in front (until then nothing is shown). */
+let known = false;
 
 function minutes(seconds) {
   return String(Math.floor(Math.max(0, Number(seconds) || 0) / 60));
@@ -28,6 +30,7 @@ function render() {
   element("rule").textContent = "";
   element("usage").textContent = "";
   element("limit").hidden = true;
+  if (!known) return;
   if (site === null) {
     element("rule").textContent = text("popup_no_site");
     return;
@@ -66,6 +69,7 @@ background.onMessage.addListener((message) => {
     case "front":
       site = typeof message.site === "string" ? message.site : null;
       state = message.state && typeof message.state === "object" ? message.state : null;
+      known = true;
       break;
     case "state":
       if (message.site === site) state = message;

@@ -292,6 +292,17 @@ struct BrowserChromiumTests {
       try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
         == "Instagram ist pausiert")
     #expect(try await setup.browser.evaluate("document.documentElement.lang", session: shield) == "de")
+    // The popup's texts come from _locales/de too; a shield page in front is no website.
+    let opened = try await setup.browser.call(
+      "Target.createTarget",
+      .object([("url", .string("chrome-extension://\(BrowserSite.chromiumID)/popup.html")), ("background", true)]))
+    let popup = try await setup.browser.attach(opened["targetId"]?.stringValue ?? "")
+    let rule = try await setup.text(
+      "document.getElementById('rule').textContent", session: popup, what: "the popup's text")
+    #expect(rule == "Dieser Tab zeigt keine Website.")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('add').textContent", session: popup)
+        == "Website begrenzen")
     _ = await setup.finish()
   }
 
@@ -325,10 +336,21 @@ struct BrowserChromiumTests {
     #expect(
       try await setup.browser.evaluate("document.getElementById('add').textContent", session: popup)
         == "Limit this site")
+    // A rule that is not there (the list offers none such; the host checks anyway): refused, the file untouched.
+    let before = try String(contentsOfFile: setup.service.sandbox.configPath, encoding: .utf8)
+    _ = try await setup.browser.evaluate(
+      "(() => { background.postMessage({type: 'limitSite', site, rule: 'video'}); return 'sent'; })()",
+      session: popup)
+    let refused = try await setup.text(
+      "document.getElementById('status').textContent", session: popup, what: "the popup's refusal")
+    #expect(refused.contains("video"), "\(refused)")
+    #expect(try String(contentsOfFile: setup.service.sandbox.configPath, encoding: .utf8) == before)
+    #expect(try await setup.browser.evaluate("document.getElementById('limit').hidden", session: popup) == false)
     _ = try await setup.browser.evaluate(
       "(() => { document.getElementById('limit').requestSubmit(); return 'sent'; })()", session: popup)
     let status = try await setup.text(
-      "document.getElementById('status').textContent", session: popup, what: "the popup's answer")
+      "document.getElementById('status').textContent === \(JSONValue.string(refused).serialized) ? '' : "
+        + "document.getElementById('status').textContent", session: popup, what: "the popup's answer")
     #expect(status == "This site now counts for social.")
     let config = try String(contentsOfFile: setup.service.sandbox.configPath, encoding: .utf8)
     #expect(config.contains("reddit.com"), "\(config)")
