@@ -31,6 +31,9 @@ const RECHECK_MS = 5000;
 // A shield page whose rule was unlocked says so this long before it goes back
 // to the site, so that the person sees why the page changes.
 const UNLOCKED_MS = 3000;
+// After a site was added to a rule, the front is reported again this much later, so
+// that the state of the service, which has read config.json by then, reaches the popup.
+const RESTATE_MS = 3000;
 
 /** The native port, or null while the host is gone. */
 let host = null;
@@ -136,7 +139,7 @@ function onHostMessage(message) {
       setTimeout(() => {
         reported = undefined;
         update();
-      }, UNLOCKED_MS);
+      }, RESTATE_MS);
       break;
     case "puzzle":
     case "usedUp":
@@ -372,8 +375,6 @@ function onPageMessage(page, message) {
   }
 }
 
-connect();
-
 // MARK: The toolbar popup
 
 function toPopups(message) {
@@ -409,3 +410,5 @@ function onPopupConnect(port) {
     }
   });
 }
+
+connect();
