@@ -63,4 +63,32 @@ struct NativeHostRulesTests {
     try host.closeInput()
     #expect(await host.exitStatus() == 0)
   }
+
+  @Test func afterASiteIsLimitedTheSameFocusAsksTheServiceAgain() async throws {
+    let harness = try await SiteHarness()
+    let host = try harness.host()
+    try host.focus("reddit.com")
+    #expect(try await host.state("reddit.com")["covered"] == false)
+    try host.send(json(["type": "limitSite", "site": "reddit.com", "rule": "social"]))
+    _ = try await host.message("the site limited") { $0["type"] == "siteLimited" }
+
+    // Another host, which has no state to answer from, learns when the service has read the file.
+    let other = try harness.host()
+    _ = try await poll("the service to cover reddit.com", every: .milliseconds(100)) {
+      let count = other.received.count
+      try other.focus(nil)
+      try other.focus("reddit.com")
+      return try await other.state("reddit.com", after: count)["rule"] == "social" ? true : nil
+    }
+    try other.closeInput()
+    #expect(await other.exitStatus() == 0)
+
+    // The same focus as before (what the popup's background sends): not the old state from memory.
+    let count = host.received.count
+    try host.focus("reddit.com")
+    let state = try await host.state("reddit.com", after: count)
+    #expect(state["covered"] == true && state["rule"] == "social", "\(state)")
+    try host.closeInput()
+    #expect(await host.exitStatus() == 0)
+  }
 }

@@ -18,6 +18,7 @@ if (typeof importScripts === "function") importScripts("domain.js");
 const api = globalThis.browser ?? globalThis.chrome;
 const HOST_NAME = "org.shieldbridge.shieldbridge";
 const SHIELD_PAGE = api.runtime.getURL("shield.html");
+const POPUP_PAGE = api.runtime.getURL("popup.html");
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 60000;
 // While the host is connected, the front is looked at again this often, whatever
@@ -30,6 +31,9 @@ const RECHECK_MS = 5000;
 // A shield page whose rule was unlocked says so this long before it goes back
 // to the site, so that the person sees why the page changes.
 const UNLOCKED_MS = 3000;
+// After a site was added to a rule, the front is reported again this much later, so
+// that the state of the service, which has read config.json by then, reaches the popup.
+const RESTATE_MS = 3000;
 
 /** The native port, or null while the host is gone. */
 let host = null;
@@ -51,6 +55,10 @@ let asker = null;
 let generation = 0;
 /** The next look at the front while the host is connected, or null. */
 let recheckTimer = null;
+/** The last state the host gave (for the site it names), or null. */
+let lastState = null;
+/** The toolbar popups open: their ports. */
+const popups = new Set();
 
 // MARK: The host
 
@@ -87,6 +95,7 @@ function connect() {
     reported = undefined;
     console.warn("ShieldBridge: the native host went away:", error ? error.message : "closed");
     broadcast({ type: "hostGone" });
+    toPopups({ type: "hostGone" });
     scheduleReconnect();
   });
   sendToHost({ type: "hello", version: 1, language: api.i18n.getUILanguage() });
@@ -118,6 +127,19 @@ function onHostMessage(message) {
   switch (message.type) {
     case "state":
       onState(message);
+      toPopups(message);
+      break;
+    case "rules":
+    case "limitRefused":
+      toPopups(message);
+      break;
+    case "siteLimited":
+      toPopups(message);
+      // The service reloads its file and counts the site from then on: ask again for its state.
+      setTimeout(() => {
+        reported = undefined;
+        update();
+      }, RESTATE_MS);
       break;
     case "puzzle":
     case "usedUp":
@@ -141,6 +163,7 @@ function onHostMessage(message) {
       // No service runs, so nothing is counted: the shield pages say so plainly.
       console.warn("ShieldBridge: no service counts:", String(message.message));
       broadcast({ type: "noService", text: stringOrNull(message.text) });
+      toPopups({ type: "noService", text: stringOrNull(message.text) });
       break;
     default:
       break;
@@ -149,6 +172,7 @@ function onHostMessage(message) {
 
 function onState(state) {
   if (typeof state.site !== "string") return;
+  lastState = state;
   if (state.shielded === true) {
     if (front.tabId !== null && front.site === state.site) shield(front.tabId, state);
     return;
@@ -307,6 +331,10 @@ function toAsker(message) {
 }
 
 api.runtime.onConnect.addListener((port) => {
+  if (port.name === "popup" && port.sender?.url?.startsWith(POPUP_PAGE)) {
+    onPopupConnect(port);
+    return;
+  }
   if (port.name !== "shield" || !port.sender?.tab || !port.sender.url?.startsWith(SHIELD_PAGE)) {
     port.disconnect();
     return;
@@ -353,6 +381,42 @@ function onPageMessage(page, message) {
     default:
       break;
   }
+}
+
+// MARK: The toolbar popup
+
+function toPopups(message) {
+  for (const port of popups) port.postMessage(message);
+}
+
+/**
+ * A popup (popup.html, in the toolbar or in a tab) is about the site in front:
+ * the active tab of the last focused normal window, which the popup's own
+ * window is not. It gets that site with the host's last state for it, and the
+ * rules to choose from; "limitSite" goes to the host as it is.
+ */
+function onPopupConnect(port) {
+  popups.add(port);
+  port.onDisconnect.addListener(() => popups.delete(port));
+  port.onMessage.addListener((message) => {
+    if (!message || typeof message !== "object") return;
+    switch (message.type) {
+      case "hello": {
+        const state = lastState && lastState.site === front.site ? lastState : null;
+        port.postMessage({ type: "front", site: front.site, state });
+        if (!sendToHost({ type: "rules" })) port.postMessage({ type: "hostGone" });
+        break;
+      }
+      case "limitSite":
+        if (typeof message.site !== "string" || typeof message.rule !== "string") return;
+        if (!sendToHost({ type: "limitSite", site: message.site, rule: message.rule })) {
+          port.postMessage({ type: "hostGone" });
+        }
+        break;
+      default:
+        break;
+    }
+  });
 }
 
 connect();

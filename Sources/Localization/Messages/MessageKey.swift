@@ -38,6 +38,14 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case reportDeclined = "report.declined"
   case reportForgotten = "report.forgotten"
   case reportNoRules = "report.no-rules"
+  // popup
+  case popupUsage = "popup.usage"
+  case popupRule = "popup.rule"
+  case popupUncovered = "popup.uncovered"
+  case popupLimitSite = "popup.limit-site"
+  case popupLimited = "popup.limited"
+  case popupNoSite = "popup.no-site"
+  case popupNoRule = "popup.no-rule"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -243,6 +251,40 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
       return define(
         .body, "shieldbridge report without rules in config.json.",
         MessageSource("No rules are configured: nothing is metered and no history is kept."))
+    // popup
+    case .popupUsage:
+      return define(
+        .puzzle,
+        "The browser extension's toolbar popup: today's use of the site's rule. {used} and {limit} are whole "
+          + "minutes (used today, the daily limit); keep the unit short, as “min”, so that no plural is needed.",
+        MessageSource("{used} min of {limit} min today"))
+    case .popupRule:
+      return define(
+        .puzzle, "The browser extension's toolbar popup: the rule that counts the site. {rule} is its name.",
+        MessageSource("Rule: {rule}"))
+    case .popupUncovered:
+      return define(
+        .puzzle, "The browser extension's toolbar popup, for a site that no rule counts.",
+        MessageSource("No rule limits this site."))
+    case .popupLimitSite:
+      return define(
+        .action, "Button in the browser extension's toolbar popup that adds the site to the chosen rule.",
+        MessageSource("Limit this site"))
+    case .popupLimited:
+      return define(
+        .puzzle,
+        "The browser extension's toolbar popup, after the site was added to a rule. {rule} is the rule's name.",
+        MessageSource("This site now counts for {rule}."))
+    case .popupNoSite:
+      return define(
+        .puzzle, "The browser extension's toolbar popup, when the tab shows no website.",
+        MessageSource("This tab shows no website."))
+    case .popupNoRule:
+      return define(
+        .puzzle,
+        "The browser extension's toolbar popup, when no rule is configured yet. {command} is the command "
+          + "to type, “shieldbridge setup”; keep it as it is.",
+        MessageSource("There is no rule to add it to yet. Run “{command}” in a terminal."))
     }
   }
 

@@ -80,6 +80,24 @@ public enum ProductMessage: Hashable, Sendable {
   case reportForgotten(days: Int, date: String)
   /// `shieldbridge report` without rules.
   case reportNoRules
+  // popup
+  /// In the extension's popup: "{used} min of {limit} min today".
+  case popupUsage(used: Int, limit: Int)
+  /// In the extension's popup: "Rule: {rule}".
+  case popupRule(rule: String)
+  /// In the extension's popup: "No rule limits this site."
+  case popupUncovered
+  /// The popup's button: "Limit this site".
+  case popupLimitSite
+  /// In the popup once the site was added: "This site now counts for {rule}."
+  case popupLimited(rule: String)
+  /// In the popup for a tab without a website: "This tab shows no website."
+  case popupNoSite
+  /// In the popup without a configured rule: "There is no rule to add it to yet. Run “{command}” in a terminal."
+  case popupNoRule
+
+  /// The command that `popupNoRule` tells the user to run.
+  public static let setupCommand = "shieldbridge setup"
 
   /// The command that `shieldCloseOnly` tells the user to run.
   public static let puzzleCommand = "shieldbridge puzzle"
@@ -121,6 +139,14 @@ public enum ProductMessage: Hashable, Sendable {
     case .reportDeclined: .reportDeclined
     case .reportForgotten: .reportForgotten
     case .reportNoRules: .reportNoRules
+    // popup
+    case .popupUsage: .popupUsage
+    case .popupRule: .popupRule
+    case .popupUncovered: .popupUncovered
+    case .popupLimitSite: .popupLimitSite
+    case .popupLimited: .popupLimited
+    case .popupNoSite: .popupNoSite
+    case .popupNoRule: .popupNoRule
     }
   }
 
@@ -144,6 +170,9 @@ public enum ProductMessage: Hashable, Sendable {
       .reportBusiest(app: Localizer.clean(app ?? "").isEmpty ? "Instagram" : app, minutes: minutes),
       .reportGrants(count: minutes), .reportDeclined(count: minutes),
       .reportForgotten(days: minutes, date: "2026-11-29"), .reportNoRules,
+      // popup
+      .popupUsage(used: max(minutes - 1, 0), limit: minutes), .popupRule(rule: "social"), .popupUncovered,
+      .popupLimitSite, .popupLimited(rule: "social"), .popupNoSite, .popupNoRule,
     ]
   }
 
@@ -216,6 +245,11 @@ public enum ProductMessage: Hashable, Sendable {
       values["from"] = Localizer.clean(from)
       values["to"] = Localizer.clean(to)
     case .reportForgotten(_, let date): values["date"] = Localizer.clean(date)
+    case .popupUsage(let used, let limit):
+      values["used"] = String(used)
+      values["limit"] = String(limit)
+    case .popupRule(let rule), .popupLimited(let rule): values["rule"] = Localizer.clean(rule)
+    case .popupNoRule: values["command"] = Self.setupCommand
     default: break
     }
     return values

@@ -38,6 +38,8 @@ extension NativeHost {
       try Configuration.edit(at: path, .addSites(rule: rule, sites: [site.name]))
       options.logger.notice("added \(site) to the rule \"\(rule)\" in \(path), as the browser asked")
       send(.object([("type", "siteLimited")] + answer))
+      // The service counts the site once it has read the file: the next focus asks it again.
+      lastState = nil
     } catch {
       options.logger.warning("limitSite: \(error)")
       send(.object([("type", "limitRefused")] + answer + [("message", .string(error.description))]))

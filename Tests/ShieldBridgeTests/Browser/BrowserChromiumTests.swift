@@ -33,7 +33,9 @@ struct BrowserChromiumTests {
       let folder = BrowserSite.extensionFolder
       let port = service.port
       // The covered names go to the local server; every other name fails, so nothing reaches the network.
-      let rules = "MAP instagram.com 127.0.0.1:\(port), MAP www.instagram.com 127.0.0.1:\(port), MAP * ~NOTFOUND"
+      let rules =
+        "MAP instagram.com 127.0.0.1:\(port), MAP www.instagram.com 127.0.0.1:\(port), "
+        + "MAP reddit.com 127.0.0.1:\(port), MAP www.reddit.com 127.0.0.1:\(port), MAP * ~NOTFOUND"
       browser = try DevToolsPipe(
         browser: [
           chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
@@ -369,6 +371,82 @@ struct BrowserChromiumTests {
       try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
         == "Instagram ist pausiert")
     #expect(try await setup.browser.evaluate("document.documentElement.lang", session: shield) == "de")
+    // The popup's texts come from _locales/de too; a shield page in front is no website.
+    let opened = try await setup.browser.call(
+      "Target.createTarget",
+      .object([("url", .string("chrome-extension://\(BrowserSite.chromiumID)/popup.html")), ("background", true)]))
+    let popup = try await setup.browser.attach(opened["targetId"]?.stringValue ?? "")
+    let rule = try await setup.text(
+      "document.getElementById('rule').textContent", session: popup, what: "the popup's text")
+    #expect(rule == "Dieser Tab zeigt keine Website.")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('add').textContent", session: popup)
+        == "Website begrenzen")
     _ = await setup.finish()
+  }
+
+  @Test("The toolbar popup limits a site no rule covers: config.json names it and the service counts it")
+  func popupLimitsSite() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 600, grant: 5, grants: 1))
+    let worker = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://www.reddit.com/")]), session: page)
+    // The host's state for the site in front: no rule covers it.
+    _ = try await poll("the host's state for reddit.com", timeout: .seconds(20)) {
+      let state = try await setup.browser.evaluate(
+        "lastState && lastState.site === 'reddit.com' ? String(lastState.covered) : ''", session: worker)
+      return state == "false" ? true : nil
+    }
+    #expect(try await setup.usage()?["usedSeconds"]?.integerValue == 0)
+    // The popup is the same page in a tab; opened in the background, the site's tab stays in front.
+    let opened = try await setup.browser.call(
+      "Target.createTarget",
+      .object([("url", .string("chrome-extension://\(BrowserSite.chromiumID)/popup.html")), ("background", true)]))
+    let popup = try await setup.browser.attach(opened["targetId"]?.stringValue ?? "")
+    let choice = try await setup.text(
+      "document.getElementById('limit').hidden ? '' : [...document.getElementById('rules').options].map(o => o.value).join(',')",
+      session: popup, what: "the popup's choice of rule")
+    #expect(choice == "social")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('site').textContent", session: popup) == "reddit.com")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('rule').textContent", session: popup)
+        == "No rule limits this site.")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('add').textContent", session: popup)
+        == "Limit this site")
+    // A rule that is not there (the list offers none such; the host checks anyway): refused, the file untouched.
+    let before = try String(contentsOfFile: setup.service.sandbox.configPath, encoding: .utf8)
+    _ = try await setup.browser.evaluate(
+      "(() => { background.postMessage({type: 'limitSite', site, rule: 'video'}); return 'sent'; })()",
+      session: popup)
+    let refused = try await setup.text(
+      "document.getElementById('status').textContent", session: popup, what: "the popup's refusal")
+    #expect(refused.contains("video"), "\(refused)")
+    #expect(try String(contentsOfFile: setup.service.sandbox.configPath, encoding: .utf8) == before)
+    #expect(try await setup.browser.evaluate("document.getElementById('limit').hidden", session: popup) == false)
+    _ = try await setup.browser.evaluate(
+      "(() => { document.getElementById('limit').requestSubmit(); return 'sent'; })()", session: popup)
+    let status = try await setup.text(
+      "document.getElementById('status').textContent === \(JSONValue.string(refused).serialized) ? '' : "
+        + "document.getElementById('status').textContent", session: popup, what: "the popup's answer")
+    #expect(status == "This site now counts for social.")
+    let config = try String(contentsOfFile: setup.service.sandbox.configPath, encoding: .utf8)
+    #expect(config.contains("reddit.com"), "\(config)")
+    // The service reloads the file and counts the site in front for the rule.
+    _ = try await poll("reddit.com counted for social", timeout: .seconds(30)) {
+      let rule = try await setup.usage()
+      return rule?["counting"]?.boolValue == true && (rule?["usedSeconds"]?.integerValue ?? 0) >= 1 ? true : nil
+    }
+    // The next state names the rule, and the popup shows today's use.
+    let usage = try await setup.text(
+      "document.getElementById('usage').textContent", session: popup, what: "today's use in the popup")
+    #expect(usage.wholeMatch(of: /\d+ min of \d+ min today/) != nil, "\(usage)")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('rule').textContent", session: popup)
+        == "Rule: social")
+    #expect(try await setup.browser.evaluate("document.getElementById('limit').hidden", session: popup) == true)
+    let log = await setup.finish()
+    #expect(log.contains("added reddit.com to the rule \"social\""), "\(log)")
   }
 }
