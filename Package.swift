@@ -63,8 +63,8 @@ let package = Package(
     .target(
       name: "ShieldBridgeCLI",
       dependencies: [
-        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
-        "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
+        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "NotificationMarkup", "Notifications",
+        "Posix", "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
       ]
     ),
     // The shipped binary's size (docs/benchmarks.md, "Size"): linked by lld with identical code

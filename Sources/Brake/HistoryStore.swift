@@ -138,19 +138,7 @@ public final class HistoryStore: Sendable {
 
   /// Renames the damaged history to a name no earlier damaged one has.
   private func moveAside() throws(LedgerError) -> String {
-    let base = "\(path).corrupt-\(LedgerStore.timestamp(clock.now()))"
-    var target = base
-    var attempt = 1
-    while FileSystem.exists(target) {
-      attempt += 1
-      target = "\(base)-\(attempt)"
-    }
-    do {
-      try FileSystem.rename(path, to: target)
-    } catch {
-      throw .io(operation: "rename to \(target)", path: path, errno: error.rawValue)
-    }
-    return target
+    try LedgerStore.moveAside(path, at: clock.now())
   }
 
   private func save(_ history: History) throws(LedgerError) {

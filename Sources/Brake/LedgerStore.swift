@@ -300,7 +300,13 @@ public final class LedgerStore: Sendable {
 
   /// Renames the damaged ledger to a name no earlier damaged ledger has.
   private func moveAside() throws(LedgerError) -> String {
-    let base = "\(path).corrupt-\(LedgerStore.timestamp(clock.now()))"
+    try Self.moveAside(path, at: clock.now())
+  }
+
+  /// Renames the damaged file at `path` (the ledger, the history) to
+  /// `PATH.corrupt-<UTC time>`, a name no earlier damaged one has.
+  static func moveAside(_ path: String, at now: WallTime) throws(LedgerError) -> String {
+    let base = "\(path).corrupt-\(LedgerStore.timestamp(now))"
     var target = base
     var attempt = 1
     while FileSystem.exists(target) {

@@ -1,5 +1,6 @@
 import Brake
 import Localization
+import NotificationMarkup
 
 /// `report --html FILE`: one self-contained page (inline SVG and CSS, no
 /// script, no network, no external font) with the days as bars stacked by
@@ -133,19 +134,8 @@ enum ReportHTML {
     return rest == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(rest < 10 ? "0" : "")\(rest)"
   }
 
-  /// `& < > " '` as character references.
+  /// `& < > " '` as character references (``NotificationMarkup/Markup/escape(_:)``).
   static func escape(_ text: String) -> String {
-    var result = ""
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#39;"
-      default: result.append(character)
-      }
-    }
-    return result
+    Markup.escape(text)
   }
 }
