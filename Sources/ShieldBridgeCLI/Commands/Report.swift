@@ -71,14 +71,7 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
   let configuration = try loadConfiguration()
   let store = try standardLedgerStore()
   let history = HistoryStore(beside: store)
-  let ledger: Ledger
-  do {
-    let loaded = try store.load()
-    report(loaded.warnings)
-    ledger = loaded.value
-  } catch {
-    throw CommandFailure(error)
-  }
+  let ledger = try loadLedger(store)
   let today = store.today(in: ledger)
 
   if invocation[\.forget] {

@@ -48,6 +48,17 @@ func standardLedgerStore() throws(CommandFailure) -> LedgerStore {
   }
 }
 
+/// The ledger in `store`, its warnings printed.
+func loadLedger(_ store: LedgerStore) throws(CommandFailure) -> Ledger {
+  do {
+    let loaded = try store.load()
+    report(loaded.warnings)
+    return loaded.value
+  } catch {
+    throw CommandFailure(error)
+  }
+}
+
 /// Prints what the ledger reported while it went on (a damaged file kept aside).
 func report(_ warnings: [LedgerWarning]) {
   for warning in warnings { Output.err("shieldbridge: warning: \(warning)") }

@@ -55,14 +55,7 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
   let loaded = try loadConfigurationFile()
   var configuration = loaded.configuration
   let store = try standardLedgerStore()
-  let ledger: Ledger
-  do {
-    let loaded = try store.load()
-    report(loaded.warnings)
-    ledger = loaded.value
-  } catch {
-    throw CommandFailure(error)
-  }
+  let ledger = try loadLedger(store)
   let today = store.today(in: ledger)
   // Today's rules: what config.json loosened comes from tomorrow.
   let configured = configuration.rules
