@@ -83,7 +83,7 @@ import Testing
 
         """#)
     // The warnings about the keys this version does not know go to stderr, as the service logs them.
-    #expect(result.error.contains("rules[0].pauseSeconds: unknown key, ignored"))
+    #expect(result.error.contains("rules[0].byDay: unknown key, ignored"))
     let list = try sandbox.run(["rules", "list"])
     #expect(list.status == 0)
     #expect(list.output.hasPrefix("social: apps Instagram; sites reddit.com\n  limit 5m a day, 5m per task"))

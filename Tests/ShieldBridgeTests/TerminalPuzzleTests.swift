@@ -57,15 +57,21 @@ struct TerminalPuzzleTests {
 
   @Test func aRulesPauseCountsDownOnOneLineBeforeTheAnswerIsRead() async throws {
     let sandbox = try Sandbox()
-    try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"],"pauseSeconds":4}]}"#)
+    // Long enough that a busy machine still sees the countdown running, and a later second of it.
+    try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"],"pauseSeconds":15}]}"#)
     let seed: UInt64 = 5
     let task = tasks(seed: seed, count: 1)[0]
     let tmux = try Tmux(sandbox: sandbox)
     try await tmux.start([ShieldBridgeTool.path, "puzzle", "--app", "Instagram", "--seed", String(seed)])
-    _ = try await tmux.waitForScreen("the countdown") { $0.contains("What is \(task.text)?\nWait ") }
+    func secondsShown(_ screen: String) -> Int? {
+      guard let wait = screen.range(of: "\nWait ") else { return nil }
+      return Int(screen[wait.upperBound...].prefix { $0.isNumber })
+    }
+    let first = try await tmux.waitForScreen("the countdown") { $0.contains("What is \(task.text)?\nWait ") }
+    let shown = try #require(secondsShown(first))
     // The countdown rewrites its one line: a later second replaces the first, never a second line.
-    let later = try await tmux.waitForScreen("a later second") {
-      $0.contains("Wait 2 seconds before you answer.") || $0.contains("Wait 1 second before you answer.")
+    let later = try await tmux.waitForScreen("a later second") { screen in
+      secondsShown(screen).map { $0 < shown } ?? false
     }
     #expect(later.components(separatedBy: "before you answer.").count == 2, "\(later)")
     // capture-pane drops the prompt's trailing space.

@@ -6,6 +6,9 @@ import TestSupport
 /// configuration but `remain-on-exit` (so that the last screen can still be
 /// read after the program has ended). It is killed when the value goes.
 final class Tmux: Sendable {
+  /// Held so that the sandbox, and the server's socket in it, outlive the server:
+  /// a test's sandbox may go before its last use of the server.
+  private let sandbox: Sandbox
   private let tmux: String
   private let socket: String
   private let configuration: String
@@ -14,6 +17,7 @@ final class Tmux: Sendable {
 
   /// - Parameter environment: The programs' environment; the sandbox's isolated one unless given.
   init(sandbox: Sandbox, environment: [String: String]? = nil) throws {
+    self.sandbox = sandbox
     tmux = try requiredTool("tmux", package: "tmux")
     socket = sandbox.root.file("tmux.socket")
     configuration = sandbox.root.file("tmux.conf")
