@@ -125,15 +125,9 @@ public final class HistoryStore: Sendable {
     }
   }
 
+  /// The ledger's lock, which the history shares.
   private func withLock<Result>(_ body: () throws(LedgerError) -> Result) throws(LedgerError) -> Result {
-    do {
-      try FileSystem.makeDirectories(directory)
-    } catch {
-      throw LedgerError(error)
-    }
-    let lockPath = directory + "/ledger.lock"
-    return try FileLock.withLock(
-      path: lockPath, timeout: lockTimeout, lockFailure: { LedgerError($0, path: lockPath) }, body)
+    try LedgerStore(directory: directory, clock: clock, lockTimeout: lockTimeout).withLock(body)
   }
 
   /// Renames the damaged history to a name no earlier damaged one has.

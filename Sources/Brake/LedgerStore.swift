@@ -230,7 +230,8 @@ public final class LedgerStore: Sendable {
     }
   }
 
-  private func withLock<Result>(_ body: () throws(LedgerError) -> Result) throws(LedgerError)
+  /// Runs `body` under the lock every writer of the state folder takes (the ledger's, the history's).
+  func withLock<Result>(_ body: () throws(LedgerError) -> Result) throws(LedgerError)
     -> Result
   {
     do {
