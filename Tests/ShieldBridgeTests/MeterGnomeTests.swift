@@ -57,8 +57,15 @@ struct MeterGnomeTests {
     // back): minimized again.
     _ = try await poll("the focus back on Other") { try await session.watch()?.wmClass == "Other" ? true : nil }
     mark = harness.log.count
-    try await session.press(chord: [0xffe9, 0xff09])
-    _ = try await harness.logLine(after: mark, containing: "rule social: hid 1 window(s)")
+    // On a busy machine the switcher can take the keyboard after the keys are gone, and nothing
+    // comes back; a person then presses Escape (should a switcher be left open) and tries again.
+    var hidAgain: String?
+    for _ in 0..<3 where hidAgain == nil {
+      try await session.altTab(times: 1)
+      hidAgain = try? await harness.logLine(after: mark, containing: "rule social: hid 1 window(s)", timeout: .seconds(20))
+      if hidAgain == nil { try await session.press(keysym: 0xff1b) }
+    }
+    #expect(hidAgain != nil, "three Alt+Tabs brought no Instagram window back to be hidden; the log:\n\(harness.log.events.joined(separator: "\n"))")
     _ = try await poll("the Instagram windows minimized once more") {
       try await session.windows(ofClass: "Instagram").allSatisfy(\.isMinimized) ? true : nil
     }
