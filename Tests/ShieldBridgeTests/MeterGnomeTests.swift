@@ -62,10 +62,12 @@ struct MeterGnomeTests {
     var hidAgain: String?
     for _ in 0..<3 where hidAgain == nil {
       try await session.altTab(times: 1)
-      hidAgain = try? await harness.logLine(after: mark, containing: "rule social: hid 1 window(s)", timeout: .seconds(20))
+      hidAgain = try? await harness.logLine(
+        after: mark, containing: "rule social: hid 1 window(s)", timeout: .seconds(20))
       if hidAgain == nil { try await session.press(keysym: 0xff1b) }
     }
-    #expect(hidAgain != nil, "three Alt+Tabs brought no Instagram window back to be hidden; the log:\n\(harness.log.events.joined(separator: "\n"))")
+    let log = harness.log.events.joined(separator: "\n")
+    try #require(hidAgain != nil, "three Alt+Tabs brought no Instagram window back to be hidden; the log:\n\(log)")
     _ = try await poll("the Instagram windows minimized once more") {
       try await session.windows(ofClass: "Instagram").allSatisfy(\.isMinimized) ? true : nil
     }
