@@ -12,7 +12,6 @@ struct FileLockTests {
       #expect(throws: FileLockError.timedOut) { _ = try FileLock(path: path, timeout: .milliseconds(150)) }
       let waited = ContinuousClock.now - start
       #expect(waited >= .milliseconds(150))
-      #expect(waited < .seconds(10))
       first.unlock()
       let second = try FileLock(path: path, timeout: .seconds(30))
       second.unlock()
@@ -44,9 +43,8 @@ struct FileLockTests {
     try withScratchFolder { folder in
       let fifo = folder + "/fifo.lock"
       #expect(mkfifo(fifo, 0o600) == 0)
-      let start = ContinuousClock.now
+      // A wait for the timeout would end in `timedOut`.
       #expect(throws: FileLockError.notRegularFile(.fifo)) { _ = try FileLock(path: fifo, timeout: .seconds(1)) }
-      #expect(ContinuousClock.now - start < .seconds(1))
       let device = folder + "/device.lock"
       #expect(symlink("/dev/null", device) == 0)
       #expect(throws: FileLockError.notRegularFile(.characterDevice)) {

@@ -25,10 +25,8 @@ struct ReadFileTests {
     try withScratchFolder { folder in
       let path = folder + "/fifo"
       #expect(mkfifo(path, 0o600) == 0)
-      let start = ContinuousClock.now
       // Nobody ever opens the FIFO for writing: a blocking open would wait forever.
       #expect(throws: ReadFileError.notRegularFile(.fifo)) { try FileSystem.readFile(path, limit: 1 << 20) }
-      #expect(ContinuousClock.now - start < .seconds(5))
     }
   }
 

@@ -29,11 +29,9 @@ struct SubprocessTests {
   }
 
   @Test func aChildPastItsTimeoutIsKilledAndSaidSo() throws {
-    let clock = ContinuousClock()
-    let start = clock.now
+    // A `sleep` left to run would end with a termination status.
     let result = try Subprocess.run(["sleep", "30"], timeout: .milliseconds(200))
     #expect(result.termination == nil)
-    #expect(clock.now - start < .seconds(20))
   }
 
   @Test func aMissingProgramIsAnError() {
