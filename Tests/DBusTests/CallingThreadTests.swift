@@ -61,13 +61,13 @@ struct CallingThreadTests {
     let order = EventLog<String>()
     let slow = try Self.slowCall(pair)
     async let waiting: Void = onOwnThread {
-      _ = try client.callBlocking(slow, timeout: .seconds(10))
+      _ = try client.callBlocking(slow, timeout: HangBound.answer)
       order.append("slow")
     }
     var iterator = started.makeAsyncIterator()
     _ = await iterator.next()
     // The waiting thread holds the connection: this call is queued, sent and answered by it.
-    try client.call(try Self.echoCall(pair, "meanwhile"), timeout: .seconds(10)) { result in
+    try client.call(try Self.echoCall(pair, "meanwhile"), timeout: HangBound.answer) { result in
       order.append((try? result.get().decode(String.self)).map { "echo \($0)" } ?? "echo failed")
     }
     try await waiting

@@ -24,7 +24,7 @@ private func run(_ arguments: [String], bytes: [UInt8]) throws -> Subprocess.Res
 @Suite("The link command, run as the real binary")
 struct LinkCommandTests {
   @Test("parse --json answers every stdin line in order and exits 65 when one was bad")
-  func parseJSONBulk() throws {
+  func parseJSONBulk() async throws {
     let input = """
       shieldbridge://puzzle?app=Instagram
       shieldbridge://view?app=Signal&view=messages&id=n-1&utm=x
@@ -34,7 +34,7 @@ struct LinkCommandTests {
       shieldbridge://puzzle?grant=5
 
       """
-    let result = try ShieldBridgeTool.run(["link", "parse", "--json"], input: input)
+    let result = try await ShieldBridgeTool.run(["link", "parse", "--json"], input: input)
     #expect(result.status == 65)
     #expect(result.error.isEmpty)
     let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(
@@ -56,8 +56,8 @@ struct LinkCommandTests {
   }
 
   @Test("parse without --json prints actions and reports errors on stderr with the line")
-  func parseText() throws {
-    let result = try ShieldBridgeTool.run(
+  func parseText() async throws {
+    let result = try await ShieldBridgeTool.run(
       [
         "link", "parse", "shieldbridge://puzzle?app=A%20B&ref=x", "shieldbridge://view?app=Mail",
         "shieldbridge://view",
@@ -73,16 +73,16 @@ struct LinkCommandTests {
   }
 
   @Test("a run with only good links exits 0")
-  func allGood() throws {
-    let result = try ShieldBridgeTool.run(
+  func allGood() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["link", "parse", "--json"], input: "shieldbridge://puzzle\nSHIELDBRIDGE://VIEW?app=x\n")
     #expect(result.status == 0)
     #expect(result.output.split(separator: "\n").count == 2)
   }
 
   @Test("parse --scheme takes links of another scheme")
-  func parseScheme() throws {
-    let result = try ShieldBridgeTool.run([
+  func parseScheme() async throws {
+    let result = try await ShieldBridgeTool.run([
       "link", "parse", "--json", "--scheme", "Focus", "focus://puzzle",
     ])
     #expect(result.status == 0)
@@ -90,11 +90,11 @@ struct LinkCommandTests {
   }
 
   @Test("a line far over the limit is too-long and the next line is still answered")
-  func longLine() throws {
+  func longLine() async throws {
     let input =
       "shieldbridge://puzzle?app=" + String(repeating: "a", count: 200_000)
       + "\nshieldbridge://puzzle\n"
-    let result = try ShieldBridgeTool.run(["link", "parse", "--json"], input: input)
+    let result = try await ShieldBridgeTool.run(["link", "parse", "--json"], input: input)
     #expect(result.status == 65)
     let lines = result.output.split(separator: "\n")
     #expect(lines.count == 2)
@@ -103,7 +103,7 @@ struct LinkCommandTests {
   }
 
   @Test("a 10 MB line is reported with its whole length, in text and in JSON")
-  func tenMegabyteLine() throws {
+  func tenMegabyteLine() async throws {
     let link = "shieldbridge://puzzle?app=" + String(repeating: "a", count: 10_000_000)
     let input = Array((link + "\nshieldbridge://puzzle\n").utf8)
     let message = "the link has \(link.utf8.count) bytes; at most 2048 are allowed"
@@ -118,7 +118,7 @@ struct LinkCommandTests {
     #expect(text.error.contains("line 1: too-long at byte 2048: \(message)\n"))
     #expect(text.output.hasPrefix("puzzle "))
     // A line just over the limit, which the reader does not cut, says the same.
-    let short = try ShieldBridgeTool.run(
+    let short = try await ShieldBridgeTool.run(
       ["link", "parse", "--json"], input: String(link.prefix(2049)) + "\n")
     #expect(short.output.contains("the link has 2049 bytes; at most 2048 are allowed"))
   }
@@ -171,18 +171,18 @@ struct LinkCommandTests {
   }
 
   @Test("encode and decode take arguments, one answer each")
-  func encodeDecodeArguments() throws {
-    let encoded = try ShieldBridgeTool.run(["link", "encode", "a b+c", "~ok-_."])
+  func encodeDecodeArguments() async throws {
+    let encoded = try await ShieldBridgeTool.run(["link", "encode", "a b+c", "~ok-_."])
     #expect(encoded.status == 0)
     #expect(encoded.output == "a%20b%2Bc\n~ok-_.\n")
-    let decoded = try ShieldBridgeTool.run(["link", "decode", "a%20b%2bc", "%E2%9C%93"])
+    let decoded = try await ShieldBridgeTool.run(["link", "decode", "a%20b%2bc", "%E2%9C%93"])
     #expect(decoded.status == 0)
     #expect(decoded.output == "a b+c\n✓\n")
   }
 
   @Test("decode refuses bad input with its code and offset, and answers the rest")
-  func decodeErrors() throws {
-    let result = try ShieldBridgeTool.run(
+  func decodeErrors() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["link", "decode"], input: "ok%21\na+b\n%C0%AF\n%0A\n%\nfine\n")
     #expect(result.status == 65)
     #expect(result.output == "ok!\nfine\n")
@@ -248,21 +248,21 @@ struct LinkCommandTests {
   }
 
   @Test("build writes links that parse back to the same action")
-  func buildThenParse() throws {
-    let puzzle = try ShieldBridgeTool.run([
+  func buildThenParse() async throws {
+    let puzzle = try await ShieldBridgeTool.run([
       "link", "build", "puzzle", "--app", "Insta gram", "--grant", "15",
     ])
     #expect(puzzle.status == 0)
     #expect(puzzle.output == "shieldbridge://puzzle?app=Insta%20gram&grant=15&id=shield-open\n")
-    let bare = try ShieldBridgeTool.run([
+    let bare = try await ShieldBridgeTool.run([
       "link", "build", "puzzle", "--app", "", "--scheme", "Focus",
     ])
     #expect(bare.output == "focus://puzzle?grant=5&id=shield-open\n")
-    let view = try ShieldBridgeTool.run([
+    let view = try await ShieldBridgeTool.run([
       "link", "build", "view", "--app", "日本", "--view", "inbox", "--id", "a.b",
     ])
     #expect(view.output == "shieldbridge://view?app=%E6%97%A5%E6%9C%AC&view=inbox&id=a.b\n")
-    let parsed = try ShieldBridgeTool.run(
+    let parsed = try await ShieldBridgeTool.run(
       ["link", "parse", "--json"], input: puzzle.output + view.output)
     #expect(parsed.status == 0)
     #expect(parsed.output.contains(#""app":"Insta gram","grant":15,"id":"shield-open""#))
@@ -286,20 +286,20 @@ struct LinkCommandTests {
       ["link", "build", "puzzle", "extra"],
       ["link", "parse", "--scheme", ""],
     ])
-  func usageErrors(arguments: [String]) throws {
-    let result = try ShieldBridgeTool.run(arguments)
+  func usageErrors(arguments: [String]) async throws {
+    let result = try await ShieldBridgeTool.run(arguments)
     #expect(result.status == 64)
     #expect(result.output.isEmpty)
     #expect(result.error.contains("shieldbridge"))
   }
 
   @Test("every level has --help")
-  func help() throws {
+  func help() async throws {
     for path in [
       ["link"], ["link", "parse"], ["link", "build"], ["link", "build", "view"],
       ["link", "encode"],
     ] {
-      let result = try ShieldBridgeTool.run(path + ["--help"])
+      let result = try await ShieldBridgeTool.run(path + ["--help"])
       #expect(result.status == 0)
       #expect(result.output.contains("Usage: shieldbridge " + path.joined(separator: " ")))
     }

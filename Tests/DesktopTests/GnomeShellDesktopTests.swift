@@ -157,7 +157,7 @@ import Testing
     var environment = session.environment
     environment["XDG_CONFIG_HOME"] = session.home.file("shieldbridge-config")
     environment["XDG_STATE_HOME"] = session.home.file("shieldbridge-state")
-    let result = try ShieldBridgeTool.run(["desktop", "--once"], environment: environment)
+    let result = try await ShieldBridgeTool.run(["desktop", "--once"], environment: environment)
     #expect(result.output.contains("desktop: GNOME Shell"), "\(result.output)")
     #expect(result.output.contains("gnome-extensions enable \(GnomeShellSession.uuid)"))
 

@@ -24,8 +24,8 @@ struct LocalesPreviewCommandTests {
   @Test(
     "With an empty app name no locale shows a brace, a key or a doubled space",
     arguments: ["", "Firefox"])
-  func allLocales(app: String) throws {
-    let result = try ShieldBridgeTool.run(
+  func allLocales(app: String) async throws {
+    let result = try await ShieldBridgeTool.run(
       ["locales", "preview", "--all", "--app", app, "--json", "--dir", Repository.locales],
       environment: environment())
     #expect(result.status == 0, "\(result.error)")
@@ -51,8 +51,8 @@ struct LocalesPreviewCommandTests {
   }
 
   @Test("Numbers pick each language's plural form")
-  func plurals() throws {
-    let result = try ShieldBridgeTool.run(
+  func plurals() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["locales", "preview", "--locale", "ru", "--minutes", "22", "--dir", Repository.locales],
       environment: environment())
     #expect(result.status == 0)
@@ -63,8 +63,8 @@ struct LocalesPreviewCommandTests {
   }
 
   @Test("Without --locale the environment chooses, and markup is escaped on request")
-  func negotiated() throws {
-    let result = try ShieldBridgeTool.run(
+  func negotiated() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["locales", "preview", "--app", "A&B", "--markup", "--dir", Repository.locales],
       environment: environment(["LANG": "ja_JP.UTF-8"]))
     #expect(result.status == 0)
@@ -74,8 +74,8 @@ struct LocalesPreviewCommandTests {
   @Test(
     "Wrong options are usage errors",
     arguments: [["--all", "--locale", "de"], ["--locale", "!!"], ["--minutes", "-1"]])
-  func usage(arguments: [String]) throws {
-    let result = try ShieldBridgeTool.run(
+  func usage(arguments: [String]) async throws {
+    let result = try await ShieldBridgeTool.run(
       ["locales", "preview"] + arguments, environment: environment())
     #expect(result.status == 64)
   }
@@ -84,8 +84,8 @@ struct LocalesPreviewCommandTests {
 @Suite("shieldbridge locales check reports with file and line")
 struct LocalesCheckCommandTests {
   @Test("The shipped catalogs pass")
-  func shipped() throws {
-    let result = try ShieldBridgeTool.run(
+  func shipped() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["locales", "check", Repository.locales], environment: environment())
     #expect(result.status == 0)
     #expect(
@@ -93,30 +93,30 @@ struct LocalesCheckCommandTests {
   }
 
   @Test("--dir names the folder as DIR does, as 'locales --help' promises")
-  func directoryOption() throws {
-    let argument = try ShieldBridgeTool.run(
+  func directoryOption() async throws {
+    let argument = try await ShieldBridgeTool.run(
       ["locales", "check", Repository.locales], environment: environment())
     for arguments in [["--dir", Repository.locales], ["--dir=\(Repository.locales)", "--json"]] {
-      let option = try ShieldBridgeTool.run(["locales", "check"] + arguments, environment: environment())
+      let option = try await ShieldBridgeTool.run(["locales", "check"] + arguments, environment: environment())
       #expect(option.status == 0, "\(option.error)")
       #expect(option.error.isEmpty)
       #expect(option.output == (arguments.contains("--json") ? "" : argument.output))
     }
-    let both = try ShieldBridgeTool.run(
+    let both = try await ShieldBridgeTool.run(
       ["locales", "check", Repository.locales, "--dir", Repository.locales], environment: environment())
     #expect(both.status == 64)
   }
 
   @Test("Without DIR the in-tree catalogs are checked")
-  func defaultDirectory() throws {
-    let result = try ShieldBridgeTool.run(["locales", "check"], environment: environment())
+  func defaultDirectory() async throws {
+    let result = try await ShieldBridgeTool.run(["locales", "check"], environment: environment())
     #expect(result.status == 0, "\(result.error)")
   }
 
   @Test("Errors exit 65, warnings alone exit 0", arguments: CheckRule.allCases)
-  func exitStatus(rule: CheckRule) throws {
+  func exitStatus(rule: CheckRule) async throws {
     let directory = Repository.fixtures + "/broken/\(rule.rawValue)"
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["locales", "check", directory, "--json"], environment: environment())
     let objects = try jsonLines(result.output)
     #expect(!objects.isEmpty)
@@ -130,9 +130,9 @@ struct LocalesCheckCommandTests {
   }
 
   @Test("Human output names file, line, severity and rule")
-  func humanOutput() throws {
+  func humanOutput() async throws {
     let directory = Repository.fixtures + "/broken/placeholder"
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["locales", "check", directory], environment: environment())
     #expect(result.status == 65)
     #expect(
@@ -145,10 +145,10 @@ struct LocalesCheckCommandTests {
   }
 
   @Test("A missing or empty folder is EX_NOINPUT")
-  func missingFolder() throws {
+  func missingFolder() async throws {
     let empty = try TemporaryDirectory()
     for path in ["/nonexistent/locales", empty.path] {
-      let result = try ShieldBridgeTool.run(["locales", "check", path], environment: environment())
+      let result = try await ShieldBridgeTool.run(["locales", "check", path], environment: environment())
       #expect(result.status == 66)
       #expect(!result.error.isEmpty)
     }
@@ -165,8 +165,8 @@ struct LocalesToolCommandTests {
       ("ja", ["1", "2"], "0\n0\n"), ("en", ["1", "2"], "0\n1\n"),
       ("de_AT.UTF-8", ["1", "7"], "0\n1\n"), ("en-XA", ["1"], "0\n"),
     ])
-  func plural(locale: String, numbers: [String], expected: String) throws {
-    let result = try ShieldBridgeTool.run(
+  func plural(locale: String, numbers: [String], expected: String) async throws {
+    let result = try await ShieldBridgeTool.run(
       ["locales", "plural", locale] + numbers + ["--dir", Repository.locales],
       environment: environment())
     #expect(result.status == 0, "\(result.error)")
@@ -174,14 +174,14 @@ struct LocalesToolCommandTests {
   }
 
   @Test("plural refuses unknown locales and numbers that are not whole")
-  func pluralErrors() throws {
-    let unknown = try ShieldBridgeTool.run(
+  func pluralErrors() async throws {
+    let unknown = try await ShieldBridgeTool.run(
       ["locales", "plural", "fr", "1", "--dir", Repository.locales], environment: environment())
     #expect(unknown.status == 66)
-    let notNumber = try ShieldBridgeTool.run(
+    let notNumber = try await ShieldBridgeTool.run(
       ["locales", "plural", "ru", "-1", "--dir", Repository.locales], environment: environment())
     #expect(notNumber.status == 64)
-    let missing = try ShieldBridgeTool.run(["locales", "plural", "ru"], environment: environment())
+    let missing = try await ShieldBridgeTool.run(["locales", "plural", "ru"], environment: environment())
     #expect(missing.status == 64)
   }
 
@@ -193,8 +193,8 @@ struct LocalesToolCommandTests {
       (["LANG": "C", "LANGUAGE": "ja"], [], "en\n"), (["LC_ALL": "en_XA"], [], "en-XA\nen\n"),
       (["LANG": "de_DE.UTF-8"], ["--locale", "pl:ar"], "pl\nar\nen\n"),
     ] as [([String: String], [String], String)])
-  func negotiate(variables: [String: String], arguments: [String], expected: String) throws {
-    let result = try ShieldBridgeTool.run(
+  func negotiate(variables: [String: String], arguments: [String], expected: String) async throws {
+    let result = try await ShieldBridgeTool.run(
       ["locales", "negotiate", "--dir", Repository.locales] + arguments,
       environment: environment(variables))
     #expect(result.status == 0, "\(result.error)")
@@ -202,11 +202,11 @@ struct LocalesToolCommandTests {
   }
 
   @Test("negotiate finds the catalogs through SHIELDBRIDGE_LOCALEDIR")
-  func localeDirectoryVariable() throws {
+  func localeDirectoryVariable() async throws {
     let directory = try TemporaryDirectory()
     try FileManager.default.copyItem(
       atPath: Repository.locales + "/ja.po", toPath: directory.file("ja.po"))
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["locales", "negotiate"],
       environment: environment([
         "LANGUAGE": "de:ja", "LANG": "de_DE.UTF-8",
@@ -216,8 +216,8 @@ struct LocalesToolCommandTests {
   }
 
   @Test("template prints the committed template")
-  func template() throws {
-    let result = try ShieldBridgeTool.run(["locales", "template"], environment: environment())
+  func template() async throws {
+    let result = try await ShieldBridgeTool.run(["locales", "template"], environment: environment())
     #expect(result.status == 0)
     #expect(
       result.output

@@ -72,9 +72,9 @@ struct WebExtensionLocalesTests {
   }
 
   @Test("shieldbridge locales webextension DIR writes every file, byte for byte the committed ones")
-  func command() throws {
+  func command() async throws {
     let folder = try TemporaryDirectory()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["locales", "webextension", "--dir", Repository.locales, folder.path],
       environment: ["LANGUAGE": "", "LC_ALL": "", "LANG": "C.UTF-8"])
     #expect(result.status == 0, "\(result.error)")
@@ -85,7 +85,7 @@ struct WebExtensionLocalesTests {
       let committed = try String(contentsOfFile: Self.extensionFolder + "/" + file.path, encoding: .utf8)
       #expect(written == committed, "\(file.path)")
     }
-    let missing = try ShieldBridgeTool.run(["locales", "webextension", folder.path + "/absent"])
+    let missing = try await ShieldBridgeTool.run(["locales", "webextension", folder.path + "/absent"])
     #expect(missing.status == 66)
     #expect(missing.error.contains("no folder at"))
   }

@@ -34,7 +34,7 @@ struct DunstEndToEndTests {
     let desktop = try await VirtualDesktop()
     let monitor = try await BusMonitor(address: desktop.bus.address)
     for index in 1...5 {
-      let result = try ShieldBridgeTool.run(
+      let result = try await ShieldBridgeTool.run(
         ["notify", "Tap \(index)", "--id", "shield-open"], environment: desktop.environment)
       #expect(result.status == 0, "\(result.error)")
     }
@@ -49,14 +49,14 @@ struct DunstEndToEndTests {
   @Test func aBodyWithMarkupCharactersArrivesEscapedOnTheBus() async throws {
     let desktop = try await VirtualDesktop()
     let monitor = try await BusMonitor(address: desktop.bus.address)
-    let doctor = try ShieldBridgeTool.run(["doctor"], environment: desktop.environment)
+    let doctor = try await ShieldBridgeTool.run(["doctor"], environment: desktop.environment)
     #expect(doctor.status == 0)
     #expect(doctor.output.contains("server: dunst"))
     #expect(doctor.output.contains("body markup (values escaped)"))
-    let plain = try ShieldBridgeTool.run(
+    let plain = try await ShieldBridgeTool.run(
       ["notify", "Plain", "<b>Tom</b> & Jerry"], environment: desktop.environment)
     #expect(plain.status == 0, "\(plain.error)")
-    let markup = try ShieldBridgeTool.run(
+    let markup = try await ShieldBridgeTool.run(
       ["notify", "Markup", "<b>Tom</b> &amp; Jerry", "--markup"], environment: desktop.environment)
     #expect(markup.status == 0, "\(markup.error)")
     let calls = try await monitor.waitForNotifyCalls(2)
@@ -102,16 +102,16 @@ struct DunstEndToEndTests {
     let desktop = try await VirtualDesktop()
     let monitor = try await BusMonitor(address: desktop.bus.address)
     let post = ["notify", "Shielded", "--id", "shield-open", "--print-id"]
-    let first = try ShieldBridgeTool.run(post, environment: desktop.environment)
+    let first = try await ShieldBridgeTool.run(post, environment: desktop.environment)
     #expect(first.status == 0, "\(first.error)")
     let oldOwner = try #require(desktop.serverOwner)
     try await desktop.stopDunst()
     try await desktop.startDunst()
     #expect(desktop.serverOwner != oldOwner)
 
-    let second = try ShieldBridgeTool.run(post, environment: desktop.environment)
+    let second = try await ShieldBridgeTool.run(post, environment: desktop.environment)
     #expect(second.status == 0, "\(second.error)")
-    let third = try ShieldBridgeTool.run(post, environment: desktop.environment)
+    let third = try await ShieldBridgeTool.run(post, environment: desktop.environment)
     #expect(third.status == 0, "\(third.error)")
     #expect(third.output == second.output)
     let calls = try await monitor.waitForNotifyCalls(3)
@@ -124,7 +124,7 @@ struct DunstEndToEndTests {
 
   @Test func withoutANotificationServerNotifyExits69WithinTheTimeout() async throws {
     let desktop = try await VirtualDesktop(startDunst: false)
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "Nobody listens", "--action", "default=Open", "--wait"],
       environment: desktop.environment)
     // NoServer, not a wait for the timeout (which says that nothing answered).
@@ -134,7 +134,7 @@ struct DunstEndToEndTests {
 
   @Test func theEmbeddedServersControlCommandsRefuseToDriveDunst() async throws {
     let desktop = try await VirtualDesktop()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notification-server", "list"], environment: desktop.environment)
     #expect(result.status == 69)
     #expect(result.error.contains("not shieldbridge's embedded server"))

@@ -65,7 +65,7 @@ private struct ServerProcess {
   }
 
   var control: NotificationServerControl {
-    NotificationServerControl(connection: connection, timeout: .seconds(10))
+    NotificationServerControl(connection: connection, timeout: HangBound.answer)
   }
 
   /// Calls `Notify` with any content, as a hostile client could.
@@ -81,7 +81,7 @@ private struct ServerProcess {
       .dictionary(key: .string, value: .variant, hints.map { .init(.string($0.0), .variant($0.1)) }),
       .int32(-1),
     ])
-    return try await connection.call(message, timeout: .seconds(10)).decode(UInt32.self)
+    return try await connection.call(message, timeout: HangBound.answer).decode(UInt32.self)
   }
 
   /// The kept notification `id`, as the control interface lists it.
@@ -114,7 +114,7 @@ struct EmbeddedServerLimitTests {
       ids.append(try await server.notify(summary: "n\(index)", body: body))
     }
     // The text form, one short line each; the CLI fetches the pages all the same.
-    let listed = try ShieldBridgeTool.run(
+    let listed = try await ShieldBridgeTool.run(
       ["notification-server", "list", "--address", server.address],
       environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
     #expect(listed.status == 0, "\(listed.error)")
@@ -211,7 +211,7 @@ struct EmbeddedServerLimitTests {
       interface: NotificationServerInterface.name, member: MemberName("Click"))
     try click.append(values: [.uint32(id), .string(String(repeating: "m", count: 1_000_000))])
     let error = await #expect(throws: DBusError.self) {
-      _ = try await server.connection.call(click, timeout: .seconds(10))
+      _ = try await server.connection.call(click, timeout: HangBound.answer)
     }
     #expect(error?.name == "org.shieldbridge.NotificationServer1.Error.InvalidArgument")
     #expect((error?.message.utf8.count ?? .max) < 4096)

@@ -21,8 +21,8 @@ private final class RunningServer: Sendable {
   }
 
   /// Runs a control command (or notify) against this server and returns what it printed.
-  func run(_ arguments: [String]) throws -> Subprocess.Result {
-    try ShieldBridgeTool.run(
+  func run(_ arguments: [String]) async throws -> Subprocess.Result {
+    try await ShieldBridgeTool.run(
       arguments + ["--address", bus.address], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
   }
 
@@ -37,8 +37,8 @@ private final class RunningServer: Sendable {
   }
 
   /// The open notifications, as `list --json` prints them.
-  func list() throws -> [JSONValue] {
-    let result = try run(["notification-server", "list", "--json"])
+  func list() async throws -> [JSONValue] {
+    let result = try await run(["notification-server", "list", "--json"])
     return try JSONValue(parsing: result.output.trimmingCharacters(in: .newlines)).arrayValue ?? []
   }
 }
@@ -49,10 +49,10 @@ struct NotificationServerCommandTests {
     let directory = try TemporaryDirectory()
     let record = directory.file("record.jsonl")
     let server = try await RunningServer(["--record", record])
-    let posted = try server.run(["notify", "Hello", "World", "--print-id"])
+    let posted = try await server.run(["notify", "Hello", "World", "--print-id"])
     #expect(posted.status == 0, "\(posted.error)")
     let id = posted.output.trimmingCharacters(in: .newlines)
-    let closed = try server.run(["notification-server", "close", id, "expired"])
+    let closed = try await server.run(["notification-server", "close", id, "expired"])
     #expect(closed.status == 0, "\(closed.error)")
     server.process.process.signal(SIGTERM)
     let result = await server.process.finish()
@@ -73,7 +73,7 @@ struct NotificationServerCommandTests {
       ], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
     let posted = try JSONValue(parsing: try await waiting.waitForLine(containing: "posted"))
     let id = try #require(posted["id"]?.integerValue)
-    let click = try server.run(["notification-server", "click", String(id), "view"])
+    let click = try await server.run(["notification-server", "click", String(id), "view"])
     #expect(click.status == 0, "\(click.error)")
     let token = click.output.trimmingCharacters(in: .newlines)
     #expect(!token.isEmpty)
@@ -90,46 +90,46 @@ struct NotificationServerCommandTests {
 
   @Test func listShowsTheOpenNotificationsAsTextAndJSON() async throws {
     let server = try await RunningServer()
-    #expect(try server.run(["notification-server", "list"]).output == "no open notifications\n")
+    await #expect(try server.run(["notification-server", "list"]).output == "no open notifications\n")
     let first = try await server.post(["First", "--action", "default=Open", "--app-name", "Tests"])
-    _ = try server.run(["notify", "Second"])
-    let text = try server.run(["notification-server", "list"])
+    _ = try await server.run(["notify", "Second"])
+    let text = try await server.run(["notification-server", "list"])
     #expect(text.status == 0)
     #expect(text.output == "1\tTests\tFirst\t[default]\n2\tshieldbridge\tSecond\n")
-    let json = try server.list()
+    let json = try await server.list()
     #expect(json.map { $0["summary"] } == ["First", "Second"])
     #expect(json.first?["actions"] == [.object([("key", "default"), ("label", "Open")])])
-    #expect(try server.run(["notification-server", "click", "1"]).status == 0)
+    await #expect(try server.run(["notification-server", "click", "1"]).status == 0)
     #expect(await first.finish().output == "1\ndefault\n")
   }
 
   @Test func replyNeedsInlineReplyInTheCapabilities() async throws {
     let plain = try await RunningServer()
     let waiting = try await plain.post(["x", "--action", "inline-reply=Answer"])
-    let refused = try plain.run(["notification-server", "reply", "1", "91"])
+    let refused = try await plain.run(["notification-server", "reply", "1", "91"])
     #expect(refused.status == 69)
     #expect(refused.error.contains("inline-reply"))
     _ = waiting
 
     let kde = try await RunningServer(["--capabilities", "actions,body,inline-reply"])
-    let capabilities = try kde.run(["doctor", "--json"])
+    let capabilities = try await kde.run(["doctor", "--json"])
     #expect(
       try JSONValue(parsing: capabilities.output)["capabilities"] == [
         "actions", "body", "inline-reply",
       ])
     let replied = try await kde.post(["x", "--action", "inline-reply=Answer"])
-    #expect(try kde.run(["notification-server", "reply", "1", "91"]).status == 0)
+    await #expect(try kde.run(["notification-server", "reply", "1", "91"]).status == 0)
     #expect(await replied.finish().status == 0)
-    #expect(try kde.list().isEmpty)
+    await #expect(try kde.list().isEmpty)
   }
 
   @Test func anUnknownIDOrActionExits65() async throws {
     let server = try await RunningServer()
     let waiting = try await server.post(["x", "--action", "default=Open"])
-    let unknownID = try server.run(["notification-server", "click", "99"])
+    let unknownID = try await server.run(["notification-server", "click", "99"])
     #expect(unknownID.status == 65)
     #expect(unknownID.error.contains("no open notification with id 99"))
-    let unknownAction = try server.run(["notification-server", "click", "1", "missing"])
+    let unknownAction = try await server.run(["notification-server", "click", "1", "missing"])
     #expect(unknownAction.status == 65)
     #expect(unknownAction.error.contains("has no action 'missing'"))
     _ = waiting
@@ -137,14 +137,14 @@ struct NotificationServerCommandTests {
 
   @Test func aSecondServerOnTheSameBusExits69() async throws {
     let server = try await RunningServer()
-    let second = try server.run(["notification-server"])
+    let second = try await server.run(["notification-server"])
     #expect(second.status == 69)
     #expect(second.error.contains("another notification server"))
   }
 
   @Test func controlCommandsWithoutAServerExit69() async throws {
     let bus = try BusDaemon()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notification-server", "list", "--address", bus.address],
       environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
     #expect(result.status == 69)
@@ -158,14 +158,14 @@ struct NotificationServerCommandTests {
     ["notification-server", "list", "--record", "x"], ["notification-server", "--json"],
     ["notification-server", "--capabilities", "a b"],
   ])
-  func badUsageExits64(arguments: [String]) throws {
-    let result = try ShieldBridgeTool.run(arguments + ["--address", "unix:path=/nonexistent"])
+  func badUsageExits64(arguments: [String]) async throws {
+    let result = try await ShieldBridgeTool.run(arguments + ["--address", "unix:path=/nonexistent"])
     #expect(result.status == 64, "\(result.error)")
   }
 
   @Test func aRecordFileThatCannotBeCreatedExits73() async throws {
     let bus = try BusDaemon()
-    let result = try ShieldBridgeTool.run([
+    let result = try await ShieldBridgeTool.run([
       "notification-server", "--address", bus.address, "--record", "/nonexistent-dir/record.jsonl",
     ])
     #expect(result.status == 73)
@@ -179,7 +179,7 @@ struct DoctorCommandTests {
     let server = try await RunningServer([
       "--capabilities", "actions,body,body-markup,x-dunst-stack-tag",
     ])
-    let text = try server.run(["doctor"])
+    let text = try await server.run(["doctor"])
     #expect(text.status == 0, "\(text.error)")
     #expect(text.output.contains("bus: \(server.bus.address)"))
     #expect(text.output.contains("server: shieldbridge \(shieldBridgeVersion) by ShieldBridge, specification 1.3"))
@@ -187,7 +187,7 @@ struct DoctorCommandTests {
     #expect(
       text.output.contains(
         "presentation: actions, body markup (values escaped), stack tags: x-dunst-stack-tag"))
-    let json = try JSONValue(parsing: try server.run(["doctor", "--json"]).output)
+    let json = try await JSONValue(parsing: try server.run(["doctor", "--json"]).output)
     #expect(json["server"] == true)
     #expect(json["information"]?["name"] == "shieldbridge")
     #expect(json["information"]?["spec_version"] == "1.3")
@@ -199,18 +199,18 @@ struct DoctorCommandTests {
 
   @Test func withoutAServerItSaysSoAndExits69() async throws {
     let bus = try BusDaemon()
-    let result = try ShieldBridgeTool.run(["doctor", "--address", bus.address])
+    let result = try await ShieldBridgeTool.run(["doctor", "--address", bus.address])
     #expect(result.status == 69)
     #expect(result.output.contains("server: none"))
     #expect(result.output.contains("problem: no notification server"))
     let json = try JSONValue(
-      parsing: try ShieldBridgeTool.run(["doctor", "--json", "--address", bus.address]).output)
+      parsing: try await ShieldBridgeTool.run(["doctor", "--json", "--address", bus.address]).output)
     #expect(json["server"] == false)
     #expect(json["problem"]?["code"] == "no-server")
   }
 
-  @Test func withoutABusItSaysSoAndExits69() throws {
-    let result = try ShieldBridgeTool.run(
+  @Test func withoutABusItSaysSoAndExits69() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["doctor", "--json"],
       environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/nonexistent"])
     #expect(result.status == 69)

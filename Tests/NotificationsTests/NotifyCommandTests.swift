@@ -15,7 +15,7 @@ struct NotifyCommandPostingTests {
   @Test func everyOptionReachesTheServerAndPrintIDPrintsTheID() async throws {
     let fixture = try await EmbeddedServer()
     let runtime = try TemporaryDirectory()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       [
         "notify", "Instagram is shielded", "Solve a puzzle", "--address", fixture.bus.address,
         "--app-name", "Blocker",
@@ -41,7 +41,7 @@ struct NotifyCommandPostingTests {
 
   @Test func withoutPrintIDOrJSONNothingIsPrinted() async throws {
     let fixture = try await EmbeddedServer()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "quiet", "--address", fixture.bus.address],
       environment: environment(try TemporaryDirectory()))
     #expect(result.status == 0)
@@ -56,7 +56,7 @@ struct NotifyCommandPostingTests {
     for arguments in [
       ["notify", "a", "<b>Tom</b> & Jerry"], ["notify", "b", "<b>Tom</b> &amp; Jerry", "--markup"],
     ] {
-      let result = try ShieldBridgeTool.run(
+      let result = try await ShieldBridgeTool.run(
         arguments + ["--address", fixture.bus.address], environment: environment(runtime))
       #expect(result.status == 0, "\(result.error)")
     }
@@ -71,7 +71,7 @@ struct NotifyCommandPostingTests {
     let runtime = try TemporaryDirectory()
     var ids: Set<String> = []
     for index in 0..<5 {
-      let result = try ShieldBridgeTool.run(
+      let result = try await ShieldBridgeTool.run(
         [
           "notify", "tap \(index)", "--id", "shield-open", "--print-id", "--address",
           fixture.bus.address,
@@ -88,13 +88,13 @@ struct NotifyCommandPostingTests {
     let fixture = try await EmbeddedServer()
     let runtime = try TemporaryDirectory()
     let arguments = ["notify", "x", "--id", "shield-open", "--address", fixture.bus.address]
-    #expect(try ShieldBridgeTool.run(arguments, environment: environment(runtime)).status == 0)
+    #expect(try await ShieldBridgeTool.run(arguments, environment: environment(runtime)).status == 0)
     await fixture.server.stop()
     fixture.server.connection.close()
     let successor = try await EmbeddedServer.startServer(on: fixture.bus)
-    #expect(try ShieldBridgeTool.run(arguments, environment: environment(runtime)).status == 0)
+    #expect(try await ShieldBridgeTool.run(arguments, environment: environment(runtime)).status == 0)
     #expect(successor.notifications.map(\.replacesID) == [0])
-    #expect(try ShieldBridgeTool.run(arguments, environment: environment(runtime)).status == 0)
+    #expect(try await ShieldBridgeTool.run(arguments, environment: environment(runtime)).status == 0)
     #expect(successor.notifications.count == 1)
     #expect(successor.notifications.first?.replacesID == successor.notifications.first?.id)
   }
@@ -121,7 +121,7 @@ struct NotifyCommandPostingTests {
   ])
   func badUsageExits64WithoutPosting(arguments: [String]) async throws {
     let fixture = try await EmbeddedServer()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "x"] + arguments + ["--address", fixture.bus.address],
       environment: environment(try TemporaryDirectory()))
     #expect(result.status == 64)
@@ -187,7 +187,7 @@ struct NotifyCommandWaitingTests {
 
   @Test func anExpiredNotificationPrintsExpiredAsJSON() async throws {
     let fixture = try await EmbeddedServer()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       [
         "notify", "x", "--wait", "--json", "--expire-time", "50", "--print-id", "--address",
         fixture.bus.address,
@@ -225,7 +225,7 @@ struct NotifyCommandWaitingTests {
 struct NotifyCommandFaultTests {
   @Test func withoutANotificationServerItExits69WithinTheTimeout() async throws {
     let bus = try BusDaemon()
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "x", "--wait", "--address", bus.address],
       environment: environment(try TemporaryDirectory()))
     // NoServer, not a wait for the timeout (which says that nothing answered).
@@ -241,14 +241,14 @@ struct NotifyCommandFaultTests {
     Exec=/bin/false
     """.write(toFile: services.file("notifications.service"), atomically: true, encoding: .utf8)
     let bus = try BusDaemon(serviceDirectories: [services.path])
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "x", "--address", bus.address], environment: environment(try TemporaryDirectory()))
     #expect(result.status == 69)
     #expect(result.error.contains("the bus could not start one"))
   }
 
-  @Test func withoutABusItExits69() throws {
-    let result = try ShieldBridgeTool.run(
+  @Test func withoutABusItExits69() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["notify", "x", "--address", "unix:path=/nonexistent/shieldbridge-bus"],
       environment: environment(try TemporaryDirectory()))
     #expect(result.status == 69)
@@ -257,7 +257,7 @@ struct NotifyCommandFaultTests {
 
   @Test func actionsAskedOfAServerWithoutActionsExit69AndPostNothing() async throws {
     let fixture = try await EmbeddedServer(capabilities: ["body", "body-markup"])
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "x", "--action", "default=Open", "--wait", "--address", fixture.bus.address],
       environment: environment(try TemporaryDirectory()))
     #expect(result.status == 69)

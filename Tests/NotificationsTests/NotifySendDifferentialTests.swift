@@ -76,7 +76,7 @@ struct NotifySendDifferentialTests {
             [notifySend] + arguments,
             environment: ShieldBridgeTool.mergedEnvironment(["DBUS_SESSION_BUS_ADDRESS": fixture.bus.address]))
         } else {
-          try ShieldBridgeTool.run(
+          try await ShieldBridgeTool.run(
             ["notify", "--address", fixture.bus.address] + arguments,
             environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": try TemporaryDirectory().path])
         }

@@ -32,7 +32,7 @@ struct ZeroIDServerTests {
       answersZeroIDs: true)
     let runtime = try TemporaryDirectory()
     for index in 0..<2 {
-      let result = try ShieldBridgeTool.run(
+      let result = try await ShieldBridgeTool.run(
         ["notify", "tap \(index)", "--id", "shield-open", "--print-id", "--address", fixture.bus.address],
         environment: environment(runtime))
       #expect(result.status == 0, "\(result.error)")
@@ -53,7 +53,7 @@ struct ZeroIDServerTests {
 
   @Test func notifyWithExpireTime0Exits0() async throws {
     let fixture = try await EmbeddedServer(answersZeroIDs: true)
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "stays", "--expire-time", "0", "--address", fixture.bus.address],
       environment: environment(try TemporaryDirectory()))
     #expect(result.status == 0, "\(result.error)")
@@ -62,7 +62,7 @@ struct ZeroIDServerTests {
 
   @Test func waitSaysThereIsNothingToWaitOnAndExits0() async throws {
     let fixture = try await EmbeddedServer(answersZeroIDs: true)
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["notify", "x", "--action", "default=Open", "--wait", "--json", "--print-id", "--address", fixture.bus.address],
       environment: environment(try TemporaryDirectory()))
     #expect(result.status == 0, "\(result.error)")
@@ -87,8 +87,8 @@ struct ZeroIDServerTests {
     #expect(await server.finish().status == 0)
   }
 
-  @Test func idsTakesOnlyNumberedOrZero() throws {
-    let result = try ShieldBridgeTool.run(
+  @Test func idsTakesOnlyNumberedOrZero() async throws {
+    let result = try await ShieldBridgeTool.run(
       ["notification-server", "--ids", "random", "--address", "unix:path=/nonexistent"],
       environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
     #expect(result.status == 64)

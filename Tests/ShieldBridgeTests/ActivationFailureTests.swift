@@ -25,7 +25,7 @@ import Testing
       toFile: services + "/org.shieldbridge.ShieldBridge.service", atomically: true, encoding: .utf8)
     let bus = try BusDaemon(serviceDirectories: [services])
 
-    let result = try sandbox.run(["shield", "--app", "Instagram", "--address", bus.address])
+    let result = try await sandbox.run(["shield", "--app", "Instagram", "--address", bus.address])
     #expect(result.status == 78)
     #expect(
       result.error.hasPrefix("shieldbridge: the ShieldBridge service could not start because of its configuration: "),

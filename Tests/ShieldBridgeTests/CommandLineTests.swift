@@ -10,11 +10,11 @@ struct CommandLineTests {
       .compactMap { $0.split(separator: " ").first.map(String.init) }
   }
 
-  @Test func everyLevelAnswersHelpOnStdoutWithExitZero() throws {
+  @Test func everyLevelAnswersHelpOnStdoutWithExitZero() async throws {
     var pending: [[String]] = [[]]
     var visited = 0
     while let path = pending.popLast() {
-      let result = try ShieldBridgeTool.run(path + ["--help"])
+      let result = try await ShieldBridgeTool.run(path + ["--help"])
       #expect(result.status == 0, "\(path) --help exited \(String(describing: result.status))")
       #expect(result.output.contains("Usage: shieldbridge"), "\(path) --help printed \(result.output)")
       #expect(result.error.isEmpty)
@@ -24,22 +24,22 @@ struct CommandLineTests {
     #expect(visited > 5)
   }
 
-  @Test func versionIsPrinted() throws {
-    let result = try ShieldBridgeTool.run(["--version"])
+  @Test func versionIsPrinted() async throws {
+    let result = try await ShieldBridgeTool.run(["--version"])
     #expect(result.status == 0)
     #expect(result.output.hasPrefix("shieldbridge "))
   }
 
   @Test(arguments: [["frobnicate"], ["status", "--no-such-flag"], ["link", "frobnicate"], ["status", "extra"], []])
-  func unknownCommandsAndFlagsPrintUsageToStderrAndExit64(_ arguments: [String]) throws {
-    let result = try ShieldBridgeTool.run(arguments)
+  func unknownCommandsAndFlagsPrintUsageToStderrAndExit64(_ arguments: [String]) async throws {
+    let result = try await ShieldBridgeTool.run(arguments)
     #expect(result.status == 64)
     #expect(result.output.isEmpty)
     #expect(result.error.contains("Usage: shieldbridge"))
   }
 
-  @Test func anOptionMissingItsValueIsAUsageError() throws {
-    let result = try ShieldBridgeTool.run(["puzzle", "--app"])
+  @Test func anOptionMissingItsValueIsAUsageError() async throws {
+    let result = try await ShieldBridgeTool.run(["puzzle", "--app"])
     #expect(result.status == 64)
     #expect(result.error.contains("--app needs a value"))
   }

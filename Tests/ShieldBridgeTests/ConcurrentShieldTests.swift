@@ -17,7 +17,7 @@ struct ConcurrentShieldTests {
             destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceInterface.name,
             member: ServiceInterface.shield.name)
           try message.append(app)
-          return try await connection.call(message, timeout: .seconds(10)).decode(UInt32.self)
+          return try await connection.call(message, timeout: HangBound.answer).decode(UInt32.self)
         }
       }
       var ids: [UInt32] = []

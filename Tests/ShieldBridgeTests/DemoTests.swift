@@ -13,9 +13,7 @@ struct DemoTests {
     // Every process the demo starts inherits this TMPDIR: one that still has it afterwards was left behind.
     let folder = try TemporaryDirectory()
     let environment = Self.environment(tmp: folder.path)
-    let result = try await onOwnThread {
-      try ShieldBridgeTool.run(["demo"], environment: environment, timeout: .seconds(90))
-    }
+    let result = try await ShieldBridgeTool.run(["demo"], environment: environment, timeout: .seconds(90))
     #expect(result.status == 0, "\(result.output)\n\(result.error)")
     let output = result.output
     for step in [
@@ -72,9 +70,7 @@ struct DemoTests {
     let tmp = folder.file("tmp")
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
     let environment = Self.environment(tmp: tmp).merging(["PATH": bin]) { $1 }
-    let result = try await onOwnThread {
-      try ShieldBridgeTool.run(["demo"], environment: environment, timeout: .seconds(60))
-    }
+    let result = try await ShieldBridgeTool.run(["demo"], environment: environment, timeout: .seconds(60))
     #expect(result.status == 70, "\(result.output)\n\(result.error)")
     #expect(result.error.contains("could not start xterm"), "\(result.error)")
     #expect(result.output.contains("with i3 (its own configuration and IPC socket)"))

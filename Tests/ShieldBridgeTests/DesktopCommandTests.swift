@@ -19,7 +19,7 @@ struct DesktopCommandTests {
     let client = try await session.launchXterm(windowClass: "Instagram")
     try await session.i3msg(["[class=\"^Instagram$\"] focus"])
 
-    let result = try ShieldBridgeTool.run(["desktop", "--once", "--json"], environment: environment)
+    let result = try await ShieldBridgeTool.run(["desktop", "--once", "--json"], environment: environment)
     #expect(result.status == 0, "\(result.error)")
     let lines = try result.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
     let backend = try #require(lines.first)
@@ -87,7 +87,7 @@ struct DesktopCommandTests {
         "/Instagram") == true
         ? true : nil
     }
-    let result = try sandbox.run(["desktop", "--once", "--json"])
+    let result = try await sandbox.run(["desktop", "--once", "--json"])
     #expect(result.status == 0, "\(result.error)")
     let lines = try result.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
     #expect(lines.first?["backend"] == "processes")
@@ -101,21 +101,21 @@ struct DesktopCommandTests {
   }
 
   @Test("A forced backend that is not there exits 69 and says why")
-  func forcedBackendMissing() throws {
+  func forcedBackendMissing() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"desktop":"sway","rules":[{"name":"social","apps":["Instagram"]}]}"#)
     var environment = sandbox.environment
     environment["SWAYSOCK"] = ""
-    let result = try ShieldBridgeTool.run(["desktop", "--once"], environment: environment)
+    let result = try await ShieldBridgeTool.run(["desktop", "--once"], environment: environment)
     #expect(result.status == 69)
     #expect(result.error.contains("SWAYSOCK"), "\(result.error)")
   }
 
   @Test("\"desktop\": \"off\" says that nothing is watched, and exits 0")
-  func off() throws {
+  func off() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"desktop":"off","rules":[{"name":"social","apps":["Instagram"]}]}"#)
-    let result = try sandbox.run(["desktop"])
+    let result = try await sandbox.run(["desktop"])
     #expect(result.status == 0)
     #expect(result.output.contains("desktop: off"))
   }

@@ -54,7 +54,7 @@ struct LedgerKeepingServiceTests {
       try store.load().value.limitReached(for: "social", on: store.today) == 2 ? true : nil
     }
     let task = tasks(seed: 5, count: 1)[0]
-    let usedUp = try sandbox.run(["puzzle", "--app", app.name, "--seed", "5"], input: "\(task.answer)\n")
+    let usedUp = try await sandbox.run(["puzzle", "--app", app.name, "--seed", "5"], input: "\(task.answer)\n")
     #expect(usedUp.status == 75)
 
     // Today's entry leaves the file (as a clock set a week forward and back prunes it).
@@ -64,7 +64,7 @@ struct LedgerKeepingServiceTests {
     _ = try await poll("the grants back in the ledger") {
       try store.load().value.grants(for: "social", on: store.today) == 2 ? true : nil
     }
-    let afterPrune = try sandbox.run(["puzzle", "--app", app.name, "--seed", "5"], input: "\(task.answer)\n")
+    let afterPrune = try await sandbox.run(["puzzle", "--app", app.name, "--seed", "5"], input: "\(task.answer)\n")
     #expect(afterPrune.status == 75)
     #expect(afterPrune.output == "Today’s extra time for \(app.name) is used up. The limit resets at midnight.\n")
     #expect(try store.load().value.grants(for: "social", on: store.today) == 2)
@@ -77,7 +77,7 @@ struct LedgerKeepingServiceTests {
     _ = try await poll("the grants back in the new ledger") {
       (try? store.load().value.grants(for: "social", on: store.today)) == 2 ? true : nil
     }
-    let afterDamage = try sandbox.run(["puzzle", "--app", app.name, "--seed", "5"], input: "\(task.answer)\n")
+    let afterDamage = try await sandbox.run(["puzzle", "--app", app.name, "--seed", "5"], input: "\(task.answer)\n")
     #expect(afterDamage.status == 75)
 
     // A hand edit to 10,000 grants raises nothing: the limit stays 1 + 2 × 1 minutes.

@@ -14,8 +14,8 @@ private let localesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathC
 /// with a runtime directory of its own, so that the identifier store is private to the test.
 private func postPreviews(
   _ arguments: [String], address: String, runtime: TemporaryDirectory
-) throws -> Subprocess.Result {
-  try ShieldBridgeTool.run(
+) async throws -> Subprocess.Result {
+  try await ShieldBridgeTool.run(
     ["locales", "preview", "--post", "--address", address, "--dir", localesDirectory] + arguments,
     environment: ["XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": ""])
 }
@@ -51,7 +51,7 @@ struct LocalesPreviewPostTests {
     let runtime = try TemporaryDirectory()
     // '&' and '<' show whether the body is escaped for the server, and only the body.
     let app = "Tom & <Jerry>"
-    let result = try postPreviews(
+    let result = try await postPreviews(
       ["--all", "--app", app, "--minutes", "21"], address: desk.bus.address, runtime: runtime)
     #expect(result.status == 0, "\(result.error)")
     let posted = try postedIDs(result.output)
@@ -82,10 +82,10 @@ struct LocalesPreviewPostTests {
   func aSecondRunReplacesOnlyItsLocale() async throws {
     let desk = try await EmbeddedNotifications(capabilities: [Capability.actions, Capability.body])
     let runtime = try TemporaryDirectory()
-    let first = try postPreviews(["--all"], address: desk.bus.address, runtime: runtime)
+    let first = try await postPreviews(["--all"], address: desk.bus.address, runtime: runtime)
     #expect(first.status == 0, "\(first.error)")
     let german = try #require(try postedIDs(first.output).first { $0.locale == "de" })
-    let again = try postPreviews(
+    let again = try await postPreviews(
       ["--locale", "de", "--minutes", "1"], address: desk.bus.address, runtime: runtime)
     #expect(again.status == 0, "\(again.error)")
     #expect(try postedIDs(again.output).map(\.id) == [german.id])
@@ -98,7 +98,7 @@ struct LocalesPreviewPostTests {
   @Test("With --json each post is one object with the locale and the id")
   func json() async throws {
     let desk = try await EmbeddedNotifications(capabilities: [Capability.actions, Capability.body])
-    let result = try postPreviews(
+    let result = try await postPreviews(
       ["--locale", "ja", "--json"], address: desk.bus.address, runtime: try TemporaryDirectory())
     #expect(result.status == 0, "\(result.error)")
     let id = try #require(desk.server.notifications.first?.id)
@@ -106,9 +106,9 @@ struct LocalesPreviewPostTests {
   }
 
   @Test("Without a notification server it says so and exits 69, printing no id")
-  func noServer() throws {
+  func noServer() async throws {
     let bus = try BusDaemon()
-    let result = try postPreviews(["--all"], address: bus.address, runtime: try TemporaryDirectory())
+    let result = try await postPreviews(["--all"], address: bus.address, runtime: try TemporaryDirectory())
     #expect(result.status == 69)
     #expect(result.output.isEmpty)
     #expect(result.error.contains("no notification server"))
@@ -117,9 +117,9 @@ struct LocalesPreviewPostTests {
   @Test(
     "--markup and minutes no link can grant are usage errors with --post",
     arguments: [["--markup"], ["--minutes", "0"], ["--minutes", "121"]])
-  func usageErrors(arguments: [String]) throws {
+  func usageErrors(arguments: [String]) async throws {
     let bus = try BusDaemon()
-    let result = try postPreviews(
+    let result = try await postPreviews(
       ["--locale", "de"] + arguments, address: bus.address, runtime: try TemporaryDirectory())
     #expect(result.status == 64)
     #expect(result.output.isEmpty)

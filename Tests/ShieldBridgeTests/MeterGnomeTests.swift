@@ -100,7 +100,7 @@ struct MeterGnomeTests {
     environment["DBUS_SESSION_BUS_ADDRESS"] = harness.notifications.bus.address
     // `status` gives the service 5 s, as a person waits: on a busy machine it is asked again.
     let status = try await poll("status to hear the service", timeout: HangBound.wait, every: .seconds(1)) {
-      let status = try ShieldBridgeTool.run(["status"], environment: environment)
+      let status = try await ShieldBridgeTool.run(["status"], environment: environment)
       return status.output.contains("the service did not answer") ? nil : status
     }
     #expect(status.output.contains("counted: focused windows (GNOME Shell)"), "\(status.output)")

@@ -30,7 +30,7 @@ struct MeterKWinTests {
     let environment = sandbox.environment.merging(
       session.environment.filter { ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"].contains($0.key) }
     ) { $1 }
-    let once = try ShieldBridgeTool.run(["desktop", "--once", "--json"], environment: environment)
+    let once = try await ShieldBridgeTool.run(["desktop", "--once", "--json"], environment: environment)
     #expect(once.status == 0, "\(once.error)")
     let lines = try once.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
     #expect(lines.first?["backend"] == "kwin")
@@ -39,7 +39,7 @@ struct MeterKWinTests {
     #expect(lines.last?["pid"]?.integerValue == Int64(instagram.pid))
     #expect(lines.last?["rule"] == "social")
     #expect(!once.output.contains("sleep 600"))
-    let text = try ShieldBridgeTool.run(["desktop", "--once"], environment: environment)
+    let text = try await ShieldBridgeTool.run(["desktop", "--once"], environment: environment)
     #expect(text.output.contains("desktop: KWin, chosen automatically"), "\(text.output) \(text.error)")
 
     try await session.xdotool(["windowactivate", other.hexWindow])

@@ -64,9 +64,7 @@ private let bound = Duration.seconds(10)
 private func runBounded(
   _ arguments: [String], input: String = "", environment: [String: String]
 ) async throws -> Subprocess.Result {
-  try await onOwnThread {
-    try ShieldBridgeTool.run(arguments, input: input, environment: environment, timeout: bound)
-  }
+  try await ShieldBridgeTool.run(arguments, input: input, environment: environment, timeout: bound)
 }
 
 /// `/etc/passwd` must come out of every test as it went in.

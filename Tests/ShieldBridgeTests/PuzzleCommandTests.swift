@@ -16,11 +16,11 @@ private let noServiceLine = "shieldbridge status: no ShieldBridge service is run
 @Suite("shieldbridge puzzle asks a plain task on the terminal and records the grant")
 struct PuzzleCommandTests {
   @Test("A right answer on stdin records a grant, and status --json shows it")
-  func solvesAndRecords() throws {
+  func solvesAndRecords() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(socialConfiguration)
     let task = tasks(seed: 42, count: 1)[0]
-    let result = try sandbox.run(
+    let result = try await sandbox.run(
       ["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n")
     #expect(result.status == 0, "\(result.error)")
     #expect(
@@ -38,7 +38,7 @@ struct PuzzleCommandTests {
     #expect(!result.output.contains("!"))
     #expect(result.error.isEmpty)
 
-    let status = try sandbox.run(["status", "--json"])
+    let status = try await sandbox.run(["status", "--json"])
     #expect(status.status == 0)
     let today = LocalDay.containing(.now).description
     #expect(
@@ -50,10 +50,10 @@ struct PuzzleCommandTests {
   }
 
   @Test("A wrong answer gets a new task without a hint; a blank line asks again")
-  func wrongThenRight() throws {
+  func wrongThenRight() async throws {
     let sandbox = try Sandbox()
     let (first, second) = { (t: [Puzzle]) in (t[0], t[1]) }(tasks(seed: 7, count: 2))
-    let result = try sandbox.run(
+    let result = try await sandbox.run(
       ["puzzle", "--seed", "7"], input: "\(first.answer + 1)\n\n \(second.answer) \n")
     #expect(result.status == 0, "\(result.error)")
     #expect(
@@ -78,10 +78,10 @@ struct PuzzleCommandTests {
   }
 
   @Test("The end of input without the answer exits 1 and records no grant, only the task asked")
-  func endOfInput() throws {
+  func endOfInput() async throws {
     let sandbox = try Sandbox()
     let task = tasks(seed: 3, count: 1)[0]
-    let result = try sandbox.run(["puzzle", "--seed", "3"], input: "\(task.answer + 1)\n")
+    let result = try await sandbox.run(["puzzle", "--seed", "3"], input: "\(task.answer + 1)\n")
     #expect(result.status == 1)
     #expect(result.error.contains("nothing was unlocked"))
     #expect(!result.output.contains("unlocked for today"))
@@ -93,15 +93,15 @@ struct PuzzleCommandTests {
   }
 
   @Test("From the second request of the day the task says how often more time was asked for, in every language")
-  func requestsCounted() throws {
+  func requestsCounted() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(socialConfiguration)
     // The first request: no count to say; left unanswered, it is counted all the same.
-    let first = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "1"], input: "")
+    let first = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "1"], input: "")
     #expect(first.status == 1)
     #expect(!first.output.contains("asked"))
     let task = tasks(seed: 42, count: 1)[0]
-    let second = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n")
+    let second = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n")
     #expect(second.status == 0, "\(second.error)")
     #expect(
       second.output == """
@@ -130,7 +130,7 @@ struct PuzzleCommandTests {
       var environment = sandbox.environment
       environment["LANGUAGE"] = String(locale.prefix(2))
       environment["LANG"] = locale + ".UTF-8"
-      let result = try ShieldBridgeTool.run(
+      let result = try await ShieldBridgeTool.run(
         ["puzzle", "--app", "Instagram", "--seed", "3"], input: "", environment: environment)
       #expect(result.status == 1)
       #expect(result.output.contains("\n" + line + "\n"), "\(result.output)")
@@ -139,11 +139,11 @@ struct PuzzleCommandTests {
   }
 
   @Test("q instead of the answer takes the way out: counted, nothing unlocked, exit 1")
-  func wayOut() throws {
+  func wayOut() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(socialConfiguration)
     let task = tasks(seed: 9, count: 1)[0]
-    let result = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "9"], input: " q \n")
+    let result = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "9"], input: " q \n")
     #expect(result.status == 1)
     #expect(result.error.isEmpty, "\(result.error)")
     // Piped answers are a script's: the offer is said to a person at a terminal only (TerminalPuzzleTests).
@@ -166,12 +166,12 @@ struct PuzzleCommandTests {
   }
 
   @Test("A rule's pause: the line says it, and the answer is read only after it")
-  func pause() throws {
+  func pause() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"],"pauseSeconds":2}]}"#)
     let task = tasks(seed: 4, count: 1)[0]
     let started = ContinuousClock.now
-    let result = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "4"], input: "\(task.answer)\n")
+    let result = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "4"], input: "\(task.answer)\n")
     #expect(ContinuousClock.now - started >= .seconds(2))
     #expect(result.status == 0, "\(result.error)")
     #expect(
@@ -180,14 +180,14 @@ struct PuzzleCommandTests {
   }
 
   @Test("In German the task is asked and the time unlocked in German, from locales/de.po")
-  func german() throws {
+  func german() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(socialConfiguration)
     let task = tasks(seed: 42, count: 1)[0]
     var environment = sandbox.environment
     environment["LANGUAGE"] = "de"
     environment["LANG"] = "de_DE.UTF-8"
-    let result = try ShieldBridgeTool.run(
+    let result = try await ShieldBridgeTool.run(
       ["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n",
       environment: environment)
     #expect(result.status == 0, "\(result.error)")
@@ -208,18 +208,18 @@ struct PuzzleCommandTests {
   }
 
   @Test("When today's grants are used up it says so and asks no task")
-  func usedUp() throws {
+  func usedUp() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(
       #"{"rules":[{"name":"video","apps":["Netflix"],"grantMinutes":1,"maxGrantsPerDay":1}]}"#)
     let task = tasks(seed: 5, count: 1)[0]
-    let first = try sandbox.run(
+    let first = try await sandbox.run(
       ["puzzle", "--app", "netflix", "--seed", "5"], input: "\(task.answer)\n")
     #expect(first.status == 0)
     #expect(first.output.contains("Solve this task to unlock 1 more minute for netflix."))
     #expect(first.output.contains("1 more minute for netflix is unlocked for today."))
 
-    let second = try sandbox.run(
+    let second = try await sandbox.run(
       ["puzzle", "--app", "Netflix", "--seed", "5"], input: "\(task.answer)\n")
     #expect(second.status == 75)
     #expect(
@@ -228,30 +228,30 @@ struct PuzzleCommandTests {
   }
 
   @Test("An app no rule covers, or a broken configuration, exits 78 with the reason")
-  func configurationProblems() throws {
+  func configurationProblems() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(socialConfiguration)
-    let uncovered = try sandbox.run(["puzzle", "--app", "Reddit"], input: "1\n")
+    let uncovered = try await sandbox.run(["puzzle", "--app", "Reddit"], input: "1\n")
     #expect(uncovered.status == 78)
     #expect(uncovered.error.contains("no rule covers the app 'Reddit'"))
     #expect(uncovered.output.isEmpty)
 
     try sandbox.writeConfig(
       #"{"rules":[{"name":"social","apps":["Instagram"],"grantMinutes":"five"}]}"#)
-    let broken = try sandbox.run(["puzzle", "--app", "Instagram"], input: "1\n")
+    let broken = try await sandbox.run(["puzzle", "--app", "Instagram"], input: "1\n")
     #expect(broken.status == 78)
     #expect(
       broken.error
         == "shieldbridge: \(sandbox.configPath): rules[0].grantMinutes: expected a whole number from 1 to 120, found \"five\"\n"
     )
-    #expect(try sandbox.run(["status"]).status == 78)
+    await #expect(try sandbox.run(["status"]).status == 78)
   }
 
   @Test("Without --app and with several rules, the app must be named")
-  func appNeeded() throws {
+  func appNeeded() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"rules":[{"name":"a","apps":["A"]},{"name":"b","apps":["B"]}]}"#)
-    let result = try sandbox.run(["puzzle"], input: "1\n")
+    let result = try await sandbox.run(["puzzle"], input: "1\n")
     #expect(result.status == 64)
     #expect(result.error.contains("--app"))
   }
@@ -259,18 +259,18 @@ struct PuzzleCommandTests {
   @Test(
     "Bad option values are usage errors",
     arguments: [["--seed", "-1"], ["--seed", "x"], ["--grant", "0"], ["--grant", "121"]])
-  func usage(arguments: [String]) throws {
+  func usage(arguments: [String]) async throws {
     let sandbox = try Sandbox()
-    let result = try sandbox.run(["puzzle"] + arguments, input: "1\n")
+    let result = try await sandbox.run(["puzzle"] + arguments, input: "1\n")
     #expect(result.status == 64)
     #expect(sandbox.stateFiles().isEmpty)
   }
 
   @Test("A --grant that differs from the rule is noted, and the rule's minutes apply")
-  func grantFromLink() throws {
+  func grantFromLink() async throws {
     let sandbox = try Sandbox()
     let task = tasks(seed: 9, count: 1)[0]
-    let result = try sandbox.run(
+    let result = try await sandbox.run(
       ["puzzle", "--grant", "30", "--seed", "9"], input: "\(task.answer)\n")
     #expect(result.status == 0)
     #expect(result.error.contains("grants 5 minutes; --grant 30 does not change that"))
@@ -279,12 +279,12 @@ struct PuzzleCommandTests {
   }
 
   @Test("A state directory that cannot be written exits 74 and names it")
-  func stateError() throws {
+  func stateError() async throws {
     let sandbox = try Sandbox()
     try "not a directory".write(
       toFile: sandbox.root.file("state"), atomically: false, encoding: .utf8)
     let task = tasks(seed: 1, count: 1)[0]
-    let result = try sandbox.run(["puzzle", "--seed", "1"], input: "\(task.answer)\n")
+    let result = try await sandbox.run(["puzzle", "--seed", "1"], input: "\(task.answer)\n")
     #expect(result.status == 74)
     #expect(result.error.contains("state/shieldbridge"))
   }
@@ -324,7 +324,7 @@ struct PuzzleCommandTests {
   }
 
   @Test("While the service's meter counts the app and it is not at its limit, it says so, asks no task and exits 75")
-  func notAtLimit() throws {
+  func notAtLimit() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(socialConfiguration)
     let social = Rule(name: "social", apps: [])
@@ -332,7 +332,7 @@ struct PuzzleCommandTests {
     // The meter counted 11 s: the shield was asked for by hand (shield --app), not by the limit.
     _ = try sandbox.store.recordMeter(usage: [day: ["social": 11]], metered: ["social"], limitReached: [:], on: day)
     let task = tasks(seed: 5, count: 1)[0]
-    let early = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n")
+    let early = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n")
     #expect(early.status == 75)
     #expect(
       early.output == "Instagram is not at its limit yet: the task unlocks time only once today’s limit is used.\n")
@@ -342,7 +342,7 @@ struct PuzzleCommandTests {
     // The meter saw the limit reached with no grants: one task, one grant.
     _ = try sandbox.store.recordMeter(
       usage: [day: ["social": 300]], metered: ["social"], limitReached: ["social": 0], on: day)
-    let atLimit = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n")
+    let atLimit = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n")
     #expect(atLimit.status == 0, "\(atLimit.error)")
     #expect(
       atLimit.output.hasSuffix(
@@ -350,7 +350,7 @@ struct PuzzleCommandTests {
     #expect(try sandbox.store.status(of: social).value.grantsToday == 1)
 
     // The grant raised the limit: the next task waits until the meter sees it reached again.
-    let again = try sandbox.run(["puzzle", "--app", "YouTube", "--seed", "5"], input: "\(task.answer)\n")
+    let again = try await sandbox.run(["puzzle", "--app", "YouTube", "--seed", "5"], input: "\(task.answer)\n")
     #expect(again.status == 75)
     #expect(again.output.hasPrefix("YouTube is not at its limit yet"))
     #expect(try sandbox.store.status(of: social).value.grantsToday == 1)
@@ -359,14 +359,14 @@ struct PuzzleCommandTests {
     var environment = sandbox.environment
     environment["LANGUAGE"] = "de"
     environment["LANG"] = "de_DE.UTF-8"
-    let german = try ShieldBridgeTool.run(
+    let german = try await ShieldBridgeTool.run(
       ["puzzle", "--app", "Instagram", "--seed", "5"], input: "\(task.answer)\n", environment: environment)
     #expect(german.status == 75)
     #expect(german.output.hasPrefix("Instagram hat das Limit noch nicht erreicht"))
   }
 
   @Test("A write that fails halfway (a full disk) leaves the old ledger and no temporary file")
-  func failedWrite() throws {
+  func failedWrite() async throws {
     let sandbox = try Sandbox()
     // Enough rules with grants that the ledger is larger than the 1 KiB the writer may write.
     let rules = (0..<80).map { Rule(name: "rule-number-\($0)-of-this-test", apps: [AppPattern(name: "App\($0)")]) }
@@ -394,7 +394,7 @@ struct PuzzleCommandTests {
     #expect(try String(contentsOfFile: sandbox.ledgerPath, encoding: .utf8) == before)
     #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])
 
-    let retried = try sandbox.run(
+    let retried = try await sandbox.run(
       ["puzzle", "--app", "App0", "--seed", "11"], input: "\(tasks(seed: 11, count: 1, grant: 1)[0].answer)\n")
     #expect(retried.status == 0)
     #expect(try sandbox.store.status(of: rules[0]).value.grantsToday == 2)
@@ -402,19 +402,19 @@ struct PuzzleCommandTests {
   }
 
   @Test("A half-written temporary file left by a writer that died is ignored and cleared")
-  func leftoverFromDeadWriter() throws {
+  func leftoverFromDeadWriter() async throws {
     let sandbox = try Sandbox()
     _ = try sandbox.store.recordGrant(for: Rule.builtIn)
     let leftover = sandbox.ledgerPath + ".tmp-4242-dead"
     try #"{"version":1,"days":[{"date":"2026-11-29","gra"#.write(
       toFile: leftover, atomically: false, encoding: .utf8)
-    let status = try sandbox.run(["status", "--json"])
+    let status = try await sandbox.run(["status", "--json"])
     #expect(status.output.contains(#""grantsToday":1"#))
     // No word of the leftover; the sandbox runs no service, which `status --json` says on stderr.
     #expect(status.error == noServiceLine)
     // The second grant of the day: a task of the second step.
     let task = tasks(seed: 12, count: 1, grant: 1)[0]
-    #expect(try sandbox.run(["puzzle", "--seed", "12"], input: "\(task.answer)\n").status == 0)
+    await #expect(try sandbox.run(["puzzle", "--seed", "12"], input: "\(task.answer)\n").status == 0)
     #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])
     #expect(try sandbox.store.status(of: Rule.builtIn).value.grantsToday == 2)
   }
@@ -423,9 +423,9 @@ struct PuzzleCommandTests {
 @Suite("shieldbridge status shows the rules and today's limits")
 struct StatusCommandTests {
   @Test("Without a configuration the built-in rule is shown")
-  func builtInRule() throws {
+  func builtInRule() async throws {
     let sandbox = try Sandbox()
-    let result = try sandbox.run(["status", "--json"])
+    let result = try await sandbox.run(["status", "--json"])
     #expect(result.status == 0)
     let json = try JSONValue(parsing: result.output)
     #expect(json["rules"]?.arrayValue?.first?["name"] == "default")
@@ -433,17 +433,17 @@ struct StatusCommandTests {
     #expect(json["rules"]?.arrayValue?.first?["limitTodayMinutes"] == 5)
     #expect(sandbox.stateFiles().isEmpty)
 
-    let text = try sandbox.run(["status"])
+    let text = try await sandbox.run(["status"])
     #expect(text.output.contains("default: every app\n  limit today: 5 minutes\n"))
   }
 
   @Test("A damaged ledger is reported on stderr and kept aside")
-  func damagedLedger() throws {
+  func damagedLedger() async throws {
     let sandbox = try Sandbox()
     try FileManager.default.createDirectory(
       atPath: sandbox.stateDirectory, withIntermediateDirectories: true)
     try "{not json".write(toFile: sandbox.ledgerPath, atomically: false, encoding: .utf8)
-    let result = try sandbox.run(["status", "--json"])
+    let result = try await sandbox.run(["status", "--json"])
     #expect(result.status == 0)
     #expect(result.error.contains("shieldbridge: warning: \(sandbox.ledgerPath) could not be read"))
     let kept = sandbox.stateFiles().filter { $0.hasPrefix("ledger.json.corrupt-") }
@@ -451,15 +451,15 @@ struct StatusCommandTests {
     #expect(
       try String(contentsOfFile: sandbox.stateDirectory + "/" + kept[0], encoding: .utf8)
         == "{not json")
-    #expect(try sandbox.run(["status"]).error.isEmpty)
+    await #expect(try sandbox.run(["status"]).error.isEmpty)
   }
 
   @Test("Unknown keys in the configuration are warnings, and the command goes on")
-  func configurationWarnings() throws {
+  func configurationWarnings() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(
       #"{"rules":[{"name":"social","apps":["Instagram"],"grantMinutes":5,"colour":"red"}]}"#)
-    let result = try sandbox.run(["status", "--json"])
+    let result = try await sandbox.run(["status", "--json"])
     #expect(result.status == 0)
     #expect(
       result.error

@@ -45,9 +45,9 @@ private final class ReadOnlyFolder {
 @Suite("shieldbridge puzzle checks that the grant can be written before it asks the task")
 struct PuzzleStateCheckTests {
   /// Runs a puzzle whose answer is right, and checks that it stopped with 74 before asking.
-  private func expectRefusedBeforeAsking(_ sandbox: Sandbox, mentioning text: String) throws {
+  private func expectRefusedBeforeAsking(_ sandbox: Sandbox, mentioning text: String) async throws {
     let task = tasks(seed: 21, count: 1)[0]
-    let result = try sandbox.run(["puzzle", "--seed", "21"], input: "\(task.answer)\n")
+    let result = try await sandbox.run(["puzzle", "--seed", "21"], input: "\(task.answer)\n")
     #expect(result.status == 74, "\(result.error)")
     #expect(result.output == "", "the task was asked")
     #expect(result.error.hasPrefix("shieldbridge: /"), "\(result.error)")
@@ -57,17 +57,17 @@ struct PuzzleStateCheckTests {
   }
 
   @Test("A read-only state home, where the state folder cannot be created")
-  func stateHomeReadOnly() throws {
+  func stateHomeReadOnly() async throws {
     let sandbox = try Sandbox()
     let folder = try ReadOnlyFolder(sandbox.root.file("state"))
     // Unmounted before the sandbox is removed, however the test ends.
     defer { withExtendedLifetime(sandbox) { folder.release() } }
-    try expectRefusedBeforeAsking(sandbox, mentioning: "shieldbridge: create directory failed: ")
+    try await expectRefusedBeforeAsking(sandbox, mentioning: "shieldbridge: create directory failed: ")
     #expect(sandbox.stateFiles().isEmpty)
   }
 
   @Test("A read-only state folder that already holds the ledger")
-  func stateFolderReadOnly() throws {
+  func stateFolderReadOnly() async throws {
     let sandbox = try Sandbox()
     let folder = try ReadOnlyFolder(sandbox.root.file("state")) { _ in
       _ = try sandbox.store.recordGrant(for: Rule.builtIn)
@@ -75,13 +75,13 @@ struct PuzzleStateCheckTests {
     // Unmounted before the sandbox is removed, however the test ends.
     defer { withExtendedLifetime(sandbox) { folder.release() } }
     let before = try String(contentsOfFile: sandbox.ledgerPath, encoding: .utf8)
-    try expectRefusedBeforeAsking(sandbox, mentioning: " failed: ")
+    try await expectRefusedBeforeAsking(sandbox, mentioning: " failed: ")
     #expect(try String(contentsOfFile: sandbox.ledgerPath, encoding: .utf8) == before)
     #expect(try sandbox.store.status(of: Rule.builtIn).value.grantsToday == 1)
   }
 
   @Test("A ledger file that cannot be replaced (immutable) in a writable folder")
-  func ledgerImmutable() throws {
+  func ledgerImmutable() async throws {
     let sandbox = try Sandbox()
     _ = try sandbox.store.recordGrant(for: Rule.builtIn)
     let before = try String(contentsOfFile: sandbox.ledgerPath, encoding: .utf8)
@@ -90,12 +90,12 @@ struct PuzzleStateCheckTests {
       let set = try Subprocess.run([chattr, "+i", sandbox.ledgerPath])
       try #require(set.status == 0, "chattr +i: \(set.error)")
       defer { _ = try? Subprocess.run([chattr, "-i", sandbox.ledgerPath]) }
-      try expectRefusedBeforeAsking(sandbox, mentioning: "ledger.json")
+      try await expectRefusedBeforeAsking(sandbox, mentioning: "ledger.json")
     } else {
       // Without root nothing can make a file in a writable folder immune to rename.
       try #require(chmod(sandbox.stateDirectory, 0o500) == 0)
       defer { chmod(sandbox.stateDirectory, 0o700) }
-      try expectRefusedBeforeAsking(sandbox, mentioning: " failed: ")
+      try await expectRefusedBeforeAsking(sandbox, mentioning: " failed: ")
     }
     #expect(try String(contentsOfFile: sandbox.ledgerPath, encoding: .utf8) == before)
     #expect(sandbox.stateFiles() == ["ledger.json", "ledger.lock"])

@@ -24,39 +24,40 @@ struct ReportCommandTests {
   }
 
   @Test("Text with ASCII bars under the C locale, blocks under UTF-8, and JSON with a day per day of the range")
-  func text() throws {
+  func text() async throws {
     let sandbox = try Sandbox()
     let today = try prepare(sandbox, days: 10)
-    let ascii = try ShieldBridgeTool.run(["report"], environment: sandbox.environment.merging(["LANG": "C"]) { $1 })
+    let ascii = try await ShieldBridgeTool.run(
+      ["report"], environment: sandbox.environment.merging(["LANG": "C"]) { $1 })
     #expect(ascii.status == 0, "\(ascii.error)")
     #expect(ascii.output.contains("social: 7 days, \(today.adding(days: -6)!) to \(today)"), "\(ascii.output)")
     #expect(ascii.output.contains("#") && ascii.output.contains("|") && !ascii.output.contains("█"))
     #expect(ascii.output.contains("Used most: Instagram, 7 minutes"), "\(ascii.output)")
-    let blocks = try sandbox.run(["report", "--days", "3"])
+    let blocks = try await sandbox.run(["report", "--days", "3"])
     #expect(blocks.output.contains("█") && blocks.output.contains("│"), "\(blocks.output)")
-    let json = try JSONValue(parsing: try sandbox.run(["report", "--json", "--days", "14"]).output)
+    let json = try await JSONValue(parsing: try sandbox.run(["report", "--json", "--days", "14"]).output)
     #expect(json["days"]?.arrayValue?.count == 14)
     #expect(json["days"]?.arrayValue?.first?["rules"]?.arrayValue?.first?["usedSeconds"]?.integerValue == 0)
     #expect(json["totalSeconds"]?.integerValue == 660)
   }
 
   @Test("--forget removes the days before today (or before --before) and keeps today and the ledger")
-  func forget() throws {
+  func forget() async throws {
     let sandbox = try Sandbox()
     let today = try prepare(sandbox, days: 5)
     let ledger = try sandbox.store.recordUsage(["social": 60], on: today).value
-    let before = try sandbox.run(["report", "--forget", "--before", today.adding(days: -2)!.description])
+    let before = try await sandbox.run(["report", "--forget", "--before", today.adding(days: -2)!.description])
     #expect(before.status == 0, "\(before.error)")
     #expect(before.output.contains("Forgot 3 days of history before"), "\(before.output)")
-    let all = try sandbox.run(["report", "--forget"])
+    let all = try await sandbox.run(["report", "--forget"])
     #expect(all.output.contains("Forgot 2 days of history before \(today)"), "\(all.output)")
-    let json = try JSONValue(parsing: try sandbox.run(["report", "--json"]).output)
+    let json = try await JSONValue(parsing: try sandbox.run(["report", "--json"]).output)
     #expect(json["totalSeconds"]?.integerValue == 60)
     #expect(try sandbox.store.load().value == ledger)
   }
 
   @Test("Wrong options and a rule that does not exist are usage errors")
-  func mistakes() throws {
+  func mistakes() async throws {
     let sandbox = try Sandbox()
     _ = try prepare(sandbox, days: 1)
     for arguments in [
@@ -65,30 +66,30 @@ struct ReportCommandTests {
       ["report", "--forget", "--json"], ["report", "--before", "2026-11-01"],
       ["report", "--from", "2025-01-01", "--to", "2026-11-01"],
     ] {
-      let result = try sandbox.run(arguments)
+      let result = try await sandbox.run(arguments)
       #expect(result.status == 64, "\(arguments): \(result.error)")
       #expect(result.output.isEmpty, "\(arguments)")
     }
   }
 
   @Test("Without rules the report says that nothing is metered; the JSON has the days and no rules")
-  func noRules() throws {
+  func noRules() async throws {
     let sandbox = try Sandbox()
-    let text = try sandbox.run(["report"])
+    let text = try await sandbox.run(["report"])
     #expect(text.status == 0, "\(text.error)")
     #expect(text.output == "No rules are configured: nothing is metered and no history is kept.\n")
-    let json = try JSONValue(parsing: try sandbox.run(["report", "--json", "--days", "2"]).output)
+    let json = try await JSONValue(parsing: try sandbox.run(["report", "--json", "--days", "2"]).output)
     #expect(json["days"]?.arrayValue?.map { $0["rules"]?.arrayValue?.count } == [0, 0])
   }
 
   @Test("A damaged history is reported as empty with a warning; the ledger's days still count")
-  func damaged() throws {
+  func damaged() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(config)
     let today = sandbox.store.today
     _ = try sandbox.store.recordUsage(["social": 90], on: today)
     try "not json".write(toFile: sandbox.stateDirectory + "/history.json", atomically: true, encoding: .utf8)
-    let result = try sandbox.run(["report", "--json"])
+    let result = try await sandbox.run(["report", "--json"])
     #expect(result.status == 0)
     #expect(result.error.contains("history.json could not be read"), "\(result.error)")
     #expect(try JSONValue(parsing: result.output)["totalSeconds"]?.integerValue == 90)

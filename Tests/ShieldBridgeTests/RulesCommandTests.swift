@@ -21,7 +21,7 @@ import Testing
     try Data(contentsOf: URL(fileURLWithPath: sandbox.configPath))
   }
 
-  @Test func aRefusedChangeLeavesTheFileByteForByte() throws {
+  @Test func aRefusedChangeLeavesTheFileByteForByte() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(Self.handWritten)
     let before = try bytes(sandbox)
@@ -42,7 +42,7 @@ import Testing
       (["rules", "add-app", "social"], 64, "give at least one --app"),
     ]
     for (arguments, status, message) in refusals {
-      let result = try sandbox.run(arguments)
+      let result = try await sandbox.run(arguments)
       #expect(result.status == status, "\(arguments)")
       #expect(result.error.contains(message), "\(arguments): \(result.error)")
       #expect(try bytes(sandbox) == before, "\(arguments)")
@@ -53,10 +53,10 @@ import Testing
       ])
   }
 
-  @Test func aChangeKeepsUnknownKeysAndWritesTheStableLayout() throws {
+  @Test func aChangeKeepsUnknownKeysAndWritesTheStableLayout() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(Self.handWritten)
-    let result = try sandbox.run(["rules", "add-site", "social", "--site", "reddit.com"])
+    let result = try await sandbox.run(["rules", "add-site", "social", "--site", "reddit.com"])
     #expect(result.status == 0, "\(result.error)")
     #expect(result.output.contains("added reddit.com to the rule \"social\""))
     let text = String(decoding: try bytes(sandbox), as: UTF8.self)
@@ -84,7 +84,7 @@ import Testing
         """#)
     // The warnings about the keys this version does not know go to stderr, as the service logs them.
     #expect(result.error.contains("rules[0].byDay: unknown key, ignored"))
-    let list = try sandbox.run(["rules", "list"])
+    let list = try await sandbox.run(["rules", "list"])
     #expect(list.status == 0)
     #expect(list.output.hasPrefix("social: apps Instagram; sites reddit.com\n  limit 5m a day, 5m per task"))
   }
@@ -94,7 +94,7 @@ import Testing
     try sandbox.writeConfig(Self.handWritten)
     let results = try await withThrowingTaskGroup(of: Subprocess.Result.self) { group in
       for index in 0..<20 {
-        group.addTask { try sandbox.run(["rules", "add-app", "social", "--app", "App\(index)"]) }
+        group.addTask { try await sandbox.run(["rules", "add-app", "social", "--app", "App\(index)"]) }
       }
       return try await group.reduce(into: []) { $0.append($1) }
     }
@@ -140,7 +140,7 @@ import Testing
     try Configuration.edit(at: sandbox.configPath, .addApps(rule: "social", apps: [RuleApp(name: "TikTok")]))
   }
 
-  @Test func aConfigBehindASymbolicLinkStaysALink() throws {
+  @Test func aConfigBehindASymbolicLinkStaysALink() async throws {
     let sandbox = try Sandbox()
     let elsewhere = sandbox.root.file("dotfiles.json")
     try #"{"rules": [{"name": "social", "apps": ["Instagram"]}]}"#.write(
@@ -148,7 +148,7 @@ import Testing
     try FileManager.default.createDirectory(
       atPath: sandbox.root.file("config/shieldbridge"), withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(atPath: sandbox.configPath, withDestinationPath: elsewhere)
-    let result = try sandbox.run(["rules", "set", "social", "--limit", "1h30m"])
+    let result = try await sandbox.run(["rules", "set", "social", "--limit", "1h30m"])
     #expect(result.status == 0, "\(result.error)")
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: sandbox.configPath) == elsewhere)
     #expect(try Configuration.load(from: elsewhere).configuration.rules.rules[0].dailyLimitMinutes == 90)

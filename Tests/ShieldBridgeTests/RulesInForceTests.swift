@@ -54,7 +54,7 @@ struct RulesInForceTests {
       Self.rule.replacingOccurrences(of: #""dailyLimitMinutes":10"#, with: #""dailyLimitMinutes":60"#))
     _ = try await log.first("the loosening put off", after: mark) { $0.hasPrefix("config.json loosens the rules") }
     #expect(try limits() == [10])
-    let status = try sandbox.run(["status"])
+    let status = try await sandbox.run(["status"])
     #expect(status.output.contains("  from tomorrow: 60 minutes a day"), "\(status.output)")
 
     mark = log.count

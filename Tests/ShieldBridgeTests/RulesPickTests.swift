@@ -128,7 +128,7 @@ struct RulesPickTests {
   @Test func aRuleThatIsNotThereIsSaidBeforeWaiting() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"rules": [{"name": "social", "apps": ["Instagram"]}]}"#)
-    let result = try sandbox.run(["rules", "pick", "video"])
+    let result = try await sandbox.run(["rules", "pick", "video"])
     #expect(result.status == 65)
     #expect(result.error.contains("no rule is named \"video\""))
   }

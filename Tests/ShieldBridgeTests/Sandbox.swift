@@ -36,8 +36,8 @@ final class Sandbox: Sendable {
   }
 
   /// Runs `shieldbridge` with the sandbox's environment.
-  func run(_ arguments: [String], input: String = "") throws -> Subprocess.Result {
-    try ShieldBridgeTool.run(arguments, input: input, environment: environment)
+  func run(_ arguments: [String], input: String = "") async throws -> Subprocess.Result {
+    try await ShieldBridgeTool.run(arguments, input: input, environment: environment)
   }
 
   /// The names in the state directory, sorted.

@@ -114,7 +114,7 @@ extension Sandbox {
     _ arguments: [String], address: String, changes: [String: String] = [:], timeout: Duration = HangBound.wait
   ) async throws -> Subprocess.Result {
     let environment = serviceEnvironment(address: address).merging(changes) { $1 }
-    return try await onOwnThread { try ShieldBridgeTool.run(arguments, environment: environment, timeout: timeout) }
+    return try await ShieldBridgeTool.run(arguments, environment: environment, timeout: timeout)
   }
 
   /// `shieldbridge shield --app APP` against the service on the bus at `address`; the id it printed.

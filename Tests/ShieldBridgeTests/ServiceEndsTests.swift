@@ -65,15 +65,15 @@ struct ServiceEndsTests {
   }
 
   @Test("status, with no service on a private bus, says first and plainly that nothing is counted")
-  func statusSaysNoServiceCounts() throws {
+  func statusSaysNoServiceCounts() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(StatusUsageTests.config)
     _ = try sandbox.store.recordUsage(["social": 190], on: sandbox.store.today)
     let bus = try BusDaemon()
-    let text = try sandbox.run(["status", "--address", bus.address])
+    let text = try await sandbox.run(["status", "--address", bus.address])
     #expect(text.status == 0, "\(text.error)")
     #expect(text.output.hasPrefix(Self.plainLine + "\nToday: "), "\(text.output)")
-    let json = try sandbox.run(["status", "--json", "--address", bus.address])
+    let json = try await sandbox.run(["status", "--json", "--address", bus.address])
     #expect(json.status == 0)
     #expect(json.error == "shieldbridge status: \(Self.plainLine)\n")
     let parsed = try JSONValue(parsing: json.output)
@@ -86,7 +86,7 @@ struct ServiceEndsTests {
     let host = try harness.host()
     try host.focus("instagram.com")
     _ = try await host.state("instagram.com")
-    let text = try harness.sandbox.run(["status", "--address", harness.bus.address])
+    let text = try await harness.sandbox.run(["status", "--address", harness.bus.address])
     #expect(text.status == 0, "\(text.error)")
     #expect(!text.output.contains(Self.plainLine), "\(text.output)")
     try host.closeInput()

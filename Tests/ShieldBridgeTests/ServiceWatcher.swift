@@ -38,7 +38,7 @@ final class ServiceWatcher: Sendable {
     let message = try Message.methodCall(
       destination: ServiceNames.busName, path: ServiceNames.path, interface: ServiceInterface.name, member: member)
     if let argument { try message.append(argument) }
-    return try await connection.call(message, timeout: .seconds(10))
+    return try await connection.call(message, timeout: HangBound.answer)
   }
 
   /// The next `Dispatched` record after position `after`.

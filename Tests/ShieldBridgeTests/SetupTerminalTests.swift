@@ -86,15 +86,15 @@ struct SetupTerminalTests {
     let screen = try await tmux.waitForScreen("the checks") { $0.contains("browser extension") }
     #expect(screen.contains("No session bus was found"), "\(screen)")
     #expect(screen.contains("The browsers' host is not installed"), "\(screen)")
-    let doctor = try ShieldBridgeTool.run(["doctor"], environment: environment)
+    let doctor = try await ShieldBridgeTool.run(["doctor"], environment: environment)
     #expect(doctor.output.contains("service: no session bus"))
     #expect(doctor.output.contains("browser host: not installed (to do: make install-user"))
     #expect(try Configuration.load(from: sandbox.configPath).configuration.rules.rules.map(\.name) == ["social"])
     // status, with the file there now, no longer points to setup; without it, it does.
-    let status = try sandbox.run(["status"])
+    let status = try await sandbox.run(["status"])
     #expect(!status.output.contains("shieldbridge setup"))
     let fresh = try Sandbox()
-    #expect(try fresh.run(["status"]).output.hasPrefix("no config.json yet: run 'shieldbridge setup'"))
+    await #expect(try fresh.run(["status"]).output.hasPrefix("no config.json yet: run 'shieldbridge setup'"))
   }
 }
 

@@ -53,17 +53,17 @@ struct SiteRuleTests {
   }
 
   @Test("status lists a rule's sites: after the apps in the text, as \"sites\" in the JSON")
-  func status() throws {
+  func status() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(
       #"{"rules": [{"name": "social", "apps": ["TikTok", {"name": "Instagram", "sites": ["instagram.com", "ig.me"]}]}, {"name": "chat", "apps": ["Telegram"]}]}"#
     )
-    let json = try sandbox.run(["status", "--json"])
+    let json = try await sandbox.run(["status", "--json"])
     #expect(json.status == 0, "\(json.error)")
     let rules = try JSONValue(parsing: json.output)["rules"]?.arrayValue ?? []
     #expect(rules.first?["sites"] == JSONValue.array(["instagram.com", "ig.me"]))
     #expect(rules.last?["sites"] == nil)
-    let text = try sandbox.run(["status"])
+    let text = try await sandbox.run(["status"])
     #expect(text.output.contains("social: TikTok, Instagram; sites: instagram.com, ig.me\n"), "\(text.output)")
     #expect(text.output.contains("chat: Telegram\n"), "\(text.output)")
   }

@@ -10,14 +10,14 @@ struct StatusUsageTests {
   static let config = #"{"rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":10}]}"#
 
   @Test("Without a service: the ledger's seconds, and that nothing counts now")
-  func fromTheLedger() throws {
+  func fromTheLedger() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(Self.config)
     _ = try sandbox.store.recordUsage(["social": 190], on: sandbox.store.today)
     var environment = sandbox.environment
     environment["DBUS_SESSION_BUS_ADDRESS"] = ""
 
-    let text = try ShieldBridgeTool.run(["status"], environment: environment)
+    let text = try await ShieldBridgeTool.run(["status"], environment: environment)
     #expect(text.status == 0, "\(text.error)")
     #expect(text.error.isEmpty)
     #expect(text.output.contains("\nsocial: 3 min 10 s of 10 min used today  [######--------------]\n"))
@@ -26,7 +26,7 @@ struct StatusUsageTests {
         "\nnot counted: the service is not running; the figures are from the ledger and may be up to 30 s old\n"))
     #expect(text.output.contains("social: Instagram\n  limit today: 10 minutes\n"))
 
-    let json = try ShieldBridgeTool.run(["status", "--json"], environment: environment)
+    let json = try await ShieldBridgeTool.run(["status", "--json"], environment: environment)
     #expect(json.status == 0)
     let today = sandbox.store.today.description
     #expect(
@@ -40,20 +40,20 @@ struct StatusUsageTests {
   }
 
   @Test("Without a service and without use today, the JSON is what it always was")
-  func nothingUsed() throws {
+  func nothingUsed() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(Self.config)
     var environment = sandbox.environment
     environment["DBUS_SESSION_BUS_ADDRESS"] = ""
-    let json = try ShieldBridgeTool.run(["status", "--json"], environment: environment)
+    let json = try await ShieldBridgeTool.run(["status", "--json"], environment: environment)
     #expect(!json.output.contains("usedSeconds"))
     #expect(!json.output.contains("source"))
-    let text = try ShieldBridgeTool.run(["status"], environment: environment)
+    let text = try await ShieldBridgeTool.run(["status"], environment: environment)
     #expect(text.output.contains("\nsocial: 0 s of 10 min used today  [--------------------]\n"))
   }
 
   @Test("status asks the service without starting it: the bus's service file is not run")
-  func doesNotStartTheService() throws {
+  func doesNotStartTheService() async throws {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(Self.config)
     // A service file that would leave a mark if the bus ran it for the call.
@@ -63,7 +63,7 @@ struct StatusUsageTests {
     try "[D-BUS Service]\nName=org.shieldbridge.ShieldBridge\nExec=/usr/bin/touch \(marker)\n".write(
       toFile: services + "/org.shieldbridge.ShieldBridge.service", atomically: true, encoding: .utf8)
     let bus = try BusDaemon(serviceDirectories: [services])
-    let result = try sandbox.run(["status", "--address", bus.address])
+    let result = try await sandbox.run(["status", "--address", bus.address])
     #expect(result.status == 0)
     #expect(result.output.contains("not counted: the service is not running"))
     #expect(!FileManager.default.fileExists(atPath: marker))
@@ -80,13 +80,15 @@ struct StatusUsageTests {
     let watcher = try await ServiceWatcher(address: address)
     let serve = try await ServeProcess(sandbox: sandbox, address: address, watcher: watcher)
 
-    let text = try ShieldBridgeTool.run(["status", "--address", address], environment: sandbox.environment)
+    let text = try await ShieldBridgeTool.run(["status", "--address", address], environment: sandbox.environment)
     #expect(
       text.output.contains("\nsocial: 1 min 15 s of 10 min used today  [##------------------]\n"), "\(text.output)")
     #expect(text.output.contains("\nnot counted: \"desktop\" is \"off\" in config.json\n"), "\(text.output)")
     let json = try JSONValue(
-      parsing: try ShieldBridgeTool.run(["status", "--json", "--address", address], environment: sandbox.environment)
-        .output)
+      parsing: try await ShieldBridgeTool.run(
+        ["status", "--json", "--address", address], environment: sandbox.environment
+      )
+      .output)
     #expect(json["source"]?["backend"] == "off")
     #expect(json["source"]?["service"] == true)
     #expect(json["rules"]?.arrayValue?.first?["usedSeconds"]?.integerValue == 75)
@@ -110,7 +112,7 @@ struct StatusUsageTests {
 
     let json = try await poll("the service to count the focused xterm", timeout: .seconds(15)) {
       () async throws -> JSONValue? in
-      let result = try ShieldBridgeTool.run(["status", "--json", "--address", address], environment: environment)
+      let result = try await ShieldBridgeTool.run(["status", "--json", "--address", address], environment: environment)
       let json = try JSONValue(parsing: result.output)
       let rule = json["rules"]?.arrayValue?.first
       // Not `? json : nil`: JSONValue takes a nil literal itself, as `null`.
@@ -127,7 +129,7 @@ struct StatusUsageTests {
     #expect(rule["overLimit"] == false)
     #expect(rule["grantsToday"]?.integerValue == 0)
 
-    let text = try ShieldBridgeTool.run(["status", "--address", address], environment: environment)
+    let text = try await ShieldBridgeTool.run(["status", "--address", address], environment: environment)
     #expect(text.output.contains("\ncounted: focused windows (i3)\n"), "\(text.output)")
     #expect(text.output.contains(" of 10 min used today  ["))
     #expect(text.output.contains("  counting now\n"))

@@ -29,7 +29,7 @@ struct TerminalPuzzleTests {
     #expect(solved.contains("5 more minutes for Instagram are unlocked for today."))
 
     let environment = sandbox.isolatedEnvironment
-    let status = try await onOwnThread { try ShieldBridgeTool.run(["status", "--json"], environment: environment) }
+    let status = try await ShieldBridgeTool.run(["status", "--json"], environment: environment)
     #expect(status.status == 0, "\(status.error)")
     let rules = try JSONValue(parsing: status.output)["rules"]?.arrayValue
     #expect(rules?.first?["grantsToday"]?.integerValue == 1)

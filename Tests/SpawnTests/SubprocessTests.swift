@@ -11,8 +11,8 @@ struct SubprocessTests {
     #expect(result.standardOutput.count == input.count)
   }
 
-  @Test func aChildThatExitsBeforeReadingItsInputIsNoCrash() throws {
-    _ = try ShieldBridgeTool.run(["--version"])  // makes sure SIGPIPE is ignored in this process
+  @Test func aChildThatExitsBeforeReadingItsInputIsNoCrash() async throws {
+    _ = try await ShieldBridgeTool.run(["--version"])  // makes sure SIGPIPE is ignored in this process
     let result = try Subprocess.run(["true"], input: [UInt8](repeating: 0, count: 1 << 20), timeout: .seconds(30))
     #expect(result.status == 0)
   }

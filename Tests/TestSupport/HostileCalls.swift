@@ -92,7 +92,7 @@ public enum HostileCalls {
   /// - Throws: only when the call cannot be built or sent; an error reply is the result.
   public static func call(
     _ connection: Connection, destination: BusName, path: ObjectPath, interface: InterfaceName?,
-    member: MemberName, _ arguments: [DBusValue], timeout: Duration = .seconds(10)
+    member: MemberName, _ arguments: [DBusValue], timeout: Duration = HangBound.answer
   ) async throws(DBusError) -> Result<Message, DBusError> {
     let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
     try message.append(values: arguments)

@@ -27,11 +27,16 @@ public enum ShieldBridgeTool {
     input: String = "",
     environment: [String: String] = [:],
     timeout: Duration = .seconds(30)
-  ) throws -> Subprocess.Result {
+  ) async throws -> Subprocess.Result {
     _ = pipeSignalIgnored
-    return try Subprocess.run(
-      [path] + arguments, input: Array(input.utf8),
-      environment: mergedEnvironment(environment), timeout: timeout)
+    let command = [path] + arguments
+    let bytes = Array(input.utf8)
+    let merged = mergedEnvironment(environment)
+    // The wait for the child runs on a thread of its own: on the few threads that run every
+    // test's tasks, waits like it starve the other tests' handlers and timers on a busy machine.
+    return try await onOwnThread {
+      try Subprocess.run(command, input: bytes, environment: merged, timeout: timeout)
+    }
   }
 
   /// `SHIELDBRIDGE_TEST_RUN` with this run's mark, for a command started with an emptied environment

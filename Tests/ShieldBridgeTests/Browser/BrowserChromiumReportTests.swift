@@ -35,11 +35,11 @@ struct BrowserChromiumReportTests {
     let sandbox = try Sandbox()
     try prepare(sandbox)
     let page = sandbox.root.file("week.html")
-    let written = try sandbox.run(["report", "--html", page])
+    let written = try await sandbox.run(["report", "--html", page])
     #expect(written.status == 0, "\(written.error)")
     #expect(written.output == page + "\n")
-    let json = try JSONValue(parsing: try sandbox.run(["report", "--json"]).output)
-    let text = try sandbox.run(["report"]).output.split(separator: "\n").map(String.init)
+    let json = try await JSONValue(parsing: try sandbox.run(["report", "--json"]).output)
+    let text = try await sandbox.run(["report"]).output.split(separator: "\n").map(String.init)
 
     let browser = try DevToolsPipe(
       browser: [
