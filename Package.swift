@@ -67,16 +67,22 @@ let package = Package(
         "Posix", "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
       ]
     ),
+    // What the release link of `shieldbridge` leaves out of the Swift runtime: the Unicode scalar
+    // names (a C stand-in for their two lookups) and the unwind tables (a linker script).
+    .target(name: "RuntimeTrim", exclude: ["no-unwind-tables.ld"]),
     // The shipped binary's size (docs/benchmarks.md, "Size"): linked by lld with identical code
     // folded, relative relocations packed (glibc 2.36 and later read them) and no exported symbols;
-    // and bound at start (-z now), as Debian's hardening asks.
+    // and bound at start (-z now), as Debian's hardening asks. Without unwind tables, and with the
+    // runtime's scalar-name lookups sent to RuntimeTrim's stand-ins, whose tables then go.
     .executableTarget(
-      name: "shieldbridge", dependencies: ["Executor", "ShieldBridgeCLI"],
+      name: "shieldbridge", dependencies: ["Executor", "RuntimeTrim", "ShieldBridgeCLI"],
       linkerSettings: [
         .unsafeFlags(
           [
             "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "now",
+            "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Sources/RuntimeTrim/no-unwind-tables.ld",
+            "-Xlinker", "--wrap=_swift_stdlib_getScalarName", "-Xlinker", "--wrap=_swift_stdlib_getNameAlias",
           ], .when(configuration: .release))
       ]),
     .executableTarget(

@@ -109,19 +109,18 @@ final class Marionette: Sendable {
 
 extension Marionette {
   /// Creates the Firefox profile folder `profile` with the preferences the tests run under:
-  /// Marionette on a free port, no first-run pages or reports, unsigned add-ons allowed, and,
-  /// as Firefox has no host-resolver rules, the covered names resolving to 127.0.0.1 while every
-  /// other request goes to a proxy that is not there.
-  static func prepareProfile(_ profile: String) throws {
+  /// Marionette on a free port, no first-run pages or reports, unsigned add-ons allowed (unless
+  /// `unsignedAddons` is false), and, as Firefox has no host-resolver rules, the covered names
+  /// resolving to 127.0.0.1 while every other request goes to a proxy that is not there.
+  static func prepareProfile(_ profile: String, unsignedAddons: Bool = true) throws {
     try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
-    let preferences = [
+    var preferences = [
       ("marionette.port", "0"),
       ("network.dns.localDomains", "\"instagram.com,www.instagram.com\""),
       ("network.proxy.type", "1"),
       ("network.proxy.http", "\"127.0.0.1\""), ("network.proxy.http_port", "9"),
       ("network.proxy.ssl", "\"127.0.0.1\""), ("network.proxy.ssl_port", "9"),
       ("network.proxy.no_proxies_on", "\"instagram.com, www.instagram.com\""),
-      ("xpinstall.signatures.required", "false"),
       ("browser.shell.checkDefaultBrowser", "false"),
       ("datareporting.policy.dataSubmissionEnabled", "false"),
       ("toolkit.telemetry.reportingpolicy.firstRun", "false"),
@@ -129,6 +128,7 @@ extension Marionette {
       ("browser.aboutwelcome.enabled", "false"),
       ("browser.startup.homepage_override.mstone", "\"ignore\""),
     ]
+    if unsignedAddons { preferences.append(("xpinstall.signatures.required", "false")) }
     try preferences.map { "user_pref(\"\($0.0)\", \($0.1));\n" }.joined().write(
       toFile: profile + "/user.js", atomically: true, encoding: .utf8)
   }
