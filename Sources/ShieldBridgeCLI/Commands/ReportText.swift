@@ -51,7 +51,7 @@ enum ReportText {
 
   /// Whole minutes, to the nearest.
   static func minutes(_ seconds: Int) -> Int {
-    (max(0, seconds) + 30) / 60
+    ProductMessage.minutes(seconds)
   }
 
   /// The total and the average, the change, the busiest app, grants and tasks declined.
@@ -72,9 +72,7 @@ enum ReportText {
   /// The change from the period before in whole minutes a day: less, more,
   /// or, under a minute, about the same.
   static func change(seconds: Int) -> ProductMessage {
-    let minutes = abs(seconds) / 60
-    guard minutes > 0 else { return .reportSame }
-    return seconds < 0 ? .reportLess(minutes: minutes) : .reportMore(minutes: minutes)
+    ProductMessage.change(seconds: seconds)
   }
 
   /// A bar of `usedSeconds` on `scale` seconds in ``barWidth`` cells, with
