@@ -39,9 +39,17 @@ enum ReportText {
       let figures = report.days.map { $0.rules[index] }
       // One scale for the rule's days: the most used, or the farthest limit.
       let scale = max(1, figures.map { max($0.usedSeconds, $0.limitSeconds) }.max() ?? 1)
+      // A long report repeats its bars and minutes: each is drawn and rendered once.
+      var bars: [BarCells: String] = [:]
+      var dayTexts: [Int: String] = [:]
       for (day, rule) in zip(report.days, figures) {
-        let bar = bar(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale, style: style)
-        lines.append("  \(day.date)  \(bar)  \(localizer.render(.reportDay(minutes: minutes(rule.usedSeconds))))")
+        let cells = BarCells(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale)
+        let bar = bars[cells] ?? cells.drawn(style: style)
+        bars[cells] = bar
+        let used = minutes(rule.usedSeconds)
+        let text = dayTexts[used] ?? localizer.render(.reportDay(minutes: used))
+        dayTexts[used] = text
+        lines.append("  \(day.date)  \(bar)  \(text)")
       }
       lines += summaryLines(summary, localizer: localizer).map { "  " + $0 }
     }
@@ -81,23 +89,38 @@ enum ReportText {
   /// Blocks draw eighths of a cell; ASCII draws `#` for whole cells and
   /// rounds up a part, so any use at all shows. Beyond the limit the bar goes on.
   static func bar(usedSeconds: Int, limitSeconds: Int, scale: Int, style: Style, width: Int = barWidth) -> String {
-    let scale = max(1, scale)
-    let eighths = min(width * 8, (max(0, usedSeconds) * width * 8 + scale - 1) / scale)
-    var cells: [String] = []
-    switch style {
-    case .blocks:
-      let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-      cells = Array(repeating: "█", count: eighths / 8)
-      if eighths % 8 > 0 { cells.append(partial[eighths % 8]) }
-    case .ascii:
-      cells = Array(repeating: "#", count: (eighths + 7) / 8)
+    BarCells(usedSeconds: usedSeconds, limitSeconds: limitSeconds, scale: scale, width: width).drawn(style: style)
+  }
+
+  /// What a bar shows: its length in eighths of a cell and the cell of the limit's mark.
+  struct BarCells: Hashable {
+    var eighths: Int
+    var limitCell: Int
+    var width: Int
+
+    init(usedSeconds: Int, limitSeconds: Int, scale: Int, width: Int = barWidth) {
+      let scale = max(1, scale)
+      eighths = min(width * 8, (max(0, usedSeconds) * width * 8 + scale - 1) / scale)
+      // The mark takes the cell where the limit falls (over the bar, where it reaches that far).
+      limitCell = min(width, max(0, limitSeconds) * width / scale)
+      self.width = width
     }
-    cells += Array(repeating: " ", count: width - cells.count)
-    // The mark takes the cell where the limit falls (over the bar, where it reaches that far).
-    let limitCell = min(width, max(0, limitSeconds) * width / scale)
-    let mark = style == .blocks ? "│" : "|"
-    if limitCell >= width { cells.append(mark) } else { cells[limitCell] = mark }
-    return cells.joined()
+
+    func drawn(style: Style) -> String {
+      var cells: [String] = []
+      switch style {
+      case .blocks:
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        cells = Array(repeating: "█", count: eighths / 8)
+        if eighths % 8 > 0 { cells.append(partial[eighths % 8]) }
+      case .ascii:
+        cells = Array(repeating: "#", count: (eighths + 7) / 8)
+      }
+      cells += Array(repeating: " ", count: width - cells.count)
+      let mark = style == .blocks ? "│" : "|"
+      if limitCell >= width { cells.append(mark) } else { cells[limitCell] = mark }
+      return cells.joined()
+    }
   }
 
   /// What `--forget` says it did.
