@@ -1,4 +1,5 @@
 public import JSON
+import Posix
 
 extension History {
   /// The history as stored, days and names sorted so that equal histories are equal files:
@@ -40,6 +41,16 @@ extension History {
   /// parsing no other day's line; `nil` when the file is not laid out so (a
   /// hand edit, damage, a newer version): then read it whole with ``init(json:)``.
   public init?(fileBytes bytes: [UInt8], only range: ClosedRange<LocalDay>) {
+    self.init(fileBytes: bytes, where: range.contains)
+  }
+
+  /// Reads the days `wanted` accepts from a file of ``fileBytes``'s layout
+  /// (every line but the last ending in a comma), as ``init(fileBytes:only:)``.
+  ///
+  /// Each wanted line is read by ``HistoryLine`` when it has the store's
+  /// exact shape, by the general JSON parser otherwise: the same figures
+  /// either way, several times faster for the lines the store wrote.
+  init?(fileBytes bytes: [UInt8], where wanted: (LocalDay) -> Bool) {
     var lines = History.lines(of: bytes)[...]
     guard let first = lines.popFirst(), first.starts(with: Array("{\"version\":".utf8)),
       first.reversed().starts(with: Array("[:\"syad\"".utf8)),
@@ -55,14 +66,24 @@ extension History {
     }
     let prefix = Array("{\"date\":\"".utf8)
     var days: [LocalDay: [String: HistoryEntry]] = [:]
-    for line in lines {
+    days.reserveCapacity(lines.count)
+    var reader = HistoryLine.Reader()
+    let lastLine = lines.endIndex - 1
+    for (index, line) in zip(lines.indices, lines) {
       guard line.starts(with: prefix), line.count > prefix.count + 11 else { return nil }
+      // The JSON array's commas: after every day but the last.
+      guard (line.last == UInt8(ascii: ",")) == (index != lastLine) else { return nil }
       let dateStart = line.startIndex + prefix.count
       guard let day = LocalDay(String(decoding: line[dateStart..<dateStart + 10], as: UTF8.self)) else { return nil }
-      guard range.contains(day) else { continue }
-      let body = line.last == UInt8(ascii: ",") ? line.dropLast() : line
+      guard wanted(day) else { continue }
+      guard days[day] == nil else { return nil }
+      let body = index == lastLine ? line : line.dropLast()
+      if let read = reader.read(body) {
+        days[day] = read.rules
+        continue
+      }
       guard let json = try? JSONValue(parsing: body), json["date"]?.stringValue == day.description,
-        let rules = json["rules"]?.objectValue, days[day] == nil
+        let rules = json["rules"]?.objectValue
       else { return nil }
       var read: [String: HistoryEntry] = [:]
       for (name, value) in rules {
@@ -74,13 +95,13 @@ extension History {
     self.init(days: days, forgottenBefore: forgottenBefore)
   }
 
-  /// The non-empty lines of `bytes`: a plain loop over the buffer, several
-  /// times faster than the generic `split` on a file of megabytes.
+  /// The non-empty lines of `bytes`: `memchr` over the buffer, many times
+  /// faster than the generic `split` on a file of megabytes.
   static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
     var ranges: [Range<Int>] = []
     bytes.withUnsafeBufferPointer { buffer in
       var start = 0
-      for index in 0..<buffer.count where buffer[index] == 0x0A {
+      while let index = buffer.firstIndex(ofByte: 0x0A, from: start) {
         if index > start { ranges.append(start..<index) }
         start = index + 1
       }

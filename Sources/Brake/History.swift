@@ -176,6 +176,15 @@ public enum AppSplit {
   /// taken from the largest parts first (then by name), so a split never
   /// says more than the rule used.
   public static func fitted(_ split: [String: Int], within total: Int) -> [String: Int] {
+    // What a stored day nearly always is: nothing to take off, no copy made.
+    var sum = 0
+    var unchanged = true
+    for seconds in split.values where unchanged {
+      let (next, overflow) = sum.addingReportingOverflow(seconds)
+      unchanged = seconds > 0 && !overflow
+      sum = next
+    }
+    if unchanged, sum <= total { return split }
     var result = split.filter { $0.value > 0 }
     var over = result.values.reduce(0, +) - max(total, 0)
     while over > 0, let largest = result.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) {

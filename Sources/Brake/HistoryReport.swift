@@ -93,11 +93,26 @@ public struct HistoryReport: Hashable, Sendable {
     let chosen =
       rules.isBuiltIn
       ? [] : rules.rules.filter { ($0.name == rule || rule == nil) && seen.insert($0.name).inserted }
-    func figures(_ rule: Rule, on day: LocalDay) -> RuleDay {
+    // Each day's figures (the history's, the ledger's) are looked up once, not once per rule.
+    struct DayFigures {
+      var stored: [String: HistoryEntry]?
+      var ledgerSeconds: [String: Int]?
+      var ledgerGrants: [String: Int]?
+    }
+    func dayFigures(_ day: LocalDay) -> DayFigures {
+      // Days before the history's forgotten date count nothing from the ledger.
       let forgotten = history.forgottenBefore.map { day < $0 } ?? false
-      let stored = history.entry(for: rule.name, on: day) ?? HistoryEntry()
-      let fromLedger = forgotten ? 0 : ledger.usedSeconds(for: rule.name, on: day)
-      let grants = max(stored.grants, forgotten ? 0 : rule.countedGrants(ledger.grants(for: rule.name, on: day)))
+      return DayFigures(
+        stored: history.days[day], ledgerSeconds: forgotten ? nil : ledger.usedSecondsByDay[day],
+        ledgerGrants: forgotten ? nil : ledger.days[day])
+    }
+    func usedSeconds(_ rule: Rule, _ figures: DayFigures) -> Int {
+      max(figures.stored?[rule.name]?.usedSeconds ?? 0, figures.ledgerSeconds?[rule.name] ?? 0)
+    }
+    func figures(_ rule: Rule, _ figures: DayFigures) -> RuleDay {
+      let stored = figures.stored?[rule.name] ?? HistoryEntry()
+      let fromLedger = figures.ledgerSeconds?[rule.name] ?? 0
+      let grants = max(stored.grants, rule.countedGrants(figures.ledgerGrants?[rule.name] ?? 0))
       let used = max(stored.usedSeconds, fromLedger)
       let split = AppSplit.fitted(stored.apps, within: used)
       return RuleDay(
@@ -110,9 +125,12 @@ public struct HistoryReport: Hashable, Sendable {
     }
     let count = max(1, from.days(to: to) + 1)
     let days = (0..<count).compactMap { offset in
-      from.adding(days: offset).map { day in Day(date: day, rules: chosen.map { figures($0, on: day) }) }
+      from.adding(days: offset).map { day in
+        let found = dayFigures(day)
+        return Day(date: day, rules: chosen.map { figures($0, found) })
+      }
     }
-    let previous = (1...count).compactMap { from.adding(days: -$0) }
+    let previous = (1...count).compactMap { from.adding(days: -$0).map(dayFigures) }
     self.days = days
     summaries = chosen.enumerated().map { index, rule in
       var total = 0
@@ -120,7 +138,8 @@ public struct HistoryReport: Hashable, Sendable {
       var shields = 0
       var declined = 0
       var backedOut = 0
-      var apps: [String: Int] = [:]
+      // Per app of the rule, in its order; then per name (a name the rule gives twice adds up).
+      var appTotals = [Int](repeating: 0, count: rule.apps.count)
       for day in days {
         let figures = day.rules[index]
         total += figures.usedSeconds
@@ -128,9 +147,11 @@ public struct HistoryReport: Hashable, Sendable {
         shields += figures.shieldsShown
         declined += figures.tasksDeclined
         backedOut += figures.backedOut
-        for app in figures.apps { apps[app.name, default: 0] += app.usedSeconds }
+        for (position, app) in figures.apps.enumerated() { appTotals[position] += app.usedSeconds }
       }
-      let before = previous.reduce(0) { $0 + figures(rule, on: $1).usedSeconds }
+      var apps: [String: Int] = [:]
+      for (app, seconds) in zip(rule.apps, appTotals) { apps[app.name, default: 0] += seconds }
+      let before = previous.reduce(0) { $0 + usedSeconds(rule, $1) }
       // The first app of the rule wins a tie: the order the user wrote.
       var busiest: (name: String, seconds: Int)?
       for app in rule.apps where (apps[app.name] ?? 0) > (busiest?.seconds ?? 0) {

@@ -48,6 +48,16 @@ extension LocalDay {
   static let last = LocalDay(valid: 9999, 12, 31)
 }
 
+// week2
+extension LocalMinute {
+  /// The local day and minute that contain `time`, in the process's time zone (`TZ`).
+  public static func containing(_ time: WallTime) -> LocalMinute {
+    let day = LocalDay.containing(time)
+    guard let fields = time.clampedToTimeT.local else { return LocalMinute(day: day, minute: 0) }
+    return LocalMinute(day: day, minute: fields.hour * 60 + fields.minute)
+  }
+}
+
 extension WallTime {
   /// The whole second of this instant, kept far inside `time_t`.
   fileprivate var clampedToTimeT: WallTime {

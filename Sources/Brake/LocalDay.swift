@@ -50,11 +50,22 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
 
   /// `YYYY-MM-DD`.
   public var description: String {
-    func padded(_ value: Int, _ width: Int) -> String {
-      let digits = String(value)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    // Ten ASCII bytes written in place: a year's report writes thousands.
+    String(unsafeUninitializedCapacity: 10) { buffer in
+      func digits(_ value: Int, _ width: Int, at start: Int) {
+        var rest = value
+        for position in (start..<start + width).reversed() {
+          buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        }
+      }
+      digits(year, 4, at: 0)
+      buffer[4] = UInt8(ascii: "-")
+      digits(month, 2, at: 5)
+      buffer[7] = UInt8(ascii: "-")
+      digits(day, 2, at: 8)
+      return 10
     }
-    return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
   }
 
   public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool {

@@ -65,6 +65,13 @@ public struct JSONWriter: ~Copyable {
     needsSeparator = false
   }
 
+  /// Forgets the bytes written so far, but not where the writer is in the
+  /// JSON: for a caller that hands a long value on in pieces (`report --json`).
+  @inlinable
+  public mutating func removeWrittenBytes() {
+    byteCount = 0
+  }
+
   // MARK: Structure
 
   /// Writes `{`; keys and values follow, then ``endObject()``.

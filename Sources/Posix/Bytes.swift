@@ -11,4 +11,11 @@ extension UnsafeBufferPointer<UInt8> {
     guard let found = memchr(base + start, Int32(byte), count - start) else { return nil }
     return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
+
+  /// Whether `other` holds the same bytes (`memcmp`).
+  public func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard count == other.count else { return false }
+    guard count > 0, let base = baseAddress, let otherBase = other.baseAddress else { return true }
+    return memcmp(base, otherBase, count) == 0
+  }
 }

@@ -56,6 +56,10 @@ public struct Configuration: Hashable, Sendable {
   /// The history days `config.json` may set: one week up to a leap year.
   public static let historyDaysRange = 7...366
 
+  // week2
+  /// When the weekly summary comes (`"sunday 18:00"`, local time); `nil`, the default, posts none.
+  public var weeklySummary: WeeklySchedule?
+
   /// The idle minutes when none are configured.
   public static let defaultIdleMinutes = 5
   /// The idle minutes `config.json` may set: one minute up to a whole day.
@@ -68,7 +72,8 @@ public struct Configuration: Hashable, Sendable {
     handlers: Handlers = Handlers(),
     desktop: DesktopChoice = .auto,
     idleMinutes: Int = Configuration.defaultIdleMinutes,
-    historyDays: Int = Configuration.defaultHistoryDays
+    historyDays: Int = Configuration.defaultHistoryDays,
+    weeklySummary: WeeklySchedule? = nil
   ) {
     self.scheme = scheme
     self.rules = rules
@@ -77,6 +82,7 @@ public struct Configuration: Hashable, Sendable {
     self.desktop = desktop
     self.idleMinutes = idleMinutes
     self.historyDays = historyDays
+    self.weeklySummary = weeklySummary
   }
 
   /// The configuration when there is no file.

@@ -185,6 +185,67 @@ struct HistoryTests {
     #expect(History(fileBytes: Array(bytes.dropLast(4)), only: range) == nil)
   }
 
+  @Test("The line reader reads what the general parser reads, for written files and hand-edited lines")
+  func lineReader() throws {
+    var random = SeededRandom(seed: 23)
+    let names = ["social", "Instagram", "Ärger", "日本", "quote\"d", "back\\slash", "tab\there", "", "a b"]
+    for _ in 0..<60 {
+      var history = History()
+      for offset in 0..<Int.random(in: 0...5, using: &random) {
+        for name in names.shuffled(using: &random).prefix(Int.random(in: 0...4, using: &random)) {
+          var apps: [String: Int] = [:]
+          for app in names.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random)) {
+            apps[app] = Int.random(in: -5...4_000, using: &random)
+          }
+          history.record(
+            HistoryEntry(
+              usedSeconds: Int.random(in: -10...100_000, using: &random), apps: apps,
+              limitSeconds: Bool.random(using: &random) ? nil : Int.random(in: -1...2_000_000, using: &random),
+              grants: Int.random(in: -1...200, using: &random), shieldsShown: Int.random(in: 0...3, using: &random),
+              tasksAsked: Int.random(in: 0...3, using: &random), tasksSolved: Int.random(in: 0...3, using: &random),
+              backedOut: Int.random(in: 0...200_000, using: &random)),
+            for: name, on: day.adding(days: offset)!)
+        }
+      }
+      let bytes = history.fileBytes
+      let read = try #require(History(fileBytes: bytes, only: day...day.adding(days: 10)!))
+      #expect(read == history)
+      #expect(try History(json: JSONValue(parsing: bytes)) == history)
+    }
+    // Lines the store does not write: the general parser reads them, alike.
+    let entries = [
+      #"{"usedSeconds":60,"apps":{"A":30},"limitSeconds":600,"grants":1}"#,
+      #"{"grants":1,"usedSeconds":60,"apps":{"A":30,"A":20}}"#,
+      #"{"usedSeconds":60.0,"apps":{"A":3e1},"grants":1}"#,
+      #"{"usedSeconds":60,"unknown":[1,2],"tasksAsked":-0}"#,
+      #"{ "usedSeconds" : 60 , "apps" : { "A" : 30 } }"#,
+      #"{"usedSeconds":99999999999999999999}"#,
+      #"{"usedSeconds":-7,"apps":{}}"#,
+      #"{"usedSeconds":60,"apps":{"Ä":30}}"#,
+      #"{}"#,
+    ]
+    for entry in entries {
+      let text = "{\"version\":1,\"days\":[\n{\"date\":\"2026-11-29\",\"rules\":{\"r\":\(entry),\"s\":{}}}\n]}\n"
+      // What the general parser refuses, the line reader refuses too (the file is then read whole, and refused).
+      let whole = try? History(json: JSONValue(parsing: Array(text.utf8)))
+      #expect(History(fileBytes: Array(text.utf8), only: day...day) == whole, "\(entry)")
+    }
+    // A day line without its comma, or one after the last: not the store's file.
+    let two = String(decoding: history(days: 2).fileBytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    let withoutComma = [two[0], String(two[1].dropLast()), two[2], two[3]].joined(separator: "\n")
+    #expect(History(fileBytes: Array(withoutComma.utf8), only: day...day.adding(days: 1)!) == nil)
+    let extraComma = [two[0], two[1], two[2] + ",", two[3]].joined(separator: "\n")
+    #expect(History(fileBytes: Array(extraComma.utf8), only: day...day.adding(days: 1)!) == nil)
+  }
+
+  private func history(days: Int) -> History {
+    var history = History()
+    for offset in 0..<days {
+      history.record(HistoryEntry(usedSeconds: 60, apps: ["A": 60]), for: "r", on: day.adding(days: offset)!)
+    }
+    return history
+  }
+
   @Test("A stored count out of range is kept within what a day holds")
   func clamps() throws {
     let text = #"{"version":1,"days":[{"date":"2026-11-29","rules":{"r":{"usedSeconds":999999,"apps":{"A":-3}}}}]}"#

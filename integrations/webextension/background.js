@@ -371,6 +371,13 @@ function onPageMessage(page, message) {
         page.port.postMessage({ type: "hostGone" });
       }
       break;
+    case "week":
+      // The page's "Show the week": the host writes the rule's page and opens it; nothing changes here,
+      // and the page asking a task (the asker) stays the same.
+      if (!page.site || !sendToHost({ type: "week", site: page.site })) {
+        page.port.postMessage({ type: "hostGone" });
+      }
+      break;
     case "wayOut":
       // The page's "Not now": counted by the host; the tab stays a plain paused page.
       asker = page;

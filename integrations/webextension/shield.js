@@ -71,6 +71,12 @@ function showPaused() {
   setStatus("");
 }
 
+/** "Show the week": the host writes the report's page of the site's rule and opens it with xdg-open. */
+function showWeek() {
+  if (!background) return;
+  background.postMessage({ type: "week" });
+}
+
 function askForTask() {
   if (!background || finished) return;
   asked = true;
@@ -167,6 +173,8 @@ element("start").textContent = text("action_puzzle");
 element("start").addEventListener("click", askForTask);
 element("way-out").textContent = text("action_way_out_no_app");
 element("way-out").addEventListener("click", takeWayOut);
+element("week").textContent = text("week_show");
+element("week").addEventListener("click", showWeek);
 element("task").addEventListener("submit", (event) => {
   event.preventDefault();
   if (!background || puzzleID === null) return;

@@ -46,6 +46,9 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case popupLimited = "popup.limited"
   case popupNoSite = "popup.no-site"
   case popupNoRule = "popup.no-rule"
+  // week2
+  case weekSummary = "week.summary"
+  case weekShow = "week.show"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -285,6 +288,19 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "The browser extension's toolbar popup, when no rule is configured yet. {command} is the command "
           + "to type, “shieldbridge setup”; keep it as it is.",
         MessageSource("There is no rule to add it to yet. Run “{command}” in a terminal."))
+    // week2
+    case .weekSummary:
+      return define(
+        .summary,
+        "Title of the weekly summary notification (its text is the report's total and change). {from} and {to} "
+          + "are the week's first and last day, such as 2026-11-29.",
+        MessageSource("The week from {from} to {to}"))
+    case .weekShow:
+      return define(
+        .action,
+        "Button of the weekly summary notification and of the browser's shield page: opens the page that "
+          + "draws the week (shieldbridge report --html).",
+        MessageSource("Show the week"))
     }
   }
 

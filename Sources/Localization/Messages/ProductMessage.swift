@@ -95,6 +95,25 @@ public enum ProductMessage: Hashable, Sendable {
   case popupNoSite
   /// In the popup without a configured rule: "There is no rule to add it to yet. Run “{command}” in a terminal."
   case popupNoRule
+  // week2
+  /// The weekly summary's title: "The week from {from} to {to}".
+  case weekSummary(from: String, to: String)
+  /// The button that opens the picture of the week: "Show the week".
+  case weekShow
+
+  // week2
+  /// Whole minutes, to the nearest: how the report and the weekly summary show seconds.
+  public static func minutes(_ seconds: Int) -> Int {
+    (max(0, seconds) + 30) / 60
+  }
+
+  /// The change from the period before in whole minutes a day: less, more,
+  /// or, under a minute, about the same (the report's and the weekly summary's wording).
+  public static func change(seconds: Int) -> ProductMessage {
+    let minutes = abs(seconds) / 60
+    guard minutes > 0 else { return .reportSame }
+    return seconds < 0 ? .reportLess(minutes: minutes) : .reportMore(minutes: minutes)
+  }
 
   /// The command that `popupNoRule` tells the user to run.
   public static let setupCommand = "shieldbridge setup"
@@ -147,6 +166,9 @@ public enum ProductMessage: Hashable, Sendable {
     case .popupLimited: .popupLimited
     case .popupNoSite: .popupNoSite
     case .popupNoRule: .popupNoRule
+    // week2
+    case .weekSummary: .weekSummary
+    case .weekShow: .weekShow
     }
   }
 
@@ -173,6 +195,8 @@ public enum ProductMessage: Hashable, Sendable {
       // popup
       .popupUsage(used: max(minutes - 1, 0), limit: minutes), .popupRule(rule: "social"), .popupUncovered,
       .popupLimitSite, .popupLimited(rule: "social"), .popupNoSite, .popupNoRule,
+      // week2
+      .weekSummary(from: "2026-11-23", to: "2026-11-29"), .weekShow,
     ]
   }
 
@@ -250,6 +274,10 @@ public enum ProductMessage: Hashable, Sendable {
       values["limit"] = String(limit)
     case .popupRule(let rule), .popupLimited(let rule): values["rule"] = Localizer.clean(rule)
     case .popupNoRule: values["command"] = Self.setupCommand
+    // week2
+    case .weekSummary(let from, let to):
+      values["from"] = Localizer.clean(from)
+      values["to"] = Localizer.clean(to)
     default: break
     }
     return values

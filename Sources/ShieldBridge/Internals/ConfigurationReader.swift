@@ -20,7 +20,11 @@ struct ConfigurationReader {
   mutating func configuration(_ json: JSONValue) throws(ConfigurationError) -> Configuration {
     let root = ConfigurationKeyPath()
     let members = try object(
-      json, at: root, known: ["scheme", "rules", "views", "handlers", "desktop", "idleMinutes", "historyDays"])
+      json, at: root,
+      known: [
+        "scheme", "rules", "views", "handlers", "desktop", "idleMinutes", "historyDays",
+        "weeklySummary",
+      ])
     var configuration = Configuration()
     if let value = members["scheme"] {
       configuration.scheme = try scheme(value, at: root.key("scheme"))
@@ -35,6 +39,15 @@ struct ConfigurationReader {
     if let value = members["historyDays"] {
       configuration.historyDays = try integer(
         value, at: root.key("historyDays"), in: Configuration.historyDaysRange, checkingRange: true)
+    }
+    // week2
+    if let value = members["weeklySummary"] {
+      let text = try string(value, at: root.key("weeklySummary"), expected: WeeklySchedule.acceptedForms)
+      guard let schedule = WeeklySchedule(text) else {
+        throw error(
+          .format, at: root.key("weeklySummary"), "expected \(WeeklySchedule.acceptedForms), found \(found(value))")
+      }
+      configuration.weeklySummary = schedule
     }
     if let value = members["rules"] {
       configuration.rules = try rules(value, at: root.key("rules"))

@@ -137,6 +137,9 @@ public actor ShieldService {
   var stopped = false
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
   var siteCallers: [BusName: SiteCaller] = [:]
+  // week2
+  /// Checks each minute whether the weekly summary is due (see ShieldService+WeeklySummary.swift).
+  var weeklySummaryTask: Task<Void, Never>?
 
   /// Starts the service on `connection`: follows the notification server,
   /// exports the interface, listens for clicks, takes the well-known name, and
@@ -158,6 +161,7 @@ public actor ShieldService {
       await service.startLoop()
       await service.startMeter()
       await service.watchFiles()
+      await service.startWeeklySummary()
       return service
     } catch {
       options.desktop?.stop()
@@ -248,6 +252,7 @@ public actor ShieldService {
     ledgerWatcher?.stop()
     ledgerWatcher = nil
     stopMeter()
+    stopWeeklySummary()
     forgetSiteCallers()
     gate.close()
     _ = try? await connection.releaseName(ServiceNames.busName)
@@ -378,12 +383,15 @@ public actor ShieldService {
     let events = client.events()
     let inbox = self.inbox
     let clock = startOptions.ledger.clock
-    listener = Task {
+    listener = Task { [weak self] in
       var tokens: [UInt32: String] = [:]
       for await event in events {
         switch event {
         case .activationToken(let id, let token):
           tokens[id] = token
+        case .action(let id, let key) where key == ShieldService.weekActionKey:
+          // The weekly summary's button is the service's own, not the core's.
+          self?.openWeek(activationToken: tokens.removeValue(forKey: id))
         case .action(let id, let key):
           inbox.yield(Envelope(.action(id: id, key: key, token: tokens.removeValue(forKey: id)), at: .now(wall: clock)))
         case .replied(let id, let text):

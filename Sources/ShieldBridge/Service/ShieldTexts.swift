@@ -123,6 +123,23 @@ public struct ShieldTexts: Sendable {
     return notification
   }
 
+  // week2
+  /// The weekly summary: the week's total and the change from the week
+  /// before, in the report's words, and a button that opens the picture of the
+  /// week (`actionKey`). Plain: no praise, nothing urgent.
+  func weekSummary(_ report: HistoryReport, identifier: String, actionKey: String) -> Notification {
+    let change = report.averageSeconds - report.previousAverageSeconds
+    let body = [
+      localizer.render(.reportTotal(minutes: ProductMessage.minutes(report.totalSeconds))),
+      localizer.render(ProductMessage.change(seconds: change)),
+    ].joined(separator: "\n")
+    var notification = base(
+      summary: .weekSummary(from: report.from.description, to: report.to.description), body: body,
+      identifier: identifier)
+    notification.actions = [Notification.Action(key: actionKey, label: localizer.render(.weekShow))]
+    return notification
+  }
+
   private func base(summary: ProductMessage, body: String, identifier: String?) -> Notification {
     var notification = Notification(
       summary: localizer.render(summary), body: body, appName: Self.appName, identifier: identifier)

@@ -122,7 +122,7 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
     }
     Output.out(path)
   } else if invocation[\.json] {
-    Output.out(ReportJSON.json(figures).serialized)
+    ReportJSON.write(figures) { Output.out(buffer: $0) }
   } else {
     let style: ReportText.Style = ReportText.isUTF8(environment: Environment.all) ? .blocks : .ascii
     for line in ReportText.lines(figures, style: style, localizer: Localizer.current()) { Output.out(line) }

@@ -39,9 +39,17 @@ enum ReportText {
       let figures = report.days.map { $0.rules[index] }
       // One scale for the rule's days: the most used, or the farthest limit.
       let scale = max(1, figures.map { max($0.usedSeconds, $0.limitSeconds) }.max() ?? 1)
+      // A long report repeats its bars and minutes: each is drawn and rendered once.
+      var bars: [BarCells: String] = [:]
+      var dayTexts: [Int: String] = [:]
       for (day, rule) in zip(report.days, figures) {
-        let bar = bar(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale, style: style)
-        lines.append("  \(day.date)  \(bar)  \(localizer.render(.reportDay(minutes: minutes(rule.usedSeconds))))")
+        let cells = BarCells(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale)
+        let bar = bars[cells] ?? cells.drawn(style: style)
+        bars[cells] = bar
+        let used = minutes(rule.usedSeconds)
+        let text = dayTexts[used] ?? localizer.render(.reportDay(minutes: used))
+        dayTexts[used] = text
+        lines.append("  \(day.date)  \(bar)  \(text)")
       }
       lines += summaryLines(summary, localizer: localizer).map { "  " + $0 }
     }
@@ -51,7 +59,7 @@ enum ReportText {
 
   /// Whole minutes, to the nearest.
   static func minutes(_ seconds: Int) -> Int {
-    (max(0, seconds) + 30) / 60
+    ProductMessage.minutes(seconds)
   }
 
   /// The total and the average, the change, the busiest app, grants and tasks declined.
@@ -72,9 +80,7 @@ enum ReportText {
   /// The change from the period before in whole minutes a day: less, more,
   /// or, under a minute, about the same.
   static func change(seconds: Int) -> ProductMessage {
-    let minutes = abs(seconds) / 60
-    guard minutes > 0 else { return .reportSame }
-    return seconds < 0 ? .reportLess(minutes: minutes) : .reportMore(minutes: minutes)
+    ProductMessage.change(seconds: seconds)
   }
 
   /// A bar of `usedSeconds` on `scale` seconds in ``barWidth`` cells, with
@@ -83,23 +89,38 @@ enum ReportText {
   /// Blocks draw eighths of a cell; ASCII draws `#` for whole cells and
   /// rounds up a part, so any use at all shows. Beyond the limit the bar goes on.
   static func bar(usedSeconds: Int, limitSeconds: Int, scale: Int, style: Style, width: Int = barWidth) -> String {
-    let scale = max(1, scale)
-    let eighths = min(width * 8, (max(0, usedSeconds) * width * 8 + scale - 1) / scale)
-    var cells: [String] = []
-    switch style {
-    case .blocks:
-      let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-      cells = Array(repeating: "█", count: eighths / 8)
-      if eighths % 8 > 0 { cells.append(partial[eighths % 8]) }
-    case .ascii:
-      cells = Array(repeating: "#", count: (eighths + 7) / 8)
+    BarCells(usedSeconds: usedSeconds, limitSeconds: limitSeconds, scale: scale, width: width).drawn(style: style)
+  }
+
+  /// What a bar shows: its length in eighths of a cell and the cell of the limit's mark.
+  struct BarCells: Hashable {
+    var eighths: Int
+    var limitCell: Int
+    var width: Int
+
+    init(usedSeconds: Int, limitSeconds: Int, scale: Int, width: Int = barWidth) {
+      let scale = max(1, scale)
+      eighths = min(width * 8, (max(0, usedSeconds) * width * 8 + scale - 1) / scale)
+      // The mark takes the cell where the limit falls (over the bar, where it reaches that far).
+      limitCell = min(width, max(0, limitSeconds) * width / scale)
+      self.width = width
     }
-    cells += Array(repeating: " ", count: width - cells.count)
-    // The mark takes the cell where the limit falls (over the bar, where it reaches that far).
-    let limitCell = min(width, max(0, limitSeconds) * width / scale)
-    let mark = style == .blocks ? "│" : "|"
-    if limitCell >= width { cells.append(mark) } else { cells[limitCell] = mark }
-    return cells.joined()
+
+    func drawn(style: Style) -> String {
+      var cells: [String] = []
+      switch style {
+      case .blocks:
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        cells = Array(repeating: "█", count: eighths / 8)
+        if eighths % 8 > 0 { cells.append(partial[eighths % 8]) }
+      case .ascii:
+        cells = Array(repeating: "#", count: (eighths + 7) / 8)
+      }
+      cells += Array(repeating: " ", count: width - cells.count)
+      let mark = style == .blocks ? "│" : "|"
+      if limitCell >= width { cells.append(mark) } else { cells[limitCell] = mark }
+      return cells.joined()
+    }
   }
 
   /// What `--forget` says it did.
@@ -110,40 +131,118 @@ enum ReportText {
 
 /// `report --json`: every figure, keys documented in docs/report.md.
 enum ReportJSON {
-  static func json(_ report: HistoryReport) -> JSONValue {
-    let days = report.days.map { day -> JSONValue in
-      .object([
-        ("date", .string(day.date.description)),
-        ("rules", .array(day.rules.map(rule))),
-      ])
+  /// Writes the report as one line of JSON, newline included, handing it to
+  /// `output` in pieces of about 64 KiB: a year of 100 rules is 9 MB of it,
+  /// which is then never held (nor its pages touched) at once.
+  static func write(_ report: HistoryReport, to output: (UnsafeBufferPointer<UInt8>) -> Void) {
+    var writer = JSONWriter(capacity: 80 << 10)
+    write(report, to: &writer) { writer in
+      guard writer.count >= 64 << 10 else { return }
+      writer.withBytes(output)
+      writer.removeWrittenBytes()
     }
-    let rules = report.summaries.map { summary -> JSONValue in
-      .object([
-        ("name", .string(summary.name)), ("totalSeconds", .int(summary.totalSeconds)),
-        ("averageSeconds", .int(summary.averageSeconds)),
-        ("previousAverageSeconds", .int(summary.previousAverageSeconds)),
-        ("changeSeconds", .int(summary.changeSeconds)),
-        ("busiestApp", summary.busiestApp.map { .string($0) } ?? .null),
-        ("busiestAppSeconds", .int(summary.busiestAppSeconds)), ("grants", .int(summary.grants)),
-        ("shieldsShown", .int(summary.shieldsShown)), ("tasksDeclined", .int(summary.tasksDeclined)),
-        ("backedOut", .int(summary.backedOut)),
-      ])
-    }
-    return .object([
-      ("from", .string(report.from.description)), ("to", .string(report.to.description)),
-      ("days", .array(days)), ("summary", .array(rules)),
-      ("totalSeconds", .int(report.totalSeconds)), ("averageSeconds", .int(report.averageSeconds)),
-      ("previousAverageSeconds", .int(report.previousAverageSeconds)),
-    ])
+    writer.newline()
+    writer.withBytes(output)
   }
 
-  private static func rule(_ rule: HistoryReport.RuleDay) -> JSONValue {
-    .object([
-      ("name", .string(rule.name)), ("usedSeconds", .int(rule.usedSeconds)),
-      ("limitSeconds", .int(rule.limitSeconds)), ("grants", .int(rule.grants)),
-      ("apps", .array(rule.apps.map { .object([("name", .string($0.name)), ("usedSeconds", .int($0.usedSeconds))]) })),
-      ("shieldsShown", .int(rule.shieldsShown)), ("tasksAsked", .int(rule.tasksAsked)),
-      ("tasksSolved", .int(rule.tasksSolved)), ("backedOut", .int(rule.backedOut)),
-    ])
+  /// The report as a value: what `write(_:to:)` writes, read back (for tests).
+  static func json(_ report: HistoryReport) -> JSONValue {
+    var bytes: [UInt8] = []
+    write(report) { bytes.append(contentsOf: $0) }
+    // Written by JSONWriter just now: always valid JSON.
+    return (try? JSONValue(parsing: bytes)) ?? .null
+  }
+
+  /// Writes the report into `writer`, calling `dayWritten` after each day.
+  private static func write(
+    _ report: HistoryReport, to writer: inout JSONWriter, dayWritten: (inout JSONWriter) -> Void
+  ) {
+    writer.beginObject()
+    writer.key("from")
+    writer.string(report.from.description)
+    writer.key("to")
+    writer.string(report.to.description)
+    writer.key("days")
+    writer.beginArray()
+    for day in report.days {
+      writer.beginObject()
+      writer.key("date")
+      writer.string(day.date.description)
+      writer.key("rules")
+      writer.beginArray()
+      for rule in day.rules { write(rule, to: &writer) }
+      writer.endArray()
+      writer.endObject()
+      dayWritten(&writer)
+    }
+    writer.endArray()
+    writer.key("summary")
+    writer.beginArray()
+    for summary in report.summaries {
+      writer.beginObject()
+      writer.key("name")
+      writer.string(summary.name)
+      writer.key("totalSeconds")
+      writer.integer(summary.totalSeconds)
+      writer.key("averageSeconds")
+      writer.integer(summary.averageSeconds)
+      writer.key("previousAverageSeconds")
+      writer.integer(summary.previousAverageSeconds)
+      writer.key("changeSeconds")
+      writer.integer(summary.changeSeconds)
+      writer.key("busiestApp")
+      writer.string(summary.busiestApp)
+      writer.key("busiestAppSeconds")
+      writer.integer(summary.busiestAppSeconds)
+      writer.key("grants")
+      writer.integer(summary.grants)
+      writer.key("shieldsShown")
+      writer.integer(summary.shieldsShown)
+      writer.key("tasksDeclined")
+      writer.integer(summary.tasksDeclined)
+      writer.key("backedOut")
+      writer.integer(summary.backedOut)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("totalSeconds")
+    writer.integer(report.totalSeconds)
+    writer.key("averageSeconds")
+    writer.integer(report.averageSeconds)
+    writer.key("previousAverageSeconds")
+    writer.integer(report.previousAverageSeconds)
+    writer.endObject()
+  }
+
+  private static func write(_ rule: HistoryReport.RuleDay, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("name")
+    writer.string(rule.name)
+    writer.key("usedSeconds")
+    writer.integer(rule.usedSeconds)
+    writer.key("limitSeconds")
+    writer.integer(rule.limitSeconds)
+    writer.key("grants")
+    writer.integer(rule.grants)
+    writer.key("apps")
+    writer.beginArray()
+    for app in rule.apps {
+      writer.beginObject()
+      writer.key("name")
+      writer.string(app.name)
+      writer.key("usedSeconds")
+      writer.integer(app.usedSeconds)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("shieldsShown")
+    writer.integer(rule.shieldsShown)
+    writer.key("tasksAsked")
+    writer.integer(rule.tasksAsked)
+    writer.key("tasksSolved")
+    writer.integer(rule.tasksSolved)
+    writer.key("backedOut")
+    writer.integer(rule.backedOut)
+    writer.endObject()
   }
 }

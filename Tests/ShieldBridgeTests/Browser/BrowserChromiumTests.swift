@@ -22,7 +22,7 @@ struct BrowserChromiumTests {
     let browser: DevToolsPipe
 
     /// - Parameter language: The browser's UI language (`--lang` and `LANGUAGE`); English unless told.
-    init(rule: String, language: String = "en-US") async throws {
+    init(rule: String, language: String = "en-US", environment extra: [String: String] = [:]) async throws {
       let chromium = try requiredTool("chromium", package: "chromium")
       service = try await SiteService(rule: rule)
       let profile = service.sandbox.root.file("chromium")
@@ -46,7 +46,7 @@ struct BrowserChromiumTests {
         // Chromium on Linux takes its UI language from the environment (its locale files: chromium-l10n).
         environment: service.environment.merging(["LANGUAGE": language.replacingOccurrences(of: "-", with: "_")]) {
           $1
-        },
+        }.merging(extra) { $1 },
         folder: service.sandbox.root.path)
     }
 
@@ -245,6 +245,40 @@ struct BrowserChromiumTests {
       (try? store.load().value.backedOut(for: "social", on: store.today)) == 1 ? true : nil
     }
     #expect(try store.load().value.grants(for: "social", on: store.today) == 0)
+    _ = await setup.finish()
+  }
+
+  // week2
+  @Test("The page's \"Show the week\": the host writes the rule's report page and hands it to xdg-open")
+  func showTheWeek() async throws {
+    // xdg-open's way without a desktop: $BROWSER, here a program that writes down what it was given.
+    let recorderFolder = try TemporaryDirectory()
+    let opened = recorderFolder.file("opened")
+    let recorder = recorderFolder.file("record-open")
+    try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n".write(toFile: recorder, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
+    let setup = try await Setup(
+      rule: SiteService.rule(limit: 1, grant: 5, grants: 1), environment: ["BROWSER": recorder])
+    _ = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    let shield = try await setup.browser.attach(
+      try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
+    let label = try await setup.text(
+      "document.getElementById('week').textContent", session: shield, what: "the week's button")
+    #expect(label == "Show the week")
+    _ = try await setup.browser.evaluate("document.getElementById('week').click(); 'clicked'", session: shield)
+    let given = try await poll("xdg-open to hand the page to $BROWSER", timeout: .seconds(30)) {
+      (try? String(contentsOfFile: opened, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+    }
+    let path = setup.service.sandbox.stateDirectory + "/week-social.html"
+    #expect(given == path + "\n")
+    let html = try String(contentsOfFile: path, encoding: .utf8)
+    let today = setup.service.sandbox.store.today
+    #expect(html.contains("data-date=\"\(today)\"") && html.contains("data-date=\"\(today.adding(days: -6)!)\""))
+    #expect(html.contains("social"))
+    // The tab stays the shield page.
+    #expect(try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com") != "")
     _ = await setup.finish()
   }
 

@@ -1,0 +1,109 @@
+import Brake
+import Notifications
+import Posix
+
+// week2: the weekly summary (`weeklySummary` in config.json; docs/report.md).
+extension ShieldService {
+  /// The key of the summary's button; the listener hands its clicks here, not to the core.
+  static let weekActionKey = "shieldbridge-week"
+  /// The summary's fixed identifier: posted again, it replaces the last one instead of piling up.
+  static let weekIdentifier = "weekly-summary"
+
+  /// Checks whether the weekly summary is due now, and then at the start of
+  /// every minute of the wall clock, while the service runs. With no
+  /// `weeklySummary` configured (the default) each check does nothing; a
+  /// reloaded config.json counts from the next check.
+  func startWeeklySummary() {
+    weeklySummaryTask = Task { [weak self] in
+      var first = true
+      while !Task.isCancelled {
+        guard let service = self else { return }
+        await service.postWeeklySummaryIfDue(saying: first)
+        first = false
+        let now = service.startOptions.ledger.clock.now()
+        let intoMinute = Int(((now.secondsSince1970 % 60) + 60) % 60)
+        // Just after the next whole minute, when a scheduled time can first be reached.
+        try? await Task.sleep(for: .seconds(60 - intoMinute) + .milliseconds(100))
+      }
+    }
+  }
+
+  func stopWeeklySummary() {
+    weeklySummaryTask?.cancel()
+    weeklySummaryTask = nil
+  }
+
+  /// Posts the weekly summary when ``WeeklySchedule/due(at:lastShown:)`` says
+  /// so, and remembers the week in `weekly-summary.json` once it was posted.
+  /// With `saying` (the check at the start) the debug log says what was decided.
+  func postWeeklySummaryIfDue(saying: Bool = false) async {
+    guard let schedule = currentConfiguration.withLock({ $0.weeklySummary }) else { return }
+    let state = WeeklySummaryStore(directory: options.ledger.directory)
+    let now = LocalMinute.containing(options.ledger.clock.now())
+    let lastShown = state.lastShown()
+    guard let week = schedule.due(at: now, lastShown: lastShown) else {
+      if saying {
+        let shown = lastShown.map { "already shown for \($0)" } ?? "none shown yet"
+        log.debug("weekly summary: \(shown); none due at \(now), the next at \(schedule.nextOccurrence(after: now))")
+      }
+      return
+    }
+    let report = weekReport(ending: week)
+    let notification = texts.weekSummary(report, identifier: Self.weekIdentifier, actionKey: Self.weekActionKey)
+    do {
+      _ = try await post(notification)
+    } catch {
+      // Tried again at the next minute, while the week's summary is still due.
+      log.warning("cannot post the weekly summary: \(error)")
+      return
+    }
+    do {
+      try state.recordShown(week)
+    } catch {
+      log.warning("cannot remember that the weekly summary was shown (\(state.path): \(error))")
+    }
+    let text = notification.body.split(separator: "\n").joined(separator: "; ")
+    log.notice("weekly summary posted for \(report.from) to \(report.to): \(text)")
+  }
+
+  /// The report of the 7 days ending `week`, as `shieldbridge report --to` gives it.
+  private func weekReport(ending week: LocalDay) -> HistoryReport {
+    let configuration = currentConfiguration.withLock { $0 }
+    let from = week.adding(days: -6) ?? week
+    let history = HistoryStore(beside: options.ledger)
+    let stored = (try? history.load(only: (from.adding(days: -7) ?? from)...week).value) ?? History()
+    let ledger = (try? options.ledger.load().value) ?? Ledger()
+    return HistoryReport(history: stored, ledger: ledger, rules: configuration.rules, from: from, to: week)
+  }
+
+  /// The summary's button: writes the week's page (`shieldbridge report
+  /// --html`, into the state folder as `week.html`) and opens it with `xdg-open`.
+  nonisolated func openWeek(activationToken token: String?) {
+    let directory = startOptions.ledger.directory
+    guard let week = WeeklySummaryStore(directory: directory).lastShown(), let from = week.adding(days: -6) else {
+      log.warning("the weekly summary's button was pressed, but no week was shown")
+      return
+    }
+    let page = directory + "/week.html"
+    let launcher = startOptions.launcher
+    let log = self.log
+    let write = [startOptions.executable, "report", "--html", page, "--from", "\(from)", "--to", "\(week)"]
+    do {
+      try launcher.launch(write, activationToken: nil) { termination in
+        guard termination.isSuccess else {
+          log.warning("cannot write the week's page: \(write.joined(separator: " ")) \(termination)")
+          return
+        }
+        do {
+          try launcher.launch(["xdg-open", page], activationToken: token) { termination in
+            if !termination.isSuccess { log.warning("xdg-open \(page) \(termination)") }
+          }
+        } catch {
+          log.warning("cannot start xdg-open: \(error)")
+        }
+      }
+    } catch {
+      log.warning("cannot write the week's page: \(error)")
+    }
+  }
+}
