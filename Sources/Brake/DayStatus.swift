@@ -3,17 +3,28 @@ public import JSON
 /// Where one rule stands today.
 public struct RuleStatus: Hashable, Sendable {
   public var rule: Rule
+  /// The local day the status is of; its weekday picks the daily limit.
+  public var day: LocalDay
   /// Puzzles solved for the rule today, as many as count (``Rule/countedGrants(_:)``).
   public var grantsToday: Int
 
-  /// The status of `rule` with `grantsToday` grants stored; more than the rule allows count as its maximum.
-  public init(rule: Rule, grantsToday: Int) {
+  /// The status of `rule` on `day` with `grantsToday` grants stored; more than the rule allows count as its maximum.
+  public init(rule: Rule, day: LocalDay, grantsToday: Int) {
     self.rule = rule
+    self.day = day
     self.grantsToday = rule.countedGrants(grantsToday)
   }
 
-  /// `dailyLimitMinutes + grantsToday × grantMinutes`.
-  public var limitTodayMinutes: Int { rule.limitMinutes(grants: grantsToday) }
+  /// The day's daily limit (of its weekday) before any grant.
+  public var dailyLimitMinutes: Int { rule.dailyLimitMinutes(on: day) }
+
+  /// The days that share the day's daily limit when the limit differs by weekday (`mon-fri`); `nil` when it does not.
+  public var dailyLimitDays: Weekdays? {
+    rule.dailyLimit.isUniform ? nil : rule.dailyLimit.days(like: day.weekday)
+  }
+
+  /// `dailyLimitMinutes(on: day) + grantsToday × grantMinutes`.
+  public var limitTodayMinutes: Int { rule.limitMinutes(grants: grantsToday, on: day) }
 
   /// Puzzles that can still be solved today.
   public var grantsLeft: Int { max(0, rule.maxGrantsPerDay - grantsToday) }
@@ -22,13 +33,16 @@ public struct RuleStatus: Hashable, Sendable {
   public var isUsedUp: Bool { grantsLeft == 0 }
 
   /// `{"name":…,"apps":[…],"dailyLimitMinutes":…,"grantMinutes":…,"maxGrantsPerDay":…,"grantsToday":…,"limitTodayMinutes":…}`,
-  /// with `"sites":[…]` after the apps when any of them names websites.
+  /// with `"sites":[…]` after the apps when any of them names websites. The
+  /// daily limit is the day's; when the limit differs by weekday,
+  /// `"dailyLimitDays":"mon-fri"` after it names the days that share it.
   public var json: JSONValue {
     let sites = rule.apps.flatMap(\.sites).map { JSONValue.string($0.name) }
     return .object(
       [("name", .string(rule.name)), ("apps", .array(rule.apps.map { .string($0.name) }))]
         + (sites.isEmpty ? [] : [("sites", .array(sites))]) + [
-          ("dailyLimitMinutes", .int(rule.dailyLimitMinutes)),
+          ("dailyLimitMinutes", .int(dailyLimitMinutes))
+        ] + (dailyLimitDays.map { [("dailyLimitDays", .string($0.description))] } ?? []) + [
           ("grantMinutes", .int(rule.grantMinutes)),
           ("maxGrantsPerDay", .int(rule.maxGrantsPerDay)),
           ("grantsToday", .int(grantsToday)),

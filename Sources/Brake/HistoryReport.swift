@@ -102,7 +102,7 @@ public struct HistoryReport: Hashable, Sendable {
       let split = AppSplit.fitted(stored.apps, within: used)
       return RuleDay(
         name: rule.name, usedSeconds: used,
-        limitSeconds: stored.limitSeconds ?? rule.limitMinutes(grants: grants) * 60, grants: grants,
+        limitSeconds: stored.limitSeconds ?? rule.limitMinutes(grants: grants, on: day) * 60, grants: grants,
         apps: rule.apps.map { AppSeconds(name: $0.name, usedSeconds: split[$0.name] ?? 0) },
         shieldsShown: stored.shieldsShown,
         tasksAsked: max(stored.tasksAsked, stored.tasksSolved), tasksSolved: stored.tasksSolved,

@@ -120,8 +120,9 @@ public final class LedgerStore: Sendable {
   /// Where `rule` stands today, as ``status(of:)-(RuleSet)`` says it.
   public func status(of rule: Rule) throws(LedgerError) -> LedgerResult<RuleStatus> {
     let loaded = try load(for: RuleSet([rule]))
-    let grants = loaded.value.grants(for: rule.name, on: today(in: loaded.value))
-    return LedgerResult(RuleStatus(rule: rule, grantsToday: grants), warnings: loaded.warnings)
+    let day = today(in: loaded.value)
+    let grants = loaded.value.grants(for: rule.name, on: day)
+    return LedgerResult(RuleStatus(rule: rule, day: day, grantsToday: grants), warnings: loaded.warnings)
   }
 
   /// ``load()``, with a warning for each of `rules` that holds more grants
@@ -154,7 +155,7 @@ public final class LedgerStore: Sendable {
       ledger.forgetOldDays(before: day)
       try save(ledger)
       return LedgerResult(
-        RecordedGrant(day: day, status: RuleStatus(rule: rule, grantsToday: grants)),
+        RecordedGrant(day: day, status: RuleStatus(rule: rule, day: day, grantsToday: grants)),
         warnings: loaded.warnings)
     }
   }

@@ -67,7 +67,7 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
   ) throws(LedgerError) -> LedgerResult<Preparation> {
     let loaded = try store.load(for: RuleSet([rule]))
     let day = store.today
-    let status = RuleStatus(rule: rule, grantsToday: loaded.value.grants(for: rule.name, on: day))
+    let status = RuleStatus(rule: rule, day: day, grantsToday: loaded.value.grants(for: rule.name, on: day))
     switch loaded.value.grantStanding(of: rule, on: day) {
     case .usedUp: return LedgerResult(.usedUp(status), warnings: loaded.warnings)
     case .notAtLimit: return LedgerResult(.notAtLimit(status), warnings: loaded.warnings)

@@ -2,7 +2,7 @@
 /// and at the next day's start where it loosens, so that the brake is never
 /// one edit away (docs/configuration.md, "Changes during the day").
 ///
-/// Per rule, by name: the lower daily limit, grant and most grants a day; the
+/// Per rule, by name: the lower daily limit of each weekday, grant and most grants a day; the
 /// longer pause before a task's answer; the stronger action at the limit (`close`, then `hide`, then `notify`); the
 /// apps and sites of both (an app taken out still counts today). The warning
 /// is no limit and changes at once. A rule taken out stays until tomorrow; a
@@ -25,7 +25,7 @@ extension Rule {
   /// This rule (in force now) with `configured`'s tightenings, and none of its loosenings.
   public func tightened(by configured: Rule) -> Rule {
     var rule = configured
-    rule.dailyLimitMinutes = min(dailyLimitMinutes, configured.dailyLimitMinutes)
+    rule.dailyLimit = dailyLimit.lower(with: configured.dailyLimit)
     rule.grantMinutes = min(grantMinutes, configured.grantMinutes)
     rule.maxGrantsPerDay = min(maxGrantsPerDay, configured.maxGrantsPerDay)
     rule.pauseSeconds = max(pauseSeconds, configured.pauseSeconds)

@@ -562,9 +562,9 @@ public struct UsageMeter: Sendable {
     return rulesByName[rule]?.countedGrants(stored) ?? max(0, stored)
   }
 
-  /// `(dailyLimitMinutes + grants × grantMinutes) × minuteLength`.
+  /// `(dailyLimitMinutes(on: day) + grants × grantMinutes) × minuteLength`.
   private func limit(of rule: Rule, on day: LocalDay) -> Duration {
-    settings.minuteLength * rule.limitMinutes(grants: grants(of: rule.name, on: day))
+    settings.minuteLength * rule.limitMinutes(grants: grants(of: rule.name, on: day), on: day)
   }
 
   private func warningLead(of rule: Rule) -> Duration {

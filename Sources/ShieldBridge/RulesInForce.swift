@@ -71,10 +71,18 @@ extension Rule {
   var configurationJSON: JSONValue {
     .object([
       ("name", .string(name)), ("apps", .array(apps.map(\.configurationJSON))),
-      ("dailyLimitMinutes", .int(dailyLimitMinutes)), ("grantMinutes", .int(grantMinutes)),
+      ("dailyLimitMinutes", dailyLimit.configurationJSON), ("grantMinutes", .int(grantMinutes)),
       ("maxGrantsPerDay", .int(maxGrantsPerDay)), ("warnMinutes", .int(warnMinutes)),
       ("pauseSeconds", .int(pauseSeconds)), ("onLimit", .string(onLimit.rawValue)),
     ])
+  }
+}
+
+extension DailyLimit {
+  /// One number when every day has the same, else `{"mon-fri": 5, "sat,sun": 30}`.
+  var configurationJSON: JSONValue {
+    guard !isUniform else { return .int(lowest) }
+    return .object(groups.map { ($0.days.description, .int($0.minutes)) })
   }
 }
 

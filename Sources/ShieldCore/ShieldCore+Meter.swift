@@ -48,7 +48,8 @@ extension ShieldCore {
         // The minutes the grants added to today's limit; on a new day, the day's own limit.
         let grants = meter.usage(of: name)?.grantsToday ?? 0
         let minutes =
-          newDay ? rule.dailyLimitMinutes : rule.grantMinutes * max(1, grants - (grantsAtLimit ?? grants - 1))
+          newDay
+          ? rule.dailyLimitMinutes(on: meter.day) : rule.grantMinutes * max(1, grants - (grantsAtLimit ?? grants - 1))
         // Saved once at the end of the input, however many rules a new day lifts.
         effects.save = newDay ? "new day" : "grant"
         effects.log(.notice, "meter", "rule \(name) is unlocked: \(minutes) more minute(s)")

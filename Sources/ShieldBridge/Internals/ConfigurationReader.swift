@@ -144,15 +144,20 @@ struct ConfigurationReader {
   ) throws(ConfigurationError) -> Rule {
     var values: [Rule.Limit: Int] = [:]
     var notANumber: ConfigurationError?
+    // brake2: limits by weekday, read and checked on their own.
+    var byWeekday: DailyLimit?
+    if let value = members[Rule.Limit.dailyLimitMinutes.rawValue], value.objectValue != nil {
+      byWeekday = try dailyLimit(value, at: path.key(Rule.Limit.dailyLimitMinutes.rawValue))
+    }
     for limit in Rule.Limit.allCases where notANumber == nil {
-      guard let value = members[limit.rawValue] else { continue }
+      guard let value = members[limit.rawValue], !(limit == .dailyLimitMinutes && byWeekday != nil) else { continue }
       do {
         values[limit] = try integer(value, at: path.key(limit.rawValue), in: limit.range, checkingRange: false)
       } catch {
         notANumber = error
       }
     }
-    let rule: Rule
+    var rule: Rule
     do {
       rule = try Rule(
         checking: name, apps: apps,
@@ -167,7 +172,48 @@ struct ConfigurationReader {
         .range, at: path.key(error.limit.rawValue), expectedNumber(in: error.limit.range, found: found(value)))
     }
     if let notANumber { throw notANumber }
+    if let byWeekday { rule.dailyLimit = byWeekday }
     return rule
+  }
+
+  /// Limits by weekday: `{"mon-fri": 5, "sat,sun": 30}`, each key a set of
+  /// days (``Brake/Weekdays``), each value minutes in ``Brake/Rule/dailyLimitMinutesRange``,
+  /// every day named exactly once.
+  private func dailyLimit(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
+    -> DailyLimit
+  {
+    let members = value.objectValue ?? []
+    guard !members.isEmpty else {
+      throw error(
+        .missing, at: path, "expected minutes for every day, such as {\"mon-fri\": 5, \"sat,sun\": 30}, found {}")
+    }
+    var groups: [(days: Weekdays, minutes: Int)] = []
+    for (key, minutesValue) in members {
+      let keyPath = path.key(key)
+      let days: Weekdays
+      do {
+        days = try Weekdays(parsing: key)
+      } catch {
+        throw self.error(.format, at: keyPath, error.description)
+      }
+      let minutes = try integer(minutesValue, at: keyPath, in: Rule.dailyLimitMinutesRange, checkingRange: true)
+      groups.append((days, minutes))
+    }
+    do {
+      return try DailyLimit(groups: groups)
+    } catch {
+      switch error {
+      case .twice(let day, let first, let second):
+        throw self.error(
+          .duplicate, at: path.key(members[second].0),
+          "\(day) is already given a limit by \"\(members[first].0)\"; name each day once")
+      case .missing(let day):
+        throw self.error(
+          .missing, at: path,
+          "\(day) has no limit; name every day from mon to sun once, such as "
+            + "{\"mon-fri\": 5, \"sat,sun\": 30}")
+      }
+    }
   }
 
   /// A rule's app: a plain name, or an object naming what the desktop knows it by.

@@ -98,10 +98,24 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     Output.out("  limit today: \(UsageText.minutes(rule.limitTodayMinutes))")
     Output.out(
       "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "
-        + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(rule.rule.dailyLimitMinutes) a day")
+        + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(dailyLimitText(rule))")
     if let later = tomorrow(of: rule.rule, configured: configured) { Output.out("  from tomorrow: \(later)") }
   }
   return .success
+}
+
+/// The day's daily limit: `5 a day`, or where it differs by weekday, `5 minutes today (mon-fri)`.
+private func dailyLimitText(_ status: RuleStatus) -> String {
+  guard let days = status.dailyLimitDays else { return "\(status.dailyLimitMinutes) a day" }
+  return "\(UsageText.minutes(status.dailyLimitMinutes)) today (\(days))"
+}
+
+/// A daily limit for every day: `10 minutes a day`, or `5 minutes a day on mon-fri, 30 minutes on sat,sun`.
+private func dailyLimitText(_ limit: DailyLimit) -> String {
+  guard !limit.isUniform else { return "\(UsageText.minutes(limit.lowest)) a day" }
+  return limit.groups.enumerated().map { index, group in
+    "\(UsageText.minutes(group.minutes))\(index == 0 ? " a day" : "") on \(group.days)"
+  }.joined(separator: ", ")
 }
 
 /// What `config.json` loosens of `rule` (in force today), which takes effect at the next day's start; `nil`: nothing.
@@ -110,9 +124,7 @@ private func tomorrow(of rule: Rule, configured: RuleSet) -> String? {
     return "no limit (the rule is no longer in config.json)"
   }
   var changes: [String] = []
-  if next.dailyLimitMinutes != rule.dailyLimitMinutes {
-    changes.append("\(UsageText.minutes(next.dailyLimitMinutes)) a day")
-  }
+  if next.dailyLimit != rule.dailyLimit { changes.append(dailyLimitText(next.dailyLimit)) }
   if next.grantMinutes != rule.grantMinutes { changes.append("\(UsageText.minutes(next.grantMinutes)) per grant") }
   if next.maxGrantsPerDay != rule.maxGrantsPerDay { changes.append("at most \(next.maxGrantsPerDay) grants a day") }
   if next.pauseSeconds != rule.pauseSeconds { changes.append("a pause of \(next.pauseSeconds) s before an answer") }
