@@ -44,6 +44,8 @@ public struct Rule: Hashable, Sendable {
   public var onLimit: LimitAction
   /// Seconds from the task shown until its answer is taken (``Pause``); 0 for none.
   public var pauseSeconds: Int
+  /// Hours during which the rule's apps and sites are shielded and no task unlocks them (``Downtime``).
+  public var downtime: [DowntimePeriod] = []
 
   public init(
     name: String,

@@ -78,9 +78,11 @@ public struct UsageMeter: Sendable {
   public var day: LocalDay { anchor.day }
   /// The events already given on ``day``.
   private var notices: [String: MeterNotices] = [:]
+  /// Per rule with downtime periods, whether the latest input lies in one and until when (``DowntimeState``).
+  var downtime: [String: DowntimeState] = [:]
   /// The latest input: the largest monotonic reading seen, the boot time, and
   /// the wall time that came with the latest as far as the boot time vouches for it.
-  private var last: MeterInstant
+  private(set) var last: MeterInstant
   /// When the state (in use, idle, inhibited, the screen) last changed: a
   /// change stamped earlier is booked from here, not from its stamp.
   private var stateSince: MonotonicTime
@@ -152,6 +154,7 @@ public struct UsageMeter: Sendable {
     anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now)
     last = now
     stateSince = now.monotonic
+    _ = refreshDowntime()
   }
 
   // MARK: Inputs
@@ -265,12 +268,15 @@ public struct UsageMeter: Sendable {
   /// it comes early, the next deadline is the rest of the way.
   public func nextDeadline() -> MonotonicTime? {
     let counting = countingRules
-    guard !counting.isEmpty else { return nil }
-    var wait: Duration?
+    // A downtime's end while a rule is in it (the rule is lifted then, counted or not),
+    // its start while the rule counts.
+    var wait = downtimeWait(counting: counting)
+    guard !counting.isEmpty else { return wait.map { last.monotonic.adding($0) } }
     // The day's own midnight, from the wall time the boot time vouches for
     // (what `last` holds): a clock set forward makes nothing due at once.
     if let midnight = anchor.midnight {
-      wait = max(.zero, midnight.duration(since: last.wall))
+      let due = max(.zero, midnight.duration(since: last.wall))
+      wait = min(wait ?? due, due)
     }
     for rule in settings.rules.rules where counting.contains(rule.name) {
       let used = used(of: rule.name, on: day)
@@ -442,10 +448,11 @@ public struct UsageMeter: Sendable {
       if beforeMidnight < elapsed { book(elapsed - beforeMidnight, to: counting, on: nowDay) }
     }
     last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: reading.wall, boot: now.boot)
-    guard reading.dayEnded, nowDay != day else { return [] }
+    let lifted = refreshDowntime()
+    guard reading.dayEnded, nowDay != day else { return lifted }
     // The new day's wall time is the one the boot time vouches for, without the tolerance,
     // so that the tolerance is not taken again each day.
-    return moveToDay(nowDay, isHeld: isHeld, wall: min(now.wall, reading.vouched), boot: now.boot)
+    return lifted + moveToDay(nowDay, isHeld: isHeld, wall: min(now.wall, reading.vouched), boot: now.boot)
   }
 
   /// Adds `time` to `rules` and keeps it with the span since the last change
@@ -547,7 +554,7 @@ public struct UsageMeter: Sendable {
     }
   }
 
-  private func used(of rule: String, on day: LocalDay) -> Duration {
+  func used(of rule: String, on day: LocalDay) -> Duration {
     days[day]?.used[rule] ?? .zero
   }
 
@@ -562,9 +569,11 @@ public struct UsageMeter: Sendable {
     return rulesByName[rule]?.countedGrants(stored) ?? max(0, stored)
   }
 
-  /// `(dailyLimitMinutes(on: day) + grants × grantMinutes) × minuteLength`.
-  private func limit(of rule: Rule, on day: LocalDay) -> Duration {
-    settings.minuteLength * rule.limitMinutes(grants: grants(of: rule.name, on: day), on: day)
+  /// `(dailyLimitMinutes(on: day) + grants × grantMinutes) × minuteLength`;
+  /// zero on today while the rule is in downtime.
+  func limit(of rule: Rule, on day: LocalDay) -> Duration {
+    if day == self.day, downtime[rule.name]?.end != nil { return .zero }
+    return settings.minuteLength * rule.limitMinutes(grants: grants(of: rule.name, on: day), on: day)
   }
 
   private func warningLead(of rule: Rule) -> Duration {

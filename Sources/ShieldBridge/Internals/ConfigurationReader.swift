@@ -85,6 +85,8 @@ struct ConfigurationReader {
           "name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay", "warnMinutes", "onLimit",
           // brake
           "pauseSeconds",
+          // brake2
+          "downtime",
         ])
       guard let nameValue = members["name"] else {
         throw error(.missing, at: rulePath.key("name"), "missing; every rule needs a name")
@@ -130,6 +132,9 @@ struct ConfigurationReader {
       if let value = members["onLimit"] {
         rule.onLimit = try choice(value, at: rulePath.key("onLimit"), of: LimitAction.self)
       }
+      if let value = members["downtime"] {
+        rule.downtime = try downtime(value, at: rulePath.key("downtime"))
+      }
       rules.append(rule)
     }
     return RuleSet(rules)
@@ -174,6 +179,57 @@ struct ConfigurationReader {
     if let notANumber { throw notANumber }
     if let byWeekday { rule.dailyLimit = byWeekday }
     return rule
+  }
+
+  /// The most downtime periods a rule may have.
+  static let maximumDowntimePeriods = 32
+
+  /// A rule's downtime: `[{"from": "22:00", "to": "07:00", "days": "sun-thu"}]`,
+  /// `days` optional (every day); `from` and `to` differ.
+  private mutating func downtime(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
+    -> [DowntimePeriod]
+  {
+    let elements = try array(
+      value, at: path, expected: #"an array of periods such as [{"from": "22:00", "to": "07:00"}]"#)
+    guard elements.count <= Self.maximumDowntimePeriods else {
+      throw error(.range, at: path, "expected at most \(Self.maximumDowntimePeriods) periods, found \(elements.count)")
+    }
+    var periods: [DowntimePeriod] = []
+    for (index, element) in elements.enumerated() {
+      let periodPath = path.index(index)
+      let members = try object(element, at: periodPath, known: ["from", "to", "days"])
+      func time(_ key: String) throws(ConfigurationError) -> ClockTime {
+        guard let value = members[key] else {
+          throw error(
+            .missing, at: periodPath.key(key), "missing; a period needs \"from\" and \"to\", such as \"22:00\"")
+        }
+        let text = try string(value, at: periodPath.key(key), expected: "a time such as \"22:00\"")
+        guard let time = ClockTime(text) else {
+          throw error(
+            .format, at: periodPath.key(key),
+            "expected a time from \"00:00\" to \"23:59\" (HH:MM), found \(found(value))")
+        }
+        return time
+      }
+      let from = try time("from")
+      let to = try time("to")
+      guard from != to else {
+        throw error(
+          .format, at: periodPath.key("to"),
+          "\"to\" is \"from\" (\(from)); a period ends at another time (for a whole day, give that day a limit of 0)")
+      }
+      var days = Weekdays.all
+      if let value = members["days"] {
+        let text = try string(value, at: periodPath.key("days"), expected: "days such as \"mon-fri\" or \"sat,sun\"")
+        do {
+          days = try Weekdays(parsing: text)
+        } catch {
+          throw self.error(.format, at: periodPath.key("days"), error.description)
+        }
+      }
+      periods.append(DowntimePeriod(from: from, to: to, days: days))
+    }
+    return periods
   }
 
   /// Limits by weekday: `{"mon-fri": 5, "sat,sun": 30}`, each key a set of
