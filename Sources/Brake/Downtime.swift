@@ -123,6 +123,17 @@ public enum Downtime {
       .map(\.lowerBound).filter { $0 > time }.min()
   }
 
+  /// The end of a downtime as people read it: the local time (`07:00`), with
+  /// the date before it (`2026-12-04 07:00`) when it is not within a day of `now`.
+  public static func endText(_ end: WallTime, from now: WallTime) -> String {
+    guard let fields = end.local else { return end.description }
+    let time = ClockTime(hour: fields.hour, minute: fields.minute)?.description ?? "\(fields.hour):\(fields.minute)"
+    guard end.secondsSince1970 - now.secondsSince1970 >= 86_400,
+      let day = LocalDay(year: fields.year, month: fields.month, day: fields.day)
+    else { return time }
+    return "\(day) \(time)"
+  }
+
   private static func spans(
     _ periods: [DowntimePeriod], from first: LocalDay, days: Int, dayStart: ClockTime
   ) -> [Range<WallTime>] {

@@ -142,12 +142,17 @@ public final class LedgerStore: Sendable {
   /// are dropped on the way. A puzzle records through ``PuzzleRun``.
   ///
   /// - Returns: The day the grant was recorded on and the rule's status after it.
-  /// - Throws: ``LedgerError/grantsUsedUp(rule:maximum:day:)`` when today's
+  /// - Throws: ``LedgerError/inDowntime(rule:until:)`` during the rule's
+  ///   downtime, ``LedgerError/grantsUsedUp(rule:maximum:day:)`` when today's
   ///   grants are used up, ``LedgerError/notAtLimit(rule:grantsToday:day:)``
   ///   when a meter counts the rule and it is not at its limit (nothing is
   ///   written either way), or a state error.
   public func recordGrant(for rule: Rule) throws(LedgerError) -> LedgerResult<RecordedGrant> {
-    try withLock { () throws(LedgerError) in
+    let now = clock.now()
+    if let end = Downtime.until(rule.downtime, at: now) {
+      throw .inDowntime(rule: rule.name, until: Downtime.endText(end, from: now))
+    }
+    return try withLock { () throws(LedgerError) in
       let loaded = try loadForUpdate()
       var ledger = loaded.value
       let day = today(in: ledger)

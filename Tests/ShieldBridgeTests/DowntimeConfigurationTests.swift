@@ -1,5 +1,6 @@
 import Brake
 import Foundation
+import Posix
 import TestSupport
 import Testing
 
@@ -53,5 +54,46 @@ struct DowntimeConfigurationTests {
     #expect(error.code == code)
     #expect(error.keyPath == keyPath)
     #expect(error.problem.contains(problem), "\(error.problem)")
+  }
+}
+
+/// A period of every day around the local time now: from an hour ago to two hours ahead.
+private func periodAroundNow() -> (config: String, end: String) {
+  let now = WallTime.now.local!
+  let minute = now.hour * 60 + now.minute
+  func text(_ minutes: Int) -> String { ClockTime(hour: (minutes / 60) % 24, minute: minutes % 60)!.description }
+  let from = text((minute + 1_440 - 60) % 1_440)
+  let to = text((minute + 120) % 1_440)
+  return (#"[{"from": "\#(from)", "to": "\#(to)"}]"#, to)
+}
+
+@Suite("During downtime no task is asked and no grant is recorded; status says until when")
+struct DowntimePuzzleTests {
+  @Test("puzzle says until when and exits 75; the ledger refuses a grant; status names the downtime")
+  func refused() throws {
+    let sandbox = try Sandbox()
+    let (downtime, end) = periodAroundNow()
+    try sandbox.writeConfig(DowntimeConfigurationTests.rule(downtime))
+    let result = try sandbox.run(["puzzle", "--app", "Instagram", "--seed", "1"], input: "1\n")
+    #expect(result.status == 75)
+    #expect(result.output == "Instagram is paused until \(end): no task unlocks it before then.\n", "\(result.output)")
+    let rule = try #require(try Configuration.load(from: sandbox.configPath).configuration.rules.rules.first)
+    #expect(throws: LedgerError.inDowntime(rule: "social", until: end)) { try sandbox.store.recordGrant(for: rule) }
+    #expect(try sandbox.store.status(of: rule).value.grantsToday == 0)
+    let status = try sandbox.run(["status"]).output
+    #expect(status.contains("  downtime until \(end): no task unlocks it before then"), "\(status)")
+  }
+
+  @Test("status names the next downtime within a day, from and to")
+  func next() throws {
+    let sandbox = try Sandbox()
+    let now = WallTime.now.local!
+    let minute = now.hour * 60 + now.minute
+    func text(_ minutes: Int) -> String { ClockTime(hour: (minutes / 60) % 24, minute: minutes % 60)!.description }
+    let from = text((minute + 180) % 1_440)
+    let to = text((minute + 240) % 1_440)
+    try sandbox.writeConfig(DowntimeConfigurationTests.rule(#"[{"from": "\#(from)", "to": "\#(to)"}]"#))
+    let status = try sandbox.run(["status"]).output
+    #expect(status.contains("  downtime from \(from) to \(to)"), "\(status)")
   }
 }

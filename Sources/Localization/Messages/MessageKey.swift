@@ -46,6 +46,8 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case popupLimited = "popup.limited"
   case popupNoSite = "popup.no-site"
   case popupNoRule = "popup.no-rule"
+  // brake2
+  case puzzleDowntime = "puzzle.downtime"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -285,6 +287,14 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "The browser extension's toolbar popup, when no rule is configured yet. {command} is the command "
           + "to type, “shieldbridge setup”; keep it as it is.",
         MessageSource("There is no rule to add it to yet. Run “{command}” in a terminal."))
+    // brake2
+    case .puzzleDowntime:
+      return define(
+        .puzzle,
+        "Instead of a task, during the rule's downtime (hours without the app): no task unlocks it. "
+          + "{app} is the app's name, {time} the local time the downtime ends, such as 07:00.",
+        MessageSource("{app} is paused until {time}: no task unlocks it before then."),
+        MessageSource(context: noApp, "This app is paused until {time}: no task unlocks it before then."))
     }
   }
 

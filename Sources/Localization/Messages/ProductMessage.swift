@@ -95,6 +95,9 @@ public enum ProductMessage: Hashable, Sendable {
   case popupNoSite
   /// In the popup without a configured rule: "There is no rule to add it to yet. Run “{command}” in a terminal."
   case popupNoRule
+  // brake2
+  /// Instead of a task during downtime: "{app} is paused until {time}: no task unlocks it before then."
+  case puzzleDowntime(app: String?, time: String)
 
   /// The command that `popupNoRule` tells the user to run.
   public static let setupCommand = "shieldbridge setup"
@@ -147,6 +150,8 @@ public enum ProductMessage: Hashable, Sendable {
     case .popupLimited: .popupLimited
     case .popupNoSite: .popupNoSite
     case .popupNoRule: .popupNoRule
+    // brake2
+    case .puzzleDowntime: .puzzleDowntime
     }
   }
 
@@ -173,6 +178,8 @@ public enum ProductMessage: Hashable, Sendable {
       // popup
       .popupUsage(used: max(minutes - 1, 0), limit: minutes), .popupRule(rule: "social"), .popupUncovered,
       .popupLimitSite, .popupLimited(rule: "social"), .popupNoSite, .popupNoRule,
+      // brake2
+      .puzzleDowntime(app: app, time: "07:00"),
     ]
   }
 
@@ -181,7 +188,7 @@ public enum ProductMessage: Hashable, Sendable {
     let app: String??
     switch self {
     case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name),
-      .actionWayOut(let name), .puzzleWayOut(let name):
+      .actionWayOut(let name), .puzzleWayOut(let name), .puzzleDowntime(let name, _):
       app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
       .usageWarning(let name, _), .reportBusiest(let name, _):
@@ -250,6 +257,7 @@ public enum ProductMessage: Hashable, Sendable {
       values["limit"] = String(limit)
     case .popupRule(let rule), .popupLimited(let rule): values["rule"] = Localizer.clean(rule)
     case .popupNoRule: values["command"] = Self.setupCommand
+    case .puzzleDowntime(_, let time): values["time"] = Localizer.clean(time)
     default: break
     }
     return values

@@ -210,6 +210,7 @@ extension ShieldService {
       switch prepared.value {
       case .usedUp: return .usedUp
       case .notAtLimit: return .failed("rule \(rule.name) is not at its limit")
+      case .inDowntime(_, let until): return .failed("\(LedgerError.inDowntime(rule: rule.name, until: until))")
       case .ready(let run):
         let grant = try run.solved().grant()
         for warning in grant.warnings { log.warning("\(warning)") }

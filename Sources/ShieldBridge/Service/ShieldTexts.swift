@@ -71,6 +71,13 @@ public struct ShieldTexts: Sendable {
     base(summary: .shieldSummary(app: app), body: localizer.render(.shieldUsedUp(app: app)), identifier: identifier)
   }
 
+  /// The rule is in downtime: no task until `until` (`07:00`), said plainly, nothing to click.
+  func inDowntime(app: String?, until: String, identifier: String) -> Notification {
+    base(
+      summary: .shieldSummary(app: app), body: localizer.render(.puzzleDowntime(app: app, time: until)),
+      identifier: identifier)
+  }
+
   /// The rule is not at its limit: no task yet, said plainly, nothing to click.
   func notAtLimit(app: String?, identifier: String) -> Notification {
     base(

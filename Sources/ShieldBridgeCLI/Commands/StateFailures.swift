@@ -14,7 +14,7 @@ extension CommandFailure {
   /// holds the lock, or a grant must wait (used up, not at the limit).
   init(_ error: LedgerError) {
     switch error {
-    case .lockTimeout, .grantsUsedUp, .notAtLimit: self.init(error.description, exitCode: .tryAgain)
+    case .lockTimeout, .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
     default: self.init(error.description, exitCode: .ioError)
     }
   }
