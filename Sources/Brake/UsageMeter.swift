@@ -50,6 +50,8 @@ public struct UsageMeter: Sendable {
     public var idleLimit: Duration
     /// How long a minute of the rules' limits lasts: 60 s, except in the demo and the tests.
     public var minuteLength: Duration
+    /// When a local day begins (`dayStartsAt`); midnight unless set.
+    public var dayStart: ClockTime = .midnight
 
     public init(rules: RuleSet, idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60)) {
       self.rules = rules
@@ -151,7 +153,7 @@ public struct UsageMeter: Sendable {
     }
     self.days = days
     knowsBoot = bootID != nil
-    anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now)
+    anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now, dayStart: settings.dayStart)
     last = now
     stateSince = now.monotonic
     _ = refreshDowntime()
@@ -434,7 +436,7 @@ public struct UsageMeter: Sendable {
   /// from, and the next input's on the day it jumped to.
   private mutating func account(until now: MeterInstant, counting isCounting: Bool = true) -> [MeterEvent] {
     let elapsed = now.monotonic.duration(since: last.monotonic)
-    let reading = anchor.reading(wall: now.wall, boot: now.boot)
+    let reading = anchor.reading(wall: now.wall, boot: now.boot, dayStart: settings.dayStart)
     let nowDay = reading.day
     // Held before this input: the ledger's, or one the meter was on before.
     let isHeld = days[nowDay] != nil
@@ -484,7 +486,7 @@ public struct UsageMeter: Sendable {
     _ newDay: LocalDay, isHeld: Bool, wall: WallTime, boot: BootTime
   ) -> [MeterEvent] {
     let wasOver = Set(settings.rules.rules.filter { isOver($0, on: day) }.map(\.name))
-    anchor = anchor.moved(to: newDay, wall: wall, boot: boot)
+    anchor = anchor.moved(to: newDay, wall: wall, boot: boot, dayStart: settings.dayStart)
     notices = [:]
     forgetOldDays()
     var events: [MeterEvent] = [isHeld ? .dayResumed(newDay) : .newDay(newDay)]

@@ -56,6 +56,11 @@ public struct Configuration: Hashable, Sendable {
   /// The history days `config.json` may set: one week up to a leap year.
   public static let historyDaysRange = 7...366
 
+  // brake2
+  /// When a local day begins (`"dayStartsAt": "04:00"`): the ledger's day,
+  /// the grants', the history's and a downtime's "day it starts"; midnight unless configured.
+  public var dayStartsAt: ClockTime = .midnight
+
   /// The idle minutes when none are configured.
   public static let defaultIdleMinutes = 5
   /// The idle minutes `config.json` may set: one minute up to a whole day.

@@ -151,8 +151,7 @@ extension ShieldCore {
     if let anchor = old.dayAnchor { merged.dayAnchor = anchor }
     rules = newRules
     meter = UsageMeter(
-      settings: UsageMeter.Settings(
-        rules: newRules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
+      settings: settings.meterSettings(newRules),
       ledger: merged, now: now, bootID: settings.bootID, appSeconds: old.appSecondsByDay)
     savedUsage = meter.usedSecondsByDay
     overLimit = [:]

@@ -97,3 +97,26 @@ struct DowntimePuzzleTests {
     #expect(status.contains("  downtime from \(from) to \(to)"), "\(status)")
   }
 }
+
+@Suite("config.json's dayStartsAt")
+struct DayStartConfigurationTests {
+  @Test("HH:MM, midnight unless given; anything else is refused with the key named")
+  func read() throws {
+    #expect(try parse("{}").0.dayStartsAt == .midnight)
+    #expect(try parse(#"{"dayStartsAt": "04:00"}"#).0.dayStartsAt == ClockTime("04:00"))
+    for (text, code) in [
+      (#"{"dayStartsAt": "4:00"}"#, ConfigurationError.Code.format), (#"{"dayStartsAt": "24:00"}"#, .format),
+      (#"{"dayStartsAt": 4}"#, .type),
+    ] {
+      let error = configurationError(text)
+      #expect(error?.code == code, "\(text)")
+      #expect(error?.keyPath == "dayStartsAt", "\(text)")
+    }
+  }
+
+  @Test("The ledger store of the commands takes it: today begins at 04:00")
+  func store() throws {
+    let store = LedgerStore(directory: "/nonexistent", clock: .fixed(WallTime.now), dayStart: ClockTime("04:00")!)
+    #expect(store.today == LocalDay.containing(WallTime.now, dayStart: ClockTime("04:00")!))
+  }
+}

@@ -20,7 +20,12 @@ struct ConfigurationReader {
   mutating func configuration(_ json: JSONValue) throws(ConfigurationError) -> Configuration {
     let root = ConfigurationKeyPath()
     let members = try object(
-      json, at: root, known: ["scheme", "rules", "views", "handlers", "desktop", "idleMinutes", "historyDays"])
+      json, at: root,
+      known: [
+        "scheme", "rules", "views", "handlers", "desktop", "idleMinutes", "historyDays",
+        // brake2
+        "dayStartsAt",
+      ])
     var configuration = Configuration()
     if let value = members["scheme"] {
       configuration.scheme = try scheme(value, at: root.key("scheme"))
@@ -38,6 +43,15 @@ struct ConfigurationReader {
     }
     if let value = members["rules"] {
       configuration.rules = try rules(value, at: root.key("rules"))
+    }
+    // brake2
+    if let value = members["dayStartsAt"] {
+      let path = root.key("dayStartsAt")
+      let text = try string(value, at: path, expected: "a time such as \"04:00\"")
+      guard let time = ClockTime(text) else {
+        throw error(.format, at: path, "expected a time from \"00:00\" to \"23:59\" (HH:MM), found \(found(value))")
+      }
+      configuration.dayStartsAt = time
     }
     if let value = members["views"] {
       configuration.views = try views(value, at: root.key("views"))
