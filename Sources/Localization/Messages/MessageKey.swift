@@ -48,6 +48,7 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case popupNoRule = "popup.no-rule"
   // brake2
   case puzzleDowntime = "puzzle.downtime"
+  case reportLimit = "report.limit"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -295,6 +296,12 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
           + "{app} is the app's name, {time} the local time the downtime ends, such as 07:00.",
         MessageSource("{app} is paused until {time}: no task unlocks it before then."),
         MessageSource(context: noApp, "This app is paused until {time}: no task unlocks it before then."))
+    case .reportLimit:
+      return define(
+        .body,
+        "shieldbridge report: the limit of one day, between its date and its bar (limits may differ by weekday "
+          + "and with the grants). {minutes} is a number of minutes.",
+        MessageSource("limit {minutes} minute", plural: "limit {minutes} minutes"))
     }
   }
 

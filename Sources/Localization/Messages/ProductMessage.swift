@@ -98,6 +98,8 @@ public enum ProductMessage: Hashable, Sendable {
   // brake2
   /// Instead of a task during downtime: "{app} is paused until {time}: no task unlocks it before then."
   case puzzleDowntime(app: String?, time: String)
+  /// `shieldbridge report`: a day's limit, "limit {minutes} minutes".
+  case reportLimit(minutes: Int)
 
   /// The command that `popupNoRule` tells the user to run.
   public static let setupCommand = "shieldbridge setup"
@@ -152,6 +154,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .popupNoRule: .popupNoRule
     // brake2
     case .puzzleDowntime: .puzzleDowntime
+    case .reportLimit: .reportLimit
     }
   }
 
@@ -179,7 +182,7 @@ public enum ProductMessage: Hashable, Sendable {
       .popupUsage(used: max(minutes - 1, 0), limit: minutes), .popupRule(rule: "social"), .popupUncovered,
       .popupLimitSite, .popupLimited(rule: "social"), .popupNoSite, .popupNoRule,
       // brake2
-      .puzzleDowntime(app: app, time: "07:00"),
+      .puzzleDowntime(app: app, time: "07:00"), .reportLimit(minutes: minutes),
     ]
   }
 
@@ -208,6 +211,7 @@ public enum ProductMessage: Hashable, Sendable {
       minutes
     case .puzzleAsked(let times): times
     case .puzzleWait(let seconds): seconds
+    case .reportLimit(let minutes): minutes
     // week
     case .reportDay(let minutes), .reportTotal(let minutes), .reportAverage(let minutes), .reportLess(let minutes),
       .reportMore(let minutes), .reportBusiest(_, let minutes):

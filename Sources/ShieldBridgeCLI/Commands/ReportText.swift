@@ -39,9 +39,14 @@ enum ReportText {
       let figures = report.days.map { $0.rules[index] }
       // One scale for the rule's days: the most used, or the farthest limit.
       let scale = max(1, figures.map { max($0.usedSeconds, $0.limitSeconds) }.max() ?? 1)
-      for (day, rule) in zip(report.days, figures) {
+      // Each day's own limit (it differs by weekday and with the grants), padded to one column.
+      let limits = figures.map { localizer.render(.reportLimit(minutes: minutes($0.limitSeconds))) }
+      let width = limits.map(\.count).max() ?? 0
+      for ((day, rule), limit) in zip(zip(report.days, figures), limits) {
         let bar = bar(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale, style: style)
-        lines.append("  \(day.date)  \(bar)  \(localizer.render(.reportDay(minutes: minutes(rule.usedSeconds))))")
+        let padded = limit + String(repeating: " ", count: width - limit.count)
+        lines.append(
+          "  \(day.date)  \(padded)  \(bar)  \(localizer.render(.reportDay(minutes: minutes(rule.usedSeconds))))")
       }
       lines += summaryLines(summary, localizer: localizer).map { "  " + $0 }
     }
