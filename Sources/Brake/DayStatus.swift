@@ -1,4 +1,5 @@
 public import JSON
+public import Posix
 
 /// Where one rule stands today.
 public struct RuleStatus: Hashable, Sendable {
@@ -7,6 +8,9 @@ public struct RuleStatus: Hashable, Sendable {
   public var day: LocalDay
   /// Puzzles solved for the rule today, as many as count (``Rule/countedGrants(_:)``).
   public var grantsToday: Int
+  /// The rule's downtime as it stands, when the caller looked (local times, ``Downtime/endText(_:from:)``):
+  /// in downtime until `to` (`from` is `nil`), or the next one within a day from `from` to `to`.
+  public var downtime: DowntimeStanding?
 
   /// The status of `rule` on `day` with `grantsToday` grants stored; more than the rule allows count as its maximum.
   public init(rule: Rule, day: LocalDay, grantsToday: Int) {
@@ -47,7 +51,14 @@ public struct RuleStatus: Hashable, Sendable {
           ("maxGrantsPerDay", .int(rule.maxGrantsPerDay)),
           ("grantsToday", .int(grantsToday)),
           ("limitTodayMinutes", .int(limitTodayMinutes)),
-        ])
+        ] + downtimeJSON)
+  }
+
+  /// `"downtimeUntil":"07:00"` while in downtime, `"downtimeFrom":"22:00","downtimeTo":"07:00"` before the next.
+  private var downtimeJSON: [(String, JSONValue)] {
+    guard let downtime else { return [] }
+    guard let from = downtime.from else { return [("downtimeUntil", .string(downtime.to))] }
+    return [("downtimeFrom", .string(from)), ("downtimeTo", .string(downtime.to))]
   }
 }
 
@@ -64,5 +75,30 @@ public struct DayStatus: Hashable, Sendable {
   /// `{"date":"2026-11-29","rules":[…]}`, keys in this order.
   public var json: JSONValue {
     .object([("date", .string(date.description)), ("rules", .array(rules.map(\.json)))])
+  }
+}
+
+/// A rule's downtime as `status` shows it, in local times (``Downtime/endText(_:from:)``).
+public struct DowntimeStanding: Hashable, Sendable {
+  /// The start of the next downtime; `nil` while in one.
+  public var from: String?
+  /// The end of the downtime the rule is in, or of the next.
+  public var to: String
+
+  public init(from: String?, to: String) {
+    self.from = from
+    self.to = to
+  }
+
+  /// The rule's standing at `now`: in a downtime, or one beginning within a day; `nil`: neither.
+  public static func of(_ rule: Rule, at now: WallTime, dayStart: ClockTime) -> DowntimeStanding? {
+    if let end = Downtime.until(rule.downtime, at: now, dayStart: dayStart) {
+      return DowntimeStanding(from: nil, to: Downtime.endText(end, from: now))
+    }
+    guard let start = Downtime.nextStart(rule.downtime, after: now, dayStart: dayStart),
+      start.secondsSince1970 - now.secondsSince1970 < 86_400,
+      let end = Downtime.until(rule.downtime, at: start, dayStart: dayStart)
+    else { return nil }
+    return DowntimeStanding(from: Downtime.endText(start, from: now), to: Downtime.endText(end, from: now))
   }
 }

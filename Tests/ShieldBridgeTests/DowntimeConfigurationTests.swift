@@ -82,6 +82,8 @@ struct DowntimePuzzleTests {
     #expect(try sandbox.store.status(of: rule).value.grantsToday == 0)
     let status = try sandbox.run(["status"]).output
     #expect(status.contains("  downtime until \(end): no task unlocks it before then"), "\(status)")
+    let json = try sandbox.run(["status", "--json"]).output
+    #expect(json.contains(#""limitTodayMinutes":5,"downtimeUntil":"\#(end)"}"#), "\(json)")
   }
 
   @Test("status names the next downtime within a day, from and to")
@@ -95,6 +97,8 @@ struct DowntimePuzzleTests {
     try sandbox.writeConfig(DowntimeConfigurationTests.rule(#"[{"from": "\#(from)", "to": "\#(to)"}]"#))
     let status = try sandbox.run(["status"]).output
     #expect(status.contains("  downtime from \(from) to \(to)"), "\(status)")
+    let json = try sandbox.run(["status", "--json"]).output
+    #expect(json.contains(#""downtimeFrom":"\#(from)","downtimeTo":"\#(to)""#), "\(json)")
   }
 }
 

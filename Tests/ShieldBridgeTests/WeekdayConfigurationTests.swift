@@ -69,12 +69,14 @@ struct WeekdayConfigurationTests {
 
   @Test("rules add-app keeps an object limit; rules set --limit replaces it with the number")
   func editing() throws {
-    let start = Array(Self.rule(#"{"mon-fri": 5, "sat,sun": 30}"#).utf8)
+    let start = Array(
+      Self.rule(#"{"mon-fri": 5, "sat,sun": 30}, "downtime": [{"from": "22:00", "to": "07:00"}]"#).utf8)
     let added = try ConfigurationEditor.edited(
       start, file: "config.json", applying: .addApps(rule: "social", apps: [RuleApp(name: "TikTok")]))
     let rule = try #require(try Configuration.parse(added, file: "config.json").0.rules.rules.first)
     #expect(rule.apps.map(\.name) == ["Instagram", "TikTok"])
     #expect(rule.dailyLimit.minutesByWeekday == [5, 5, 5, 5, 5, 30, 30])
+    #expect(rule.downtime.map(\.description) == ["22:00-07:00"])
     let set = try ConfigurationEditor.edited(
       added, file: "config.json",
       applying: .set(name: "social", apps: nil, sites: nil, settings: RuleSettings(grantMinutes: 2)))

@@ -62,7 +62,11 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
   let configured = configuration.rules
   configuration.rules = RulesInForce.resolve(
     configured: configured, held: RulesInForce.load(from: RulesInForce.path(in: store)), today: today)
-  let status = ledger.status(of: configuration.rules, on: today)
+  var status = ledger.status(of: configuration.rules, on: today)
+  let now = store.clock.now()
+  for index in status.rules.indices {
+    status.rules[index].downtime = DowntimeStanding.of(status.rules[index].rule, at: now, dayStart: store.dayStart)
+  }
   let usage = await StatusUsage.find(
     bus: bus(invocation), ledger: ledger, status: status, configuration: configuration)
 
@@ -101,24 +105,13 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
       "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "
         + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(dailyLimitText(rule))")
     if let later = tomorrow(of: rule.rule, configured: configured) { Output.out("  from tomorrow: \(later)") }
-    if let downtime = downtimeText(of: rule.rule, at: store.clock.now(), dayStart: store.dayStart) {
-      Output.out("  \(downtime)")
+    if let downtime = rule.downtime {
+      Output.out(
+        downtime.from.map { "  downtime from \($0) to \(downtime.to)" }
+          ?? "  downtime until \(downtime.to): no task unlocks it before then")
     }
   }
   return .success
-}
-
-/// The rule's downtime as it stands: `downtime until 07:00` while in it, else
-/// `downtime from 22:00 to 07:00` for the next one within a day; `nil`: none.
-private func downtimeText(of rule: Rule, at now: WallTime, dayStart: ClockTime) -> String? {
-  if let end = Downtime.until(rule.downtime, at: now, dayStart: dayStart) {
-    return "downtime until \(Downtime.endText(end, from: now)): no task unlocks it before then"
-  }
-  guard let start = Downtime.nextStart(rule.downtime, after: now, dayStart: dayStart),
-    start.secondsSince1970 - now.secondsSince1970 < 86_400,
-    let end = Downtime.until(rule.downtime, at: start, dayStart: dayStart)
-  else { return nil }
-  return "downtime from \(Downtime.endText(start, from: now)) to \(Downtime.endText(end, from: now))"
 }
 
 /// The day's daily limit: `5 a day`, or where it differs by weekday, `5 minutes today (mon-fri)`.
