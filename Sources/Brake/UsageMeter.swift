@@ -303,6 +303,13 @@ public struct UsageMeter: Sendable {
       grantsToday: grants(of: rule, on: day), counting: countingRules.contains(rule))
   }
 
+  /// Today's limit of `rule` in whole seconds as the day has it, without a
+  /// downtime's zero: what the history keeps as the day's limit; `nil` for a name no rule has.
+  public func dayLimitSeconds(of rule: String) -> Int? {
+    guard let configured = rulesByName[rule] else { return nil }
+    return (settings.minuteLength * configured.limitMinutes(grants: grants(of: rule, on: day), on: day)).wholeSeconds
+  }
+
   /// Where every rule stands today, in the order of the rules.
   public var usages: [RuleUsage] {
     var seen: Set<String> = []

@@ -358,7 +358,8 @@ public struct ShieldCore: Sendable {
     savedShields = shieldsShown
     // The limit in force today, as the meter has it (grants included), for the history.
     var limits: [String: Int] = [:]
-    for usage in meter.usages { limits[usage.rule] = usage.limitSeconds }
+    // The day's limit, not a downtime's zero.
+    for usage in meter.usages { limits[usage.rule] = meter.dayLimitSeconds(of: usage.rule) ?? usage.limitSeconds }
     effects.append(
       .save(
         ShieldEffect.Save(

@@ -153,6 +153,8 @@ struct UsageMeterDowntimeTests {
       #expect(meter.advance(to: clock.now) == [.limitReached(rule: "social")])
       #expect(meter.downtimeEnd(of: "social") == utc(2026, 12, 2, 7))
       #expect(meter.usage(of: "social")?.limit == .zero)
+      // The history keeps the day's own limit, not the downtime's zero.
+      #expect(meter.dayLimitSeconds(of: "social") == 5 * 60)
       // A grant recorded anyway lifts nothing.
       #expect(meter.granted("social", grantsToday: 1, at: clock.now) == [])
       // Hidden, so nothing counts: the meter still wakes at the end, and lifts the rule there.
