@@ -38,7 +38,14 @@ struct MeterDowntimeTests {
     #expect((usage["usedSeconds"]?.integerValue ?? 999) < 60, "\(usage)")
     #expect(usage["limitSeconds"]?.integerValue == 0, "\(usage)")
     #expect(usage["overLimit"]?.boolValue == true, "\(usage)")
-    #expect(!shield.body.isEmpty)
+    // The shield offers no task: it says until when, and the way out stays.
+    #expect(shield.body == "Instagram is paused until 07:00: no task unlocks it before then.", "\(shield.body)")
+    #expect(shield.actions.map(\.key) == ["way-out"], "\(shield.actions)")
+    // The way out still works: counted on the day, the shield closed.
+    _ = try desk.server.click(shield.id, action: "way-out")
+    _ = try await poll("the way out counted") {
+      (try? sandbox.store.load().value.backedOut(for: "social", on: LocalDay("2026-12-01")!)) == 1 ? true : nil
+    }
 
     // A task asked in downtime: refused, with the time it ends.
     // Through the shell, as serve: libfaketime moves `environ` in a process that starts with it.
