@@ -1,5 +1,6 @@
 import Brake
 import Foundation
+import Log
 import Posix
 import TestSupport
 import Testing
@@ -122,5 +123,23 @@ struct DayStartConfigurationTests {
   func store() throws {
     let store = LedgerStore(directory: "/nonexistent", clock: .fixed(WallTime.now), dayStart: ClockTime("04:00")!)
     #expect(store.today == LocalDay.containing(WallTime.now, dayStart: ClockTime("04:00")!))
+  }
+}
+
+@Suite("A changed dayStartsAt waits for the service's restart")
+struct DayStartReloadTests {
+  @Test("The reload says so and keeps the day start the service started with")
+  func reload() async throws {
+    let sandbox = try Sandbox()
+    let log = EventLog<String>()
+    try sandbox.writeConfig(#"{"rules":[{"name":"social","apps":["Instagram"]}]}"#)
+    let harness = try await ServiceHarness(
+      configuration: try Configuration.load(from: sandbox.configPath).configuration, sandbox: sandbox,
+      configurationPath: sandbox.configPath, logger: Logger(sink: LogSink { log.append($0.message) }))
+    try sandbox.writeConfig(#"{"dayStartsAt":"04:00","rules":[{"name":"social","apps":["Instagram"]}]}"#)
+    let line = try await log.first("the restart notice") { $0.contains("kept until the service restarts") }
+    #expect(line.hasSuffix(#"restart shieldbridge): "dayStartsAt" (then from the next day's start)"#), "\(line)")
+    #expect(harness.service.options.configuration.dayStartsAt == .midnight)
+    await harness.service.stop()
   }
 }
