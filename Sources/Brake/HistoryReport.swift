@@ -95,6 +95,7 @@ public struct HistoryReport: Hashable, Sendable {
       ? [] : rules.rules.filter { ($0.name == rule || rule == nil) && seen.insert($0.name).inserted }
     // Each day's figures (the history's, the ledger's) are looked up once, not once per rule.
     struct DayFigures {
+      var day: LocalDay
       var stored: [String: HistoryEntry]?
       var ledgerSeconds: [String: Int]?
       var ledgerGrants: [String: Int]?
@@ -103,7 +104,7 @@ public struct HistoryReport: Hashable, Sendable {
       // Days before the history's forgotten date count nothing from the ledger.
       let forgotten = history.forgottenBefore.map { day < $0 } ?? false
       return DayFigures(
-        stored: history.days[day], ledgerSeconds: forgotten ? nil : ledger.usedSecondsByDay[day],
+        day: day, stored: history.days[day], ledgerSeconds: forgotten ? nil : ledger.usedSecondsByDay[day],
         ledgerGrants: forgotten ? nil : ledger.days[day])
     }
     func usedSeconds(_ rule: Rule, _ figures: DayFigures) -> Int {
@@ -117,7 +118,7 @@ public struct HistoryReport: Hashable, Sendable {
       let split = AppSplit.fitted(stored.apps, within: used)
       return RuleDay(
         name: rule.name, usedSeconds: used,
-        limitSeconds: stored.limitSeconds ?? rule.limitMinutes(grants: grants) * 60, grants: grants,
+        limitSeconds: stored.limitSeconds ?? rule.limitMinutes(grants: grants, on: figures.day) * 60, grants: grants,
         apps: rule.apps.map { AppSeconds(name: $0.name, usedSeconds: split[$0.name] ?? 0) },
         shieldsShown: stored.shieldsShown,
         tasksAsked: max(stored.tasksAsked, stored.tasksSolved), tasksSolved: stored.tasksSolved,

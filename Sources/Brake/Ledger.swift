@@ -274,7 +274,7 @@ public struct Ledger: Hashable, Sendable {
   public func status(of rules: RuleSet, on day: LocalDay) -> DayStatus {
     DayStatus(
       date: day,
-      rules: rules.rules.map { RuleStatus(rule: $0, grantsToday: grants(for: $0.name, on: day)) })
+      rules: rules.rules.map { RuleStatus(rule: $0, day: day, grantsToday: grants(for: $0.name, on: day)) })
   }
 }
 

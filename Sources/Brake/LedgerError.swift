@@ -8,6 +8,9 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `grantsToday` grants: the puzzle unlocks time only once today's limit
   /// is used. Nothing was recorded.
   case notAtLimit(rule: String, grantsToday: Int, day: LocalDay)
+  /// The rule is in downtime until `until` (a local time, `HH:MM`): no grant
+  /// before then. Nothing was recorded.
+  case inDowntime(rule: String, until: String)
   /// A file operation on the state directory failed (`errno` kept).
   case io(operation: String, path: String, errno: Int32)
   /// The ledger or its lock file is a FIFO, a device or another kind of file
@@ -25,6 +28,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .grantsUsedUp: "grants-used-up"
     case .notAtLimit: "not-at-limit"
+    case .inDowntime: "in-downtime"
     case .io, .notRegularFile: "state-io"
     case .lockTimeout: "state-locked"
     case .newerVersion: "state-newer-version"
@@ -38,6 +42,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
       "the rule '\(rule)' already has its \(maximum) grants for \(day)"
     case .notAtLimit(let rule, _, _):
       "\(rule) is not at its limit yet: the puzzle unlocks time only once today's limit is used"
+    case .inDowntime(let rule, let until):
+      "\(rule) is in downtime until \(until): no task unlocks it before then"
     case .io(let operation, let path, let code):
       "\(path): \(operation) failed: \(Errno(rawValue: code))"
     case .notRegularFile(let path, let kind):

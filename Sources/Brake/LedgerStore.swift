@@ -22,13 +22,18 @@ public final class LedgerStore: Sendable {
   public let directory: String
   /// Where "now" comes from, to decide the local day of a grant.
   public let clock: WallClock
+  /// When a local day begins (`dayStartsAt` in `config.json`); midnight unless set.
+  public let dayStart: ClockTime
   /// How long to wait for another process's lock before giving up.
   public let lockTimeout: Duration
 
   /// A store in `directory`, which is created when the first grant is recorded.
-  public init(directory: String, clock: WallClock = .system, lockTimeout: Duration = .seconds(5)) {
+  public init(
+    directory: String, clock: WallClock = .system, lockTimeout: Duration = .seconds(5), dayStart: ClockTime = .midnight
+  ) {
     self.directory = directory
     self.clock = clock
+    self.dayStart = dayStart
     self.lockTimeout = lockTimeout
   }
 
@@ -37,12 +42,12 @@ public final class LedgerStore: Sendable {
   /// - Throws: ``LedgerError/noStateDirectory`` when neither variable is an absolute path.
   public static func standard(
     environment: [String: String] = Environment.all,
-    clock: WallClock = .system
+    clock: WallClock = .system, dayStart: ClockTime = .midnight
   ) throws(LedgerError) -> LedgerStore {
     guard let directory = BaseDirectory.state.shieldBridgePath(environment: environment) else {
       throw .noStateDirectory
     }
-    return LedgerStore(directory: directory, clock: clock)
+    return LedgerStore(directory: directory, clock: clock, dayStart: dayStart)
   }
 
   /// `ledger.json` in ``directory``.
@@ -75,11 +80,11 @@ public final class LedgerStore: Sendable {
   public func today(in ledger: Ledger) -> LocalDay {
     let now = clock.now()
     guard let anchor = ledger.dayAnchor, let bootID = clock.bootID(), anchor.bootID == bootID else {
-      return LocalDay.containing(now)
+      return LocalDay.containing(now, dayStart: dayStart)
     }
     let boot = clock.boot()
-    guard anchor.boot <= boot else { return LocalDay.containing(now) }
-    return anchor.day(wall: now, boot: boot)
+    guard anchor.boot <= boot else { return LocalDay.containing(now, dayStart: dayStart) }
+    return anchor.day(wall: now, boot: boot, dayStart: dayStart)
   }
 
   /// The ledger as stored; empty when there is none yet.
@@ -120,8 +125,9 @@ public final class LedgerStore: Sendable {
   /// Where `rule` stands today, as ``status(of:)-(RuleSet)`` says it.
   public func status(of rule: Rule) throws(LedgerError) -> LedgerResult<RuleStatus> {
     let loaded = try load(for: RuleSet([rule]))
-    let grants = loaded.value.grants(for: rule.name, on: today(in: loaded.value))
-    return LedgerResult(RuleStatus(rule: rule, grantsToday: grants), warnings: loaded.warnings)
+    let day = today(in: loaded.value)
+    let grants = loaded.value.grants(for: rule.name, on: day)
+    return LedgerResult(RuleStatus(rule: rule, day: day, grantsToday: grants), warnings: loaded.warnings)
   }
 
   /// ``load()``, with a warning for each of `rules` that holds more grants
@@ -141,12 +147,17 @@ public final class LedgerStore: Sendable {
   /// are dropped on the way. A puzzle records through ``PuzzleRun``.
   ///
   /// - Returns: The day the grant was recorded on and the rule's status after it.
-  /// - Throws: ``LedgerError/grantsUsedUp(rule:maximum:day:)`` when today's
+  /// - Throws: ``LedgerError/inDowntime(rule:until:)`` during the rule's
+  ///   downtime, ``LedgerError/grantsUsedUp(rule:maximum:day:)`` when today's
   ///   grants are used up, ``LedgerError/notAtLimit(rule:grantsToday:day:)``
   ///   when a meter counts the rule and it is not at its limit (nothing is
   ///   written either way), or a state error.
   public func recordGrant(for rule: Rule) throws(LedgerError) -> LedgerResult<RecordedGrant> {
-    try withLock { () throws(LedgerError) in
+    let now = clock.now()
+    if let end = Downtime.until(rule.downtime, at: now, dayStart: dayStart) {
+      throw .inDowntime(rule: rule.name, until: Downtime.endText(end, from: now))
+    }
+    return try withLock { () throws(LedgerError) in
       let loaded = try loadForUpdate()
       var ledger = loaded.value
       let day = today(in: ledger)
@@ -154,7 +165,7 @@ public final class LedgerStore: Sendable {
       ledger.forgetOldDays(before: day)
       try save(ledger)
       return LedgerResult(
-        RecordedGrant(day: day, status: RuleStatus(rule: rule, grantsToday: grants)),
+        RecordedGrant(day: day, status: RuleStatus(rule: rule, day: day, grantsToday: grants)),
         warnings: loaded.warnings)
     }
   }

@@ -41,6 +41,8 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
     case usedUp(RuleStatus)
     /// A meter counts the rule and has not seen it at its limit: offer nothing yet.
     case notAtLimit(RuleStatus)
+    /// The rule is in downtime until `until` (``Downtime/endText(_:from:)``): no task unlocks it before then.
+    case inDowntime(RuleStatus, until: String)
   }
 
   /// What became of one answer (``check(_:)``).
@@ -67,7 +69,11 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
   ) throws(LedgerError) -> LedgerResult<Preparation> {
     let loaded = try store.load(for: RuleSet([rule]))
     let day = store.today
-    let status = RuleStatus(rule: rule, grantsToday: loaded.value.grants(for: rule.name, on: day))
+    let status = RuleStatus(rule: rule, day: day, grantsToday: loaded.value.grants(for: rule.name, on: day))
+    let now = store.clock.now()
+    if let end = Downtime.until(rule.downtime, at: now, dayStart: store.dayStart) {
+      return LedgerResult(.inDowntime(status, until: Downtime.endText(end, from: now)), warnings: loaded.warnings)
+    }
     switch loaded.value.grantStanding(of: rule, on: day) {
     case .usedUp: return LedgerResult(.usedUp(status), warnings: loaded.warnings)
     case .notAtLimit: return LedgerResult(.notAtLimit(status), warnings: loaded.warnings)

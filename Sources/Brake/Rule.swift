@@ -3,7 +3,7 @@ import DeepLink
 /// A limit that covers one or more apps: a daily allowance and the extra time
 /// a solved puzzle unlocks.
 ///
-/// Today's limit is `dailyLimitMinutes + grantsToday × grantMinutes`; grants
+/// Today's limit is `dailyLimit(today) + grantsToday × grantMinutes`; grants
 /// belong to the rule, so solving a puzzle for Instagram also extends TikTok
 /// when one rule covers both.
 public struct Rule: Hashable, Sendable {
@@ -32,8 +32,8 @@ public struct Rule: Hashable, Sendable {
   public var name: String
   /// The apps the rule covers; their display names are matched case-insensitively.
   public var apps: [AppPattern]
-  /// Minutes allowed each day before any puzzle is solved.
-  public var dailyLimitMinutes: Int
+  /// Minutes allowed each day before any puzzle is solved: one number, or one per weekday.
+  public var dailyLimit: DailyLimit
   /// Minutes each solved puzzle adds to today's limit.
   public var grantMinutes: Int
   /// The most puzzles that can be solved for this rule on one day.
@@ -44,6 +44,8 @@ public struct Rule: Hashable, Sendable {
   public var onLimit: LimitAction
   /// Seconds from the task shown until its answer is taken (``Pause``); 0 for none.
   public var pauseSeconds: Int
+  /// Hours during which the rule's apps and sites are shielded and no task unlocks them (``Downtime``).
+  public var downtime: [DowntimePeriod] = []
 
   public init(
     name: String,
@@ -58,7 +60,7 @@ public struct Rule: Hashable, Sendable {
     self.pauseSeconds = pauseSeconds
     self.name = name
     self.apps = apps
-    self.dailyLimitMinutes = dailyLimitMinutes
+    self.dailyLimit = DailyLimit(minutes: dailyLimitMinutes)
     self.grantMinutes = grantMinutes
     self.maxGrantsPerDay = maxGrantsPerDay
     self.warnMinutes = warnMinutes
@@ -94,9 +96,24 @@ public struct Rule: Hashable, Sendable {
     return apps.contains { $0.name.lowercased() == wanted }
   }
 
-  /// The day's limit after `grants` solved puzzles, counted as ``countedGrants(_:)`` counts them.
-  public func limitMinutes(grants: Int) -> Int {
-    dailyLimitMinutes + countedGrants(grants) * grantMinutes
+  /// The daily limit as one number: setting it gives every day these minutes.
+  ///
+  /// Reading it gives the highest minutes of a day, which is the plain
+  /// number when every day has the same; the limit of a day is
+  /// ``dailyLimitMinutes(on:)``'s.
+  public var dailyLimitMinutes: Int {
+    get { dailyLimit.highest }
+    set { dailyLimit = DailyLimit(minutes: newValue) }
+  }
+
+  /// The minutes allowed on the local day `day` before any puzzle is solved.
+  public func dailyLimitMinutes(on day: LocalDay) -> Int {
+    dailyLimit.minutes(on: day)
+  }
+
+  /// The limit of the local day `day` after `grants` solved puzzles, counted as ``countedGrants(_:)`` counts them.
+  public func limitMinutes(grants: Int, on day: LocalDay) -> Int {
+    dailyLimitMinutes(on: day) + countedGrants(grants) * grantMinutes
   }
 
   /// The grants that count of `stored`: at most ``maxGrantsPerDay``, never below 0.

@@ -2,9 +2,10 @@
 /// and at the next day's start where it loosens, so that the brake is never
 /// one edit away (docs/configuration.md, "Changes during the day").
 ///
-/// Per rule, by name: the lower daily limit, grant and most grants a day; the
+/// Per rule, by name: the lower daily limit of each weekday, grant and most grants a day; the
 /// longer pause before a task's answer; the stronger action at the limit (`close`, then `hide`, then `notify`); the
-/// apps and sites of both (an app taken out still counts today). The warning
+/// apps and sites of both (an app taken out still counts today); the downtime
+/// periods of both (one taken out or shortened still counts today). The warning
 /// is no limit and changes at once. A rule taken out stays until tomorrow; a
 /// new rule counts at once. Going back to the built-in rule (the rules
 /// removed, the file deleted) keeps today's rules.
@@ -25,12 +26,14 @@ extension Rule {
   /// This rule (in force now) with `configured`'s tightenings, and none of its loosenings.
   public func tightened(by configured: Rule) -> Rule {
     var rule = configured
-    rule.dailyLimitMinutes = min(dailyLimitMinutes, configured.dailyLimitMinutes)
+    rule.dailyLimit = dailyLimit.lower(with: configured.dailyLimit)
     rule.grantMinutes = min(grantMinutes, configured.grantMinutes)
     rule.maxGrantsPerDay = min(maxGrantsPerDay, configured.maxGrantsPerDay)
     rule.pauseSeconds = max(pauseSeconds, configured.pauseSeconds)
     rule.onLimit = max(onLimit, configured.onLimit)
     rule.apps += apps.filter { !configured.apps.contains($0) }
+    // A period taken out or made shorter stays today; a new or longer one counts at once.
+    rule.downtime += downtime.filter { !configured.downtime.contains($0) }
     return rule
   }
 }

@@ -6,7 +6,7 @@ public struct RuleUsage: Hashable, Sendable {
   public var rule: String
   /// The time used today, to the nanosecond.
   public var used: Duration
-  /// Today's limit: `(dailyLimitMinutes + grantsToday × grantMinutes) × minuteLength`.
+  /// Today's limit: `(dailyLimitMinutes(on: today) + grantsToday × grantMinutes) × minuteLength`.
   public var limit: Duration
   public var grantsToday: Int
   /// Whether the rule's time counts right now.

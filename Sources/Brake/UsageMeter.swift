@@ -50,6 +50,8 @@ public struct UsageMeter: Sendable {
     public var idleLimit: Duration
     /// How long a minute of the rules' limits lasts: 60 s, except in the demo and the tests.
     public var minuteLength: Duration
+    /// When a local day begins (`dayStartsAt`); midnight unless set.
+    public var dayStart: ClockTime = .midnight
 
     public init(rules: RuleSet, idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60)) {
       self.rules = rules
@@ -78,9 +80,11 @@ public struct UsageMeter: Sendable {
   public var day: LocalDay { anchor.day }
   /// The events already given on ``day``.
   private var notices: [String: MeterNotices] = [:]
+  /// Per rule with downtime periods, whether the latest input lies in one and until when (``DowntimeState``).
+  var downtime: [String: DowntimeState] = [:]
   /// The latest input: the largest monotonic reading seen, the boot time, and
   /// the wall time that came with the latest as far as the boot time vouches for it.
-  private var last: MeterInstant
+  private(set) var last: MeterInstant
   /// When the state (in use, idle, inhibited, the screen) last changed: a
   /// change stamped earlier is booked from here, not from its stamp.
   private var stateSince: MonotonicTime
@@ -149,9 +153,10 @@ public struct UsageMeter: Sendable {
     }
     self.days = days
     knowsBoot = bootID != nil
-    anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now)
+    anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now, dayStart: settings.dayStart)
     last = now
     stateSince = now.monotonic
+    _ = refreshDowntime()
   }
 
   // MARK: Inputs
@@ -265,12 +270,15 @@ public struct UsageMeter: Sendable {
   /// it comes early, the next deadline is the rest of the way.
   public func nextDeadline() -> MonotonicTime? {
     let counting = countingRules
-    guard !counting.isEmpty else { return nil }
-    var wait: Duration?
+    // A downtime's end while a rule is in it (the rule is lifted then, counted or not),
+    // its start while the rule counts.
+    var wait = downtimeWait(counting: counting)
+    guard !counting.isEmpty else { return wait.map { last.monotonic.adding($0) } }
     // The day's own midnight, from the wall time the boot time vouches for
     // (what `last` holds): a clock set forward makes nothing due at once.
     if let midnight = anchor.midnight {
-      wait = max(.zero, midnight.duration(since: last.wall))
+      let due = max(.zero, midnight.duration(since: last.wall))
+      wait = min(wait ?? due, due)
     }
     for rule in settings.rules.rules where counting.contains(rule.name) {
       let used = used(of: rule.name, on: day)
@@ -293,6 +301,13 @@ public struct UsageMeter: Sendable {
     return RuleUsage(
       rule: rule, used: used(of: rule, on: day), limit: limit(of: configured, on: day),
       grantsToday: grants(of: rule, on: day), counting: countingRules.contains(rule))
+  }
+
+  /// Today's limit of `rule` in whole seconds as the day has it, without a
+  /// downtime's zero: what the history keeps as the day's limit; `nil` for a name no rule has.
+  public func dayLimitSeconds(of rule: String) -> Int? {
+    guard let configured = rulesByName[rule] else { return nil }
+    return (settings.minuteLength * configured.limitMinutes(grants: grants(of: rule, on: day), on: day)).wholeSeconds
   }
 
   /// Where every rule stands today, in the order of the rules.
@@ -428,7 +443,7 @@ public struct UsageMeter: Sendable {
   /// from, and the next input's on the day it jumped to.
   private mutating func account(until now: MeterInstant, counting isCounting: Bool = true) -> [MeterEvent] {
     let elapsed = now.monotonic.duration(since: last.monotonic)
-    let reading = anchor.reading(wall: now.wall, boot: now.boot)
+    let reading = anchor.reading(wall: now.wall, boot: now.boot, dayStart: settings.dayStart)
     let nowDay = reading.day
     // Held before this input: the ledger's, or one the meter was on before.
     let isHeld = days[nowDay] != nil
@@ -442,10 +457,11 @@ public struct UsageMeter: Sendable {
       if beforeMidnight < elapsed { book(elapsed - beforeMidnight, to: counting, on: nowDay) }
     }
     last = MeterInstant(monotonic: max(last.monotonic, now.monotonic), wall: reading.wall, boot: now.boot)
-    guard reading.dayEnded, nowDay != day else { return [] }
+    let lifted = refreshDowntime()
+    guard reading.dayEnded, nowDay != day else { return lifted }
     // The new day's wall time is the one the boot time vouches for, without the tolerance,
     // so that the tolerance is not taken again each day.
-    return moveToDay(nowDay, isHeld: isHeld, wall: min(now.wall, reading.vouched), boot: now.boot)
+    return lifted + moveToDay(nowDay, isHeld: isHeld, wall: min(now.wall, reading.vouched), boot: now.boot)
   }
 
   /// Adds `time` to `rules` and keeps it with the span since the last change
@@ -477,7 +493,7 @@ public struct UsageMeter: Sendable {
     _ newDay: LocalDay, isHeld: Bool, wall: WallTime, boot: BootTime
   ) -> [MeterEvent] {
     let wasOver = Set(settings.rules.rules.filter { isOver($0, on: day) }.map(\.name))
-    anchor = anchor.moved(to: newDay, wall: wall, boot: boot)
+    anchor = anchor.moved(to: newDay, wall: wall, boot: boot, dayStart: settings.dayStart)
     notices = [:]
     forgetOldDays()
     var events: [MeterEvent] = [isHeld ? .dayResumed(newDay) : .newDay(newDay)]
@@ -547,7 +563,7 @@ public struct UsageMeter: Sendable {
     }
   }
 
-  private func used(of rule: String, on day: LocalDay) -> Duration {
+  func used(of rule: String, on day: LocalDay) -> Duration {
     days[day]?.used[rule] ?? .zero
   }
 
@@ -562,9 +578,11 @@ public struct UsageMeter: Sendable {
     return rulesByName[rule]?.countedGrants(stored) ?? max(0, stored)
   }
 
-  /// `(dailyLimitMinutes + grants × grantMinutes) × minuteLength`.
-  private func limit(of rule: Rule, on day: LocalDay) -> Duration {
-    settings.minuteLength * rule.limitMinutes(grants: grants(of: rule.name, on: day))
+  /// `(dailyLimitMinutes(on: day) + grants × grantMinutes) × minuteLength`;
+  /// zero on today while the rule is in downtime.
+  func limit(of rule: Rule, on day: LocalDay) -> Duration {
+    if day == self.day, downtime[rule.name]?.end != nil { return .zero }
+    return settings.minuteLength * rule.limitMinutes(grants: grants(of: rule.name, on: day), on: day)
   }
 
   private func warningLead(of rule: Rule) -> Duration {

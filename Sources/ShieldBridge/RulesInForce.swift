@@ -69,12 +69,30 @@ public struct RulesInForce: Hashable, Sendable {
 extension Rule {
   /// The rule as `config.json` writes it, every key given.
   var configurationJSON: JSONValue {
-    .object([
-      ("name", .string(name)), ("apps", .array(apps.map(\.configurationJSON))),
-      ("dailyLimitMinutes", .int(dailyLimitMinutes)), ("grantMinutes", .int(grantMinutes)),
-      ("maxGrantsPerDay", .int(maxGrantsPerDay)), ("warnMinutes", .int(warnMinutes)),
-      ("pauseSeconds", .int(pauseSeconds)), ("onLimit", .string(onLimit.rawValue)),
-    ])
+    .object(
+      [
+        ("name", .string(name)), ("apps", .array(apps.map(\.configurationJSON))),
+        ("dailyLimitMinutes", dailyLimit.configurationJSON), ("grantMinutes", .int(grantMinutes)),
+        ("maxGrantsPerDay", .int(maxGrantsPerDay)), ("warnMinutes", .int(warnMinutes)),
+        ("pauseSeconds", .int(pauseSeconds)), ("onLimit", .string(onLimit.rawValue)),
+      ] + (downtime.isEmpty ? [] : [("downtime", .array(downtime.map(\.configurationJSON)))]))
+  }
+}
+
+extension DowntimePeriod {
+  /// `{"from":"22:00","to":"07:00","days":"mon-thu,sun"}`, `days` left out when every day.
+  var configurationJSON: JSONValue {
+    .object(
+      [("from", .string(from.description)), ("to", .string(to.description))]
+        + (days == .all ? [] : [("days", .string(days.description))]))
+  }
+}
+
+extension DailyLimit {
+  /// One number when every day has the same, else `{"mon-fri": 5, "sat,sun": 30}`.
+  var configurationJSON: JSONValue {
+    guard !isUniform else { return .int(lowest) }
+    return .object(groups.map { ($0.days.description, .int($0.minutes)) })
   }
 }
 

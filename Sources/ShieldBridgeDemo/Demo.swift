@@ -110,7 +110,7 @@ public enum Demo {
       throw Failure(description: "the service: \(error.message)")
     }
     say("Started the ShieldBridge service as \(serviceConnection.uniqueName), metering the focused window through i3")
-    let limit = seconds(rule.limitMinutes(grants: 0))
+    let limit = seconds(rule.dailyLimitMinutes)
     say(
       "    rule social: Instagram, TikTok, YouTube; \(rule.dailyLimitMinutes) minutes a day, "
         + "\(rule.grantMinutes) more per task, a warning \(rule.warnMinutes) minute before the limit")

@@ -45,10 +45,16 @@ extension ShieldCore {
         guard let rule = rule(named: name) else { continue }
         let grantsAtLimit = overLimit.removeValue(forKey: name)
         effects.append(.stopClosing(rule: name))
-        // The minutes the grants added to today's limit; on a new day, the day's own limit.
-        let grants = meter.usage(of: name)?.grantsToday ?? 0
+        // The minutes the grants added to today's limit; on a new day, the day's own limit; at a
+        // downtime's end (no grant since the limit), what is left of the day's limit.
+        let usage = meter.usage(of: name)
+        let grants = usage?.grantsToday ?? 0
+        let downtimeEnded = !newDay && grantsAtLimit == grants
+        let left = usage.map { Int((($0.limit - $0.used) / settings.minuteLength).rounded(.down)) } ?? 0
         let minutes =
-          newDay ? rule.dailyLimitMinutes : rule.grantMinutes * max(1, grants - (grantsAtLimit ?? grants - 1))
+          newDay
+          ? rule.dailyLimitMinutes(on: meter.day)
+          : downtimeEnded ? max(1, left) : rule.grantMinutes * max(1, grants - (grantsAtLimit ?? grants - 1))
         // Saved once at the end of the input, however many rules a new day lifts.
         effects.save = newDay ? "new day" : "grant"
         effects.log(.notice, "meter", "rule \(name) is unlocked: \(minutes) more minute(s)")
@@ -150,8 +156,7 @@ extension ShieldCore {
     if let anchor = old.dayAnchor { merged.dayAnchor = anchor }
     rules = newRules
     meter = UsageMeter(
-      settings: UsageMeter.Settings(
-        rules: newRules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
+      settings: settings.meterSettings(newRules),
       ledger: merged, now: now, bootID: settings.bootID, appSeconds: old.appSecondsByDay)
     savedUsage = meter.usedSecondsByDay
     overLimit = [:]

@@ -72,9 +72,10 @@ extension ShieldCore {
   }
 
   /// Whether a grant for `rule` may be taken now: the rule is at or over its
-  /// limit, or no desktop meters it (a script or another blocker shielded it).
+  /// limit, or no desktop meters it (a script or another blocker shielded
+  /// it); never during the rule's downtime, which no grant lifts.
   func mayGrant(_ rule: String) -> Bool {
-    !isMetering || overLimit[rule] != nil
+    (!isMetering || overLimit[rule] != nil) && meter.downtimeEnd(of: rule) == nil
   }
 
   private mutating func post(
@@ -241,7 +242,9 @@ extension ShieldCore {
     tasks[task.activation] = nil
     guard mayGrant(task.rule) else {
       effects.log(
-        .info, "task", "puzzle notification \(id) solved, but rule \(task.rule) is not at its limit: nothing to unlock")
+        .info, "task",
+        "puzzle notification \(id) solved, but rule \(task.rule) is "
+          + (meter.downtimeEnd(of: task.rule) != nil ? "in downtime" : "not at its limit") + ": nothing to unlock")
       effects.append(.close(id))
       return
     }

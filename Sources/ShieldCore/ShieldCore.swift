@@ -42,6 +42,8 @@ public struct ShieldCore: Sendable {
     /// This boot's id (``Posix/BootTime/bootID``): the meter resumes the day
     /// of the ledger's anchor of this boot and saves its own; `nil`: the wall clock's day.
     public var bootID: String?
+    /// When a local day begins (`dayStartsAt`); midnight unless set.
+    public var dayStart: ClockTime = .midnight
 
     public init(
       idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60), saveInterval: Duration = .seconds(30),
@@ -56,6 +58,13 @@ public struct ShieldCore: Sendable {
       self.reofferInterval = reofferInterval
       self.closedShieldsKept = closedShieldsKept
       self.puzzleSeed = puzzleSeed
+    }
+
+    /// The meter's settings for `rules`.
+    func meterSettings(_ rules: RuleSet) -> UsageMeter.Settings {
+      var settings = UsageMeter.Settings(rules: rules, idleLimit: idleLimit, minuteLength: minuteLength)
+      settings.dayStart = dayStart
+      return settings
     }
   }
 
@@ -173,7 +182,7 @@ public struct ShieldCore: Sendable {
     self.rules = rules
     router = Router(configuration: links)
     meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: rules, idleLimit: settings.idleLimit, minuteLength: settings.minuteLength),
+      settings: settings.meterSettings(rules),
       ledger: ledger, now: now, bootID: settings.bootID,
       appSeconds: history.days.mapValues { $0.mapValues(\.apps) })
     for (day, entries) in history.days {
@@ -349,7 +358,8 @@ public struct ShieldCore: Sendable {
     savedShields = shieldsShown
     // The limit in force today, as the meter has it (grants included), for the history.
     var limits: [String: Int] = [:]
-    for usage in meter.usages { limits[usage.rule] = usage.limitSeconds }
+    // The day's limit, not a downtime's zero.
+    for usage in meter.usages { limits[usage.rule] = meter.dayLimitSeconds(of: usage.rule) ?? usage.limitSeconds }
     effects.append(
       .save(
         ShieldEffect.Save(

@@ -17,9 +17,10 @@ struct RuleTests {
 
   @Test("Today's limit is the daily limit plus the grants times the minutes per grant")
   func limit() {
-    #expect(social.limitMinutes(grants: 0) == 5)
-    #expect(social.limitMinutes(grants: 1) == 10)
-    #expect(video.limitMinutes(grants: 3) == 60)
+    let day = LocalDay(year: 2026, month: 12, day: 2)!
+    #expect(social.limitMinutes(grants: 0, on: day) == 5)
+    #expect(social.limitMinutes(grants: 1, on: day) == 10)
+    #expect(video.limitMinutes(grants: 3, on: day) == 60)
   }
 
   @Test("App names match whatever their case")
@@ -53,7 +54,7 @@ struct RuleTests {
     #expect(rules.isBuiltIn)
     #expect(try rules.rule(for: "Anything").name == "default")
     #expect(try rules.rule(for: nil) == Rule.builtIn)
-    #expect(Rule.builtIn.limitMinutes(grants: 5) == 30)
+    #expect(Rule.builtIn.limitMinutes(grants: 5, on: LocalDay(year: 2026, month: 12, day: 2)!) == 30)
   }
 
   @Test("The checking initialiser refuses the first limit outside its range, and names it")

@@ -144,6 +144,7 @@ function onHostMessage(message) {
     case "puzzle":
     case "usedUp":
     case "notAtLimit":
+    case "downtime":
     case "backedOut":
       learnRule(message);
       toAsker(message);

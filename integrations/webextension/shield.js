@@ -112,7 +112,8 @@ function onMessage(message) {
       break;
     case "usedUp":
     case "notAtLimit":
-      // No task: the text says why (used up today, or the limit not reached yet).
+    case "downtime":
+      // No task: the text says why (used up today, the limit not reached yet, or downtime until a time).
       element("way-out").hidden = true;
       finished = true;
       puzzleID = null;

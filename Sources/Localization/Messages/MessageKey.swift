@@ -49,6 +49,9 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   // week2
   case weekSummary = "week.summary"
   case weekShow = "week.show"
+  // brake2
+  case puzzleDowntime = "puzzle.downtime"
+  case reportLimit = "report.limit"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -301,6 +304,20 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "Button of the weekly summary notification and of the browser's shield page: opens the page that "
           + "draws the week (shieldbridge report --html).",
         MessageSource("Show the week"))
+    // brake2
+    case .puzzleDowntime:
+      return define(
+        .puzzle,
+        "Instead of a task, during the rule's downtime (hours without the app): no task unlocks it. "
+          + "{app} is the app's name, {time} the local time the downtime ends, such as 07:00.",
+        MessageSource("{app} is paused until {time}: no task unlocks it before then."),
+        MessageSource(context: noApp, "This app is paused until {time}: no task unlocks it before then."))
+    case .reportLimit:
+      return define(
+        .body,
+        "shieldbridge report: the limit of one day, between its date and its bar (limits may differ by weekday "
+          + "and with the grants). {minutes} is a number of minutes.",
+        MessageSource("limit {minutes} minute", plural: "limit {minutes} minutes"))
     }
   }
 

@@ -101,6 +101,12 @@ public enum ProductMessage: Hashable, Sendable {
   /// The button that opens the picture of the week: "Show the week".
   case weekShow
 
+  // brake2
+  /// Instead of a task during downtime: "{app} is paused until {time}: no task unlocks it before then."
+  case puzzleDowntime(app: String?, time: String)
+  /// `shieldbridge report`: a day's limit, "limit {minutes} minutes".
+  case reportLimit(minutes: Int)
+
   // week2
   /// Whole minutes, to the nearest: how the report and the weekly summary show seconds.
   public static func minutes(_ seconds: Int) -> Int {
@@ -169,6 +175,9 @@ public enum ProductMessage: Hashable, Sendable {
     // week2
     case .weekSummary: .weekSummary
     case .weekShow: .weekShow
+    // brake2
+    case .puzzleDowntime: .puzzleDowntime
+    case .reportLimit: .reportLimit
     }
   }
 
@@ -197,6 +206,8 @@ public enum ProductMessage: Hashable, Sendable {
       .popupLimitSite, .popupLimited(rule: "social"), .popupNoSite, .popupNoRule,
       // week2
       .weekSummary(from: "2026-11-23", to: "2026-11-29"), .weekShow,
+      // brake2
+      .puzzleDowntime(app: app, time: "07:00"), .reportLimit(minutes: minutes),
     ]
   }
 
@@ -205,7 +216,7 @@ public enum ProductMessage: Hashable, Sendable {
     let app: String??
     switch self {
     case .shieldSummary(let name), .shieldUsedUp(let name), .shieldUnlocked(let name), .puzzleNotAtLimit(let name),
-      .actionWayOut(let name), .puzzleWayOut(let name):
+      .actionWayOut(let name), .puzzleWayOut(let name), .puzzleDowntime(let name, _):
       app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
       .usageWarning(let name, _), .reportBusiest(let name, _):
@@ -225,6 +236,7 @@ public enum ProductMessage: Hashable, Sendable {
       minutes
     case .puzzleAsked(let times): times
     case .puzzleWait(let seconds): seconds
+    case .reportLimit(let minutes): minutes
     // week
     case .reportDay(let minutes), .reportTotal(let minutes), .reportAverage(let minutes), .reportLess(let minutes),
       .reportMore(let minutes), .reportBusiest(_, let minutes):
@@ -278,6 +290,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .weekSummary(let from, let to):
       values["from"] = Localizer.clean(from)
       values["to"] = Localizer.clean(to)
+    case .puzzleDowntime(_, let time): values["time"] = Localizer.clean(time)
     default: break
     }
     return values

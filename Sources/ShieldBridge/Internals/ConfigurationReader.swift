@@ -24,6 +24,8 @@ struct ConfigurationReader {
       known: [
         "scheme", "rules", "views", "handlers", "desktop", "idleMinutes", "historyDays",
         "weeklySummary",
+        // brake2
+        "dayStartsAt",
       ])
     var configuration = Configuration()
     if let value = members["scheme"] {
@@ -51,6 +53,15 @@ struct ConfigurationReader {
     }
     if let value = members["rules"] {
       configuration.rules = try rules(value, at: root.key("rules"))
+    }
+    // brake2
+    if let value = members["dayStartsAt"] {
+      let path = root.key("dayStartsAt")
+      let text = try string(value, at: path, expected: "a time such as \"04:00\"")
+      guard let time = ClockTime(text) else {
+        throw error(.format, at: path, "expected a time from \"00:00\" to \"23:59\" (HH:MM), found \(found(value))")
+      }
+      configuration.dayStartsAt = time
     }
     if let value = members["views"] {
       configuration.views = try views(value, at: root.key("views"))
@@ -98,6 +109,8 @@ struct ConfigurationReader {
           "name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay", "warnMinutes", "onLimit",
           // brake
           "pauseSeconds",
+          // brake2
+          "downtime",
         ])
       guard let nameValue = members["name"] else {
         throw error(.missing, at: rulePath.key("name"), "missing; every rule needs a name")
@@ -143,6 +156,9 @@ struct ConfigurationReader {
       if let value = members["onLimit"] {
         rule.onLimit = try choice(value, at: rulePath.key("onLimit"), of: LimitAction.self)
       }
+      if let value = members["downtime"] {
+        rule.downtime = try downtime(value, at: rulePath.key("downtime"))
+      }
       rules.append(rule)
     }
     return RuleSet(rules)
@@ -157,15 +173,20 @@ struct ConfigurationReader {
   ) throws(ConfigurationError) -> Rule {
     var values: [Rule.Limit: Int] = [:]
     var notANumber: ConfigurationError?
+    // brake2: limits by weekday, read and checked on their own.
+    var byWeekday: DailyLimit?
+    if let value = members[Rule.Limit.dailyLimitMinutes.rawValue], value.objectValue != nil {
+      byWeekday = try dailyLimit(value, at: path.key(Rule.Limit.dailyLimitMinutes.rawValue))
+    }
     for limit in Rule.Limit.allCases where notANumber == nil {
-      guard let value = members[limit.rawValue] else { continue }
+      guard let value = members[limit.rawValue], !(limit == .dailyLimitMinutes && byWeekday != nil) else { continue }
       do {
         values[limit] = try integer(value, at: path.key(limit.rawValue), in: limit.range, checkingRange: false)
       } catch {
         notANumber = error
       }
     }
-    let rule: Rule
+    var rule: Rule
     do {
       rule = try Rule(
         checking: name, apps: apps,
@@ -180,7 +201,99 @@ struct ConfigurationReader {
         .range, at: path.key(error.limit.rawValue), expectedNumber(in: error.limit.range, found: found(value)))
     }
     if let notANumber { throw notANumber }
+    if let byWeekday { rule.dailyLimit = byWeekday }
     return rule
+  }
+
+  /// The most downtime periods a rule may have.
+  static let maximumDowntimePeriods = 32
+
+  /// A rule's downtime: `[{"from": "22:00", "to": "07:00", "days": "sun-thu"}]`,
+  /// `days` optional (every day); `from` and `to` differ.
+  private mutating func downtime(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
+    -> [DowntimePeriod]
+  {
+    let elements = try array(
+      value, at: path, expected: #"an array of periods such as [{"from": "22:00", "to": "07:00"}]"#)
+    guard elements.count <= Self.maximumDowntimePeriods else {
+      throw error(.range, at: path, "expected at most \(Self.maximumDowntimePeriods) periods, found \(elements.count)")
+    }
+    var periods: [DowntimePeriod] = []
+    for (index, element) in elements.enumerated() {
+      let periodPath = path.index(index)
+      let members = try object(element, at: periodPath, known: ["from", "to", "days"])
+      func time(_ key: String) throws(ConfigurationError) -> ClockTime {
+        guard let value = members[key] else {
+          throw error(
+            .missing, at: periodPath.key(key), "missing; a period needs \"from\" and \"to\", such as \"22:00\"")
+        }
+        let text = try string(value, at: periodPath.key(key), expected: "a time such as \"22:00\"")
+        guard let time = ClockTime(text) else {
+          throw error(
+            .format, at: periodPath.key(key),
+            "expected a time from \"00:00\" to \"23:59\" (HH:MM), found \(found(value))")
+        }
+        return time
+      }
+      let from = try time("from")
+      let to = try time("to")
+      guard from != to else {
+        throw error(
+          .format, at: periodPath.key("to"),
+          "\"to\" is \"from\" (\(from)); a period ends at another time (for a whole day, give that day a limit of 0)")
+      }
+      var days = Weekdays.all
+      if let value = members["days"] {
+        let text = try string(value, at: periodPath.key("days"), expected: "days such as \"mon-fri\" or \"sat,sun\"")
+        do {
+          days = try Weekdays(parsing: text)
+        } catch {
+          throw self.error(.format, at: periodPath.key("days"), error.description)
+        }
+      }
+      periods.append(DowntimePeriod(from: from, to: to, days: days))
+    }
+    return periods
+  }
+
+  /// Limits by weekday: `{"mon-fri": 5, "sat,sun": 30}`, each key a set of
+  /// days (``Brake/Weekdays``), each value minutes in ``Brake/Rule/dailyLimitMinutesRange``,
+  /// every day named exactly once.
+  private func dailyLimit(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
+    -> DailyLimit
+  {
+    let members = value.objectValue ?? []
+    guard !members.isEmpty else {
+      throw error(
+        .missing, at: path, "expected minutes for every day, such as {\"mon-fri\": 5, \"sat,sun\": 30}, found {}")
+    }
+    var groups: [(days: Weekdays, minutes: Int)] = []
+    for (key, minutesValue) in members {
+      let keyPath = path.key(key)
+      let days: Weekdays
+      do {
+        days = try Weekdays(parsing: key)
+      } catch {
+        throw self.error(.format, at: keyPath, error.description)
+      }
+      let minutes = try integer(minutesValue, at: keyPath, in: Rule.dailyLimitMinutesRange, checkingRange: true)
+      groups.append((days, minutes))
+    }
+    do {
+      return try DailyLimit(groups: groups)
+    } catch {
+      switch error {
+      case .twice(let day, let first, let second):
+        throw self.error(
+          .duplicate, at: path.key(members[second].0),
+          "\(day) is already given a limit by \"\(members[first].0)\"; name each day once")
+      case .missing(let day):
+        throw self.error(
+          .missing, at: path,
+          "\(day) has no limit; name every day from mon to sun once, such as "
+            + "{\"mon-fri\": 5, \"sat,sun\": 30}")
+      }
+    }
   }
 
   /// A rule's app: a plain name, or an object naming what the desktop knows it by.

@@ -119,6 +119,10 @@ extension NativeHost {
         puzzle = nil
         send(notAtLimit(site: site, match: match))
         return
+      case .inDowntime(_, let until):
+        puzzle = nil
+        send(inDowntime(site: site, match: match, until: until))
+        return
       }
     } catch {
       refuse("puzzle: the ledger cannot be used: \(error)")
@@ -287,6 +291,14 @@ extension NativeHost {
     .object([
       ("type", .string("notAtLimit")), ("site", .string(site.name)), ("rule", .string(match.rule.name)),
       ("text", .string(localizer.render(.puzzleNotAtLimit(app: match.app.name)))),
+    ])
+  }
+
+  /// `{"type":"downtime","site":…,"rule":…,"text":…}`: no task during the rule's downtime; the text says until when.
+  private func inDowntime(site: Site, match: AppMatch, until: String) -> JSONValue {
+    .object([
+      ("type", .string("downtime")), ("site", .string(site.name)), ("rule", .string(match.rule.name)),
+      ("text", .string(localizer.render(.puzzleDowntime(app: match.app.name, time: until)))),
     ])
   }
 

@@ -16,6 +16,8 @@ public struct DispatchRecord: Sendable, Hashable {
     case usedUp = "used-up"
     /// The service's meter has not seen the rule at its limit: the notification says so, no puzzle opened.
     case notAtLimit = "not-at-limit"
+    /// The rule is in downtime: the notification says until when, no puzzle opened.
+    case inDowntime = "in-downtime"
     /// The configured view was opened.
     case opened
     /// The same identifier's action was still in flight; nothing new was started.

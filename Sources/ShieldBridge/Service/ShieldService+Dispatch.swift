@@ -62,6 +62,9 @@ extension ShieldService {
       case .usedUp(let status):
         _ = try? await post(texts.usedUp(app: app, identifier: identifier))
         return nothing(.usedUp, "\(status.grantsToday) of \(status.rule.maxGrantsPerDay) grants used today")
+      case .inDowntime(_, let until):
+        _ = try? await post(texts.inDowntime(app: app, until: until, identifier: identifier))
+        return nothing(.inDowntime, "\(LedgerError.inDowntime(rule: rule.name, until: until))")
       case .notAtLimit(let status):
         _ = try? await post(texts.notAtLimit(app: app, identifier: identifier))
         return nothing(

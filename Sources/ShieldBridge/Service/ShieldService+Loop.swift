@@ -164,7 +164,14 @@ extension ShieldService {
     switch post {
     case .shield(let rule, let app, let usedUp):
       what = "shielded \(app ?? "an unnamed app")"
-      if usedUp {
+      let inForce = options
+      if let periods = inForce.configuration.rules.rules.first(where: { $0.name == rule })?.downtime,
+        let end = Downtime.until(periods, at: inForce.ledger.clock.now(), dayStart: inForce.ledger.dayStart)
+      {
+        // Downtime: no task to offer; the text says until when, the way out stays.
+        let until = Downtime.endText(end, from: inForce.ledger.clock.now())
+        notification = texts.downtimeShield(app: app, until: until, identifier: links.identifier)
+      } else if usedUp {
         notification = texts.usedUp(app: app, identifier: links.identifier)
       } else {
         let grantMinutes = options.configuration.rules.rules.first { $0.name == rule }?.grantMinutes ?? 0
@@ -210,6 +217,7 @@ extension ShieldService {
       switch prepared.value {
       case .usedUp: return .usedUp
       case .notAtLimit: return .failed("rule \(rule.name) is not at its limit")
+      case .inDowntime(_, let until): return .failed("\(LedgerError.inDowntime(rule: rule.name, until: until))")
       case .ready(let run):
         let grant = try run.solved().grant()
         for warning in grant.warnings { log.warning("\(warning)") }

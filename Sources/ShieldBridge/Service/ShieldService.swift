@@ -218,11 +218,12 @@ public actor ShieldService {
     self.links = links
     router = Router(configuration: links)
     texts = ShieldTexts(localizer: options.localizer)
-    let settings = ShieldCore.Settings(
+    var settings = ShieldCore.Settings(
       idleLimit: options.meter.idleLimit, minuteLength: options.meter.minuteLength,
       saveInterval: options.meter.saveInterval, doubleClickWindow: options.doubleClickWindow,
       closedShieldsKept: Self.closedShieldsKept, puzzleSeed: options.puzzleSeed ?? UInt64.random(in: .min ... .max),
       bootID: options.ledger.clock.bootID())
+    settings.dayStart = options.ledger.dayStart
     let stored = Self.readLedger(options)
     core = ShieldCore(
       rules: options.configuration.rules, ledger: stored.ledger, history: Self.storedHistory(options),

@@ -66,9 +66,29 @@ public struct ShieldTexts: Sendable {
     return notification
   }
 
+  /// The shield during the rule's downtime: until when, said plainly, and the way out alone (no task).
+  func downtimeShield(app: String?, until: String, identifier: String) -> Notification {
+    let app = app.flatMap { $0.isEmpty ? nil : $0 }
+    var notification = base(
+      summary: .shieldSummary(app: app), body: localizer.render(.puzzleDowntime(app: app, time: until)),
+      identifier: identifier)
+    notification.actions = [
+      Notification.Action(key: WayOut.actionKey, label: localizer.render(.actionWayOut(app: app)))
+    ]
+    notification.waitsForUser = true
+    return notification
+  }
+
   /// Today's grants are used up: said plainly, nothing to click.
   func usedUp(app: String?, identifier: String) -> Notification {
     base(summary: .shieldSummary(app: app), body: localizer.render(.shieldUsedUp(app: app)), identifier: identifier)
+  }
+
+  /// The rule is in downtime: no task until `until` (`07:00`), said plainly, nothing to click.
+  func inDowntime(app: String?, until: String, identifier: String) -> Notification {
+    base(
+      summary: .shieldSummary(app: app), body: localizer.render(.puzzleDowntime(app: app, time: until)),
+      identifier: identifier)
   }
 
   /// The rule is not at its limit: no task yet, said plainly, nothing to click.

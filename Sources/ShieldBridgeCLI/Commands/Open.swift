@@ -61,7 +61,7 @@ private func openLink(_ invocation: Invocation<AddressOptions>) async throws(Com
 private func exitCode(_ outcome: DispatchRecord.Outcome, _ detail: String) throws(CommandFailure) -> ExitCode {
   switch outcome {
   case .handler, .terminal, .inlineReply, .opened, .coalesced, .duplicate: return .success
-  case .usedUp, .notAtLimit: throw CommandFailure(detail, exitCode: .tryAgain)
+  case .usedUp, .notAtLimit, .inDowntime: throw CommandFailure(detail, exitCode: .tryAgain)
   case .refused: throw CommandFailure(detail, exitCode: .dataError)
   case .unavailable: throw CommandFailure(detail, exitCode: .unavailable)
   case .failed: throw CommandFailure(detail, exitCode: .failure)

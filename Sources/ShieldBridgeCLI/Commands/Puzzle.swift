@@ -108,6 +108,8 @@ private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
     case .ready(let ready): run = ready
     case .usedUp: return PuzzleEnd(text: localizer.render(.shieldUsedUp(app: app)), exitCode: .tryAgain)
     case .notAtLimit: return PuzzleEnd(text: localizer.render(.puzzleNotAtLimit(app: app)), exitCode: .tryAgain)
+    case .inDowntime(_, let until):
+      return PuzzleEnd(text: localizer.render(.puzzleDowntime(app: app, time: until)), exitCode: .tryAgain)
     }
   } catch {
     throw CommandFailure(error)

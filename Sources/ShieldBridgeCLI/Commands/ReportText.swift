@@ -39,17 +39,27 @@ enum ReportText {
       let figures = report.days.map { $0.rules[index] }
       // One scale for the rule's days: the most used, or the farthest limit.
       let scale = max(1, figures.map { max($0.usedSeconds, $0.limitSeconds) }.max() ?? 1)
-      // A long report repeats its bars and minutes: each is drawn and rendered once.
+      // Each day's own limit (it differs by weekday and with the grants), padded to one column. A long
+      // report repeats its bars, limits and minutes: each is drawn and rendered once.
       var bars: [BarCells: String] = [:]
       var dayTexts: [Int: String] = [:]
-      for (day, rule) in zip(report.days, figures) {
+      var limitTexts: [Int: String] = [:]
+      let limits = figures.map { rule in
+        let limit = minutes(rule.limitSeconds)
+        let text = limitTexts[limit] ?? localizer.render(.reportLimit(minutes: limit))
+        limitTexts[limit] = text
+        return text
+      }
+      let width = limits.map(\.count).max() ?? 0
+      for ((day, rule), limit) in zip(zip(report.days, figures), limits) {
         let cells = BarCells(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale)
         let bar = bars[cells] ?? cells.drawn(style: style)
         bars[cells] = bar
         let used = minutes(rule.usedSeconds)
         let text = dayTexts[used] ?? localizer.render(.reportDay(minutes: used))
         dayTexts[used] = text
-        lines.append("  \(day.date)  \(bar)  \(text)")
+        let padded = limit + String(repeating: " ", count: width - limit.count)
+        lines.append("  \(day.date)  \(padded)  \(bar)  \(text)")
       }
       lines += summaryLines(summary, localizer: localizer).map { "  " + $0 }
     }

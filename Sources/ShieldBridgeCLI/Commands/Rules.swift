@@ -261,13 +261,21 @@ enum RulesText {
       if !sites.isEmpty { line += (apps.isEmpty ? "" : ";") + " sites " + sites.joined(separator: ", ") }
       lines.append(line)
       lines.append(
-        "  limit \(DurationText.text(minutes: rule.dailyLimitMinutes)) a day, "
+        "  limit \(limitText(rule.dailyLimit)), "
           + "\(DurationText.text(minutes: rule.grantMinutes)) per task, "
           + "at most \(rule.maxGrantsPerDay) \(rule.maxGrantsPerDay == 1 ? "task" : "tasks") a day, "
           + (rule.warnMinutes == 0 ? "no warning" : "warned \(DurationText.text(minutes: rule.warnMinutes)) before")
           + ", on limit \(rule.onLimit.rawValue)")
     }
     return lines
+  }
+
+  /// `20m a day`, or by weekday `5m a day on mon-fri, 30m on sat,sun`.
+  private static func limitText(_ limit: DailyLimit) -> String {
+    guard !limit.isUniform else { return DurationText.text(minutes: limit.lowest) + " a day" }
+    return limit.groups.enumerated().map { index, group in
+      DurationText.text(minutes: group.minutes) + (index == 0 ? " a day" : "") + " on \(group.days)"
+    }.joined(separator: ", ")
   }
 
   /// An app that is a website alone, listed with the sites.

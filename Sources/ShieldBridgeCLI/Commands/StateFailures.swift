@@ -14,7 +14,7 @@ extension CommandFailure {
   /// holds the lock, or a grant must wait (used up, not at the limit).
   init(_ error: LedgerError) {
     switch error {
-    case .lockTimeout, .grantsUsedUp, .notAtLimit: self.init(error.description, exitCode: .tryAgain)
+    case .lockTimeout, .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
     default: self.init(error.description, exitCode: .ioError)
     }
   }
@@ -39,10 +39,12 @@ func loadConfiguration() throws(CommandFailure) -> Configuration {
   }
 }
 
-/// The user's ledger store.
+/// The user's ledger store, its days beginning at `config.json`'s `dayStartsAt`
+/// (midnight when the file is missing or cannot be read: the command reports that itself).
 func standardLedgerStore() throws(CommandFailure) -> LedgerStore {
   do {
-    return try LedgerStore.standard()
+    let dayStart = (try? Configuration.load())?.configuration.dayStartsAt ?? .midnight
+    return try LedgerStore.standard(dayStart: dayStart)
   } catch {
     throw CommandFailure(error)
   }

@@ -1,5 +1,6 @@
 import Brake
 import JSON
+import Posix
 import ShieldBridge
 
 extension Command {
@@ -61,7 +62,11 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
   let configured = configuration.rules
   configuration.rules = RulesInForce.resolve(
     configured: configured, held: RulesInForce.load(from: RulesInForce.path(in: store)), today: today)
-  let status = ledger.status(of: configuration.rules, on: today)
+  var status = ledger.status(of: configuration.rules, on: today)
+  let now = store.clock.now()
+  for index in status.rules.indices {
+    status.rules[index].downtime = DowntimeStanding.of(status.rules[index].rule, at: now, dayStart: store.dayStart)
+  }
   let usage = await StatusUsage.find(
     bus: bus(invocation), ledger: ledger, status: status, configuration: configuration)
 
@@ -98,10 +103,29 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     Output.out("  limit today: \(UsageText.minutes(rule.limitTodayMinutes))")
     Output.out(
       "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "
-        + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(rule.rule.dailyLimitMinutes) a day")
+        + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(dailyLimitText(rule))")
     if let later = tomorrow(of: rule.rule, configured: configured) { Output.out("  from tomorrow: \(later)") }
+    if let downtime = rule.downtime {
+      Output.out(
+        downtime.from.map { "  downtime from \($0) to \(downtime.to)" }
+          ?? "  downtime until \(downtime.to): no task unlocks it before then")
+    }
   }
   return .success
+}
+
+/// The day's daily limit: `5 a day`, or where it differs by weekday, `5 minutes today (mon-fri)`.
+private func dailyLimitText(_ status: RuleStatus) -> String {
+  guard let days = status.dailyLimitDays else { return "\(status.dailyLimitMinutes) a day" }
+  return "\(UsageText.minutes(status.dailyLimitMinutes)) today (\(days))"
+}
+
+/// A daily limit for every day: `10 minutes a day`, or `5 minutes a day on mon-fri, 30 minutes on sat,sun`.
+private func dailyLimitText(_ limit: DailyLimit) -> String {
+  guard !limit.isUniform else { return "\(UsageText.minutes(limit.lowest)) a day" }
+  return limit.groups.enumerated().map { index, group in
+    "\(UsageText.minutes(group.minutes))\(index == 0 ? " a day" : "") on \(group.days)"
+  }.joined(separator: ", ")
 }
 
 /// What `config.json` loosens of `rule` (in force today), which takes effect at the next day's start; `nil`: nothing.
@@ -110,9 +134,7 @@ private func tomorrow(of rule: Rule, configured: RuleSet) -> String? {
     return "no limit (the rule is no longer in config.json)"
   }
   var changes: [String] = []
-  if next.dailyLimitMinutes != rule.dailyLimitMinutes {
-    changes.append("\(UsageText.minutes(next.dailyLimitMinutes)) a day")
-  }
+  if next.dailyLimit != rule.dailyLimit { changes.append(dailyLimitText(next.dailyLimit)) }
   if next.grantMinutes != rule.grantMinutes { changes.append("\(UsageText.minutes(next.grantMinutes)) per grant") }
   if next.maxGrantsPerDay != rule.maxGrantsPerDay { changes.append("at most \(next.maxGrantsPerDay) grants a day") }
   if next.pauseSeconds != rule.pauseSeconds { changes.append("a pause of \(next.pauseSeconds) s before an answer") }
