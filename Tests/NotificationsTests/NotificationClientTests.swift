@@ -367,7 +367,7 @@ struct NotificationClientFaultTests {
     // A timeout long enough that the answer must be the prompt NoServer, also
     // when the parallel run delays this task for seconds.
     let client = try await NotificationClient.connect(
-      to: .address(bus.address), timeout: .seconds(15), receivesEvents: receivesEvents)
+      to: .address(bus.address), timeout: HangBound.answer, receivesEvents: receivesEvents)
     let error = await #expect(throws: NotificationError.self) {
       _ = try await client.post(Notification(summary: "x"))
     }
