@@ -148,9 +148,9 @@ where target.path == nil && (target.type == .regular || target.type == .executab
 }
 
 // The modules no measured path runs hot in are optimised for size in release builds; the link
-// parser (DeepLink, and the command line that reads and writes its lines), the bus (DBus), JSON,
-// Posix and the executor keep -O (docs/benchmarks.md, "Size").
-let hotModules: Set = ["DeepLink", "ShieldBridgeCLI", "DBus", "JSON", "Executor", "Posix"]
+// parser (DeepLink) and the Posix and JSON it reads and writes with keep -O (docs/benchmarks.md,
+// "Size").
+let hotModules: Set = ["DeepLink", "JSON", "Posix"]
 for target in package.targets where target.type == .regular && !hotModules.contains(target.name) {
   target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 }
