@@ -160,7 +160,7 @@ extension HistoryEntry {
   /// The entry as stored (see ``History/json``).
   var json: JSONValue {
     var members: [(String, JSONValue)] = [("usedSeconds", .int(usedSeconds))]
-    members.append(("apps", .object(apps.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })))
+    members.append(("apps", .object(appParts.map { ($0.name, .int($0.seconds)) })))
     if let limitSeconds { members.append(("limitSeconds", .int(limitSeconds))) }
     members += [
       ("grants", .int(grants)), ("shieldsShown", .int(shieldsShown)), ("tasksAsked", .int(tasksAsked)),
@@ -188,12 +188,14 @@ extension HistoryEntry {
     backedOut = try count("backedOut")
     if let value = json["apps"] {
       guard let members = value.objectValue else { throw LedgerFormatError("\(path).apps is not an object") }
+      var read: [String: Int] = [:]
       for (name, seconds) in members {
         guard let seconds = seconds.integerValue else {
           throw LedgerFormatError("\(path).apps.\(name) is not a whole number")
         }
-        apps[name] = Int(clamping: seconds)
+        read[name] = Int(clamping: seconds)
       }
+      apps = read
     }
     clamp()
   }

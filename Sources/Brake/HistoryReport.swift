@@ -114,11 +114,11 @@ public struct HistoryReport: Hashable, Sendable {
       let fromLedger = figures.ledgerSeconds?[rule.name] ?? 0
       let grants = max(stored.grants, rule.countedGrants(figures.ledgerGrants?[rule.name] ?? 0))
       let used = max(stored.usedSeconds, fromLedger)
-      let split = AppSplit.fitted(stored.apps, within: used)
+      let split = AppSplit.fitted(stored.appParts, within: used)
       return RuleDay(
         name: rule.name, usedSeconds: used,
         limitSeconds: stored.limitSeconds ?? rule.limitMinutes(grants: grants) * 60, grants: grants,
-        apps: rule.apps.map { AppSeconds(name: $0.name, usedSeconds: split[$0.name] ?? 0) },
+        apps: rule.apps.map { AppSeconds(name: $0.name, usedSeconds: split.seconds(of: $0.name)) },
         shieldsShown: stored.shieldsShown,
         tasksAsked: max(stored.tasksAsked, stored.tasksSolved), tasksSolved: stored.tasksSolved,
         backedOut: stored.backedOut)
