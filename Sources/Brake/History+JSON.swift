@@ -51,6 +51,24 @@ extension History {
   /// exact shape, by the general JSON parser otherwise: the same figures
   /// either way, several times faster for the lines the store wrote.
   init?(fileBytes bytes: [UInt8], where wanted: (LocalDay) -> Bool) {
+    guard let file = History.dayLines(of: bytes) else { return nil }
+    var days: [LocalDay: [String: HistoryEntry]] = [:]
+    days.reserveCapacity(file.lines.count)
+    var reader = HistoryLine.Reader()
+    for (day, line) in file.lines where wanted(day) {
+      guard days[day] == nil, let rules = History.rules(ofLine: line, day: day, reader: &reader) else { return nil }
+      days[day] = rules
+    }
+    self.init(days: days, forgottenBefore: file.forgottenBefore)
+  }
+
+  /// The days of a file of ``fileBytes``'s layout (every line but the last
+  /// ending in a comma), each with its line without the comma, none read
+  /// yet; `nil` when the file is not laid out so. A date may appear twice:
+  /// the reader of the days decides.
+  static func dayLines(
+    of bytes: [UInt8]
+  ) -> (forgottenBefore: LocalDay?, lines: [(day: LocalDay, line: ArraySlice<UInt8>)])? {
     var lines = History.lines(of: bytes)[...]
     guard let first = lines.popFirst(), first.starts(with: Array("{\"version\":".utf8)),
       first.reversed().starts(with: Array("[:\"syad\"".utf8)),
@@ -65,9 +83,8 @@ extension History {
       forgottenBefore = day
     }
     let prefix = Array("{\"date\":\"".utf8)
-    var days: [LocalDay: [String: HistoryEntry]] = [:]
+    var days: [(day: LocalDay, line: ArraySlice<UInt8>)] = []
     days.reserveCapacity(lines.count)
-    var reader = HistoryLine.Reader()
     let lastLine = lines.endIndex - 1
     for (index, line) in zip(lines.indices, lines) {
       guard line.starts(with: prefix), line.count > prefix.count + 11 else { return nil }
@@ -75,24 +92,28 @@ extension History {
       guard (line.last == UInt8(ascii: ",")) == (index != lastLine) else { return nil }
       let dateStart = line.startIndex + prefix.count
       guard let day = LocalDay(String(decoding: line[dateStart..<dateStart + 10], as: UTF8.self)) else { return nil }
-      guard wanted(day) else { continue }
-      guard days[day] == nil else { return nil }
-      let body = index == lastLine ? line : line.dropLast()
-      if let read = reader.read(body) {
-        days[day] = read.rules
-        continue
-      }
-      guard let json = try? JSONValue(parsing: body), json["date"]?.stringValue == day.description,
-        let rules = json["rules"]?.objectValue
-      else { return nil }
-      var read: [String: HistoryEntry] = [:]
-      for (name, value) in rules {
-        guard read[name] == nil, let entry = try? HistoryEntry(json: value, at: name) else { return nil }
-        read[name] = entry
-      }
-      days[day] = read
+      days.append((day, index == lastLine ? line : line.dropLast()))
     }
-    self.init(days: days, forgottenBefore: forgottenBefore)
+    return (forgottenBefore, days)
+  }
+
+  /// The rules of `day` from its line (without the comma): read by
+  /// ``HistoryLine`` when it has the store's exact shape, by the general
+  /// JSON parser otherwise (the same figures either way, several times
+  /// faster for the lines the store wrote); `nil` when it is neither.
+  static func rules(
+    ofLine line: ArraySlice<UInt8>, day: LocalDay, reader: inout HistoryLine.Reader
+  ) -> [String: HistoryEntry]? {
+    if let read = reader.read(line) { return read.rules }
+    guard let json = try? JSONValue(parsing: line), json["date"]?.stringValue == day.description,
+      let rules = json["rules"]?.objectValue
+    else { return nil }
+    var read: [String: HistoryEntry] = [:]
+    for (name, value) in rules {
+      guard read[name] == nil, let entry = try? HistoryEntry(json: value, at: name) else { return nil }
+      read[name] = entry
+    }
+    return read
   }
 
   /// The non-empty lines of `bytes`: `memchr` over the buffer, many times
@@ -160,7 +181,7 @@ extension HistoryEntry {
   /// The entry as stored (see ``History/json``).
   var json: JSONValue {
     var members: [(String, JSONValue)] = [("usedSeconds", .int(usedSeconds))]
-    members.append(("apps", .object(apps.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })))
+    members.append(("apps", .object(appParts.map { ($0.name, .int($0.seconds)) })))
     if let limitSeconds { members.append(("limitSeconds", .int(limitSeconds))) }
     members += [
       ("grants", .int(grants)), ("shieldsShown", .int(shieldsShown)), ("tasksAsked", .int(tasksAsked)),
@@ -188,12 +209,14 @@ extension HistoryEntry {
     backedOut = try count("backedOut")
     if let value = json["apps"] {
       guard let members = value.objectValue else { throw LedgerFormatError("\(path).apps is not an object") }
+      var read: [String: Int] = [:]
       for (name, seconds) in members {
         guard let seconds = seconds.integerValue else {
           throw LedgerFormatError("\(path).apps.\(name) is not a whole number")
         }
-        apps[name] = Int(clamping: seconds)
+        read[name] = Int(clamping: seconds)
       }
+      apps = read
     }
     clamp()
   }

@@ -9,7 +9,14 @@ public struct HistoryEntry: Hashable, Sendable {
   /// Seconds per app or site of the rule that was in front; they sum to at
   /// most ``usedSeconds`` (less only for time counted before the split was
   /// kept, such as a day read from a ledger of an earlier version).
-  public var apps: [String: Int]
+  public var apps: [String: Int] {
+    get { Dictionary(uniqueKeysWithValues: appParts.lazy.map { ($0.name, $0.seconds) }) }
+    set { appParts = AppPart.sorted(newValue) }
+  }
+  /// ``apps`` as it is kept: sorted by name, each name once. A year of 100
+  /// rules is 36,600 entries; a small array each, not a dictionary, so that
+  /// reading and reporting them hashes no app name.
+  var appParts: [AppPart]
   /// The day's limit in seconds as the meter had it in force when it last
   /// saved (grants included); `nil` when no meter said it (a day taken from the ledger alone).
   public var limitSeconds: Int?
@@ -29,7 +36,7 @@ public struct HistoryEntry: Hashable, Sendable {
     shieldsShown: Int = 0, tasksAsked: Int = 0, tasksSolved: Int = 0, backedOut: Int = 0
   ) {
     self.usedSeconds = usedSeconds
-    self.apps = apps
+    appParts = AppPart.sorted(apps)
     self.limitSeconds = limitSeconds
     self.grants = grants
     self.shieldsShown = shieldsShown
@@ -48,7 +55,7 @@ public struct HistoryEntry: Hashable, Sendable {
   /// so the larger is kept: a service restarted from an older file never takes one back.
   public mutating func merge(_ later: HistoryEntry) {
     usedSeconds = later.usedSeconds
-    if !later.apps.isEmpty { apps = later.apps }
+    if !later.appParts.isEmpty { appParts = later.appParts }
     if let limit = later.limitSeconds { limitSeconds = limit }
     grants = max(grants, later.grants)
     shieldsShown = max(shieldsShown, later.shieldsShown)
@@ -67,7 +74,33 @@ public struct HistoryEntry: Hashable, Sendable {
     tasksAsked = min(max(tasksAsked, 0), History.maximumCount)
     tasksSolved = min(max(tasksSolved, 0), History.maximumCount)
     backedOut = min(max(backedOut, 0), History.maximumCount)
-    apps = AppSplit.fitted(apps, within: usedSeconds)
+    appParts = AppSplit.fitted(appParts, within: usedSeconds)
+  }
+}
+
+/// The seconds of one app or site in a ``HistoryEntry``.
+struct AppPart: Hashable, Sendable {
+  var name: String
+  var seconds: Int
+
+  /// `apps` as parts sorted by name (the order the store writes them in).
+  static func sorted(_ apps: [String: Int]) -> [AppPart] {
+    apps.map { AppPart(name: $0.key, seconds: $0.value) }.sorted { $0.name < $1.name }
+  }
+}
+
+extension [AppPart] {
+  /// The seconds of the app named `name` (a binary search: the parts are sorted by name); 0 when none.
+  func seconds(of name: String) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      let part = self[middle]
+      if part.name == name { return part.seconds }
+      if part.name < name { low = middle + 1 } else { high = middle }
+    }
+    return 0
   }
 }
 
@@ -170,6 +203,21 @@ public enum AppSplit {
       missing -= 1
     }
     return fitted(whole.filter { $0.value > 0 }, within: total)
+  }
+
+  /// ``fitted(_:within:)`` of an entry's parts, sorted by name as they came.
+  static func fitted(_ parts: [AppPart], within total: Int) -> [AppPart] {
+    // What a stored day nearly always is: nothing to take off, no copy made.
+    var sum = 0
+    var unchanged = true
+    for part in parts where unchanged {
+      let (next, overflow) = sum.addingReportingOverflow(part.seconds)
+      unchanged = part.seconds > 0 && !overflow
+      sum = next
+    }
+    if unchanged, sum <= total { return parts }
+    let split = Dictionary(parts.lazy.map { ($0.name, $0.seconds) }) { _, last in last }
+    return AppPart.sorted(fitted(split, within: total))
   }
 
   /// `split` with no more than `total` seconds in all: what is above it is

@@ -86,6 +86,19 @@ public struct HistoryReport: Hashable, Sendable {
   /// did not record, the one today's configuration gives with that day's
   /// grants (minutes of 60 s).
   public init(history: History, ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil) {
+    self.init(
+      stored: { history.days[$0] }, forgottenBefore: history.forgottenBefore, ledger: ledger, rules: rules,
+      from: from, to: to, rule: rule)
+  }
+
+  /// The same from the stored days `stored` gives, asked once for each day
+  /// of the range and of the period before it, and not kept: so a
+  /// caller can read each day's figures only when they are needed
+  /// (``HistoryStore/report(ledger:rules:from:to:rule:)``).
+  init(
+    stored: (LocalDay) -> [String: HistoryEntry]?, forgottenBefore: LocalDay?, ledger: Ledger, rules: RuleSet,
+    from: LocalDay, to: LocalDay, rule: String? = nil
+  ) {
     self.from = from
     self.to = to
     var seen: Set<String> = []
@@ -102,9 +115,9 @@ public struct HistoryReport: Hashable, Sendable {
     }
     func dayFigures(_ day: LocalDay) -> DayFigures {
       // Days before the history's forgotten date count nothing from the ledger.
-      let forgotten = history.forgottenBefore.map { day < $0 } ?? false
+      let forgotten = forgottenBefore.map { day < $0 } ?? false
       return DayFigures(
-        day: day, stored: history.days[day], ledgerSeconds: forgotten ? nil : ledger.usedSecondsByDay[day],
+        day: day, stored: stored(day), ledgerSeconds: forgotten ? nil : ledger.usedSecondsByDay[day],
         ledgerGrants: forgotten ? nil : ledger.days[day])
     }
     func usedSeconds(_ rule: Rule, _ figures: DayFigures) -> Int {
@@ -115,11 +128,11 @@ public struct HistoryReport: Hashable, Sendable {
       let fromLedger = figures.ledgerSeconds?[rule.name] ?? 0
       let grants = max(stored.grants, rule.countedGrants(figures.ledgerGrants?[rule.name] ?? 0))
       let used = max(stored.usedSeconds, fromLedger)
-      let split = AppSplit.fitted(stored.apps, within: used)
+      let split = AppSplit.fitted(stored.appParts, within: used)
       return RuleDay(
         name: rule.name, usedSeconds: used,
         limitSeconds: stored.limitSeconds ?? rule.limitMinutes(grants: grants, on: figures.day) * 60, grants: grants,
-        apps: rule.apps.map { AppSeconds(name: $0.name, usedSeconds: split[$0.name] ?? 0) },
+        apps: rule.apps.map { AppSeconds(name: $0.name, usedSeconds: split.seconds(of: $0.name)) },
         shieldsShown: stored.shieldsShown,
         tasksAsked: max(stored.tasksAsked, stored.tasksSolved), tasksSolved: stored.tasksSolved,
         backedOut: stored.backedOut)
@@ -131,7 +144,13 @@ public struct HistoryReport: Hashable, Sendable {
         return Day(date: day, rules: chosen.map { figures($0, found) })
       }
     }
-    let previous = (1...count).compactMap { from.adding(days: -$0).map(dayFigures) }
+    // The period before, for the change: its seconds per rule, each day's figures dropped once added.
+    var before = [Int](repeating: 0, count: chosen.count)
+    for offset in (1...count).reversed() {
+      guard let day = from.adding(days: -offset) else { continue }
+      let found = dayFigures(day)
+      for (index, rule) in chosen.enumerated() { before[index] += usedSeconds(rule, found) }
+    }
     self.days = days
     summaries = chosen.enumerated().map { index, rule in
       var total = 0
@@ -152,7 +171,6 @@ public struct HistoryReport: Hashable, Sendable {
       }
       var apps: [String: Int] = [:]
       for (app, seconds) in zip(rule.apps, appTotals) { apps[app.name, default: 0] += seconds }
-      let before = previous.reduce(0) { $0 + usedSeconds(rule, $1) }
       // The first app of the rule wins a tie: the order the user wrote.
       var busiest: (name: String, seconds: Int)?
       for app in rule.apps where (apps[app.name] ?? 0) > (busiest?.seconds ?? 0) {
@@ -160,8 +178,9 @@ public struct HistoryReport: Hashable, Sendable {
       }
       return RuleSummary(
         name: rule.name, totalSeconds: total, averageSeconds: total / count,
-        previousAverageSeconds: before / count, busiestApp: busiest?.name, busiestAppSeconds: busiest?.seconds ?? 0,
-        grants: grants, shieldsShown: shields, tasksDeclined: declined, backedOut: backedOut)
+        previousAverageSeconds: before[index] / count, busiestApp: busiest?.name,
+        busiestAppSeconds: busiest?.seconds ?? 0, grants: grants, shieldsShown: shields, tasksDeclined: declined,
+        backedOut: backedOut)
     }
   }
 }

@@ -63,6 +63,43 @@ public final class HistoryStore: Sendable {
     return whole
   }
 
+  /// The report of `from` to `to` (``HistoryReport``), reading the file's
+  /// line of each day (of the range and of the period before it, for the
+  /// change) only when the report comes to it, and keeping none: a year of
+  /// 100 rules is never held whole beside its report, so its memory is
+  /// taken once, not twice. A file laid out otherwise is read as
+  /// ``load(only:)`` reads it, with the same warnings.
+  public func report(
+    ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil
+  ) throws(LedgerError) -> (report: HistoryReport, warnings: [HistoryWarning]) {
+    let before = from.adding(days: -(from.days(to: to) + 1)) ?? from
+    if let bytes = try? FileSystem.readFileIfPresent(path, limit: HistoryStore.maximumFileSize),
+      let file = History.dayLines(of: bytes)
+    {
+      var lines: [LocalDay: ArraySlice<UInt8>] = [:]
+      var twice = false
+      for (day, line) in file.lines where day >= before && day <= to {
+        twice = twice || lines.updateValue(line, forKey: day) != nil
+      }
+      var reader = HistoryLine.Reader()
+      var unreadable = false
+      if !twice {
+        let report = HistoryReport(
+          stored: { day in
+            guard let line = lines[day] else { return nil }
+            let rules = History.rules(ofLine: line, day: day, reader: &reader)
+            unreadable = unreadable || rules == nil
+            return rules
+          }, forgottenBefore: file.forgottenBefore, ledger: ledger, rules: rules, from: from, to: to, rule: rule)
+        if !unreadable { return (report, []) }
+      }
+    }
+    // Damaged, laid out otherwise, or missing: as the whole read judges it.
+    let loaded = try load(only: before...to)
+    let report = HistoryReport(history: loaded.value, ledger: ledger, rules: rules, from: from, to: to, rule: rule)
+    return (report, loaded.warnings)
+  }
+
   /// Reads, changes and writes the history under the lock; days older than
   /// `keptDays` before `today` are dropped on the way. A damaged file is moved aside first.
   ///

@@ -290,6 +290,50 @@ struct HistoryStoreTests {
     #expect(try String(contentsOfFile: directory + "/ledger.json", encoding: .utf8) == ledger)
   }
 
+  @Test(
+    "A report read a day at a time is the loaded history's report, for the store's file, a hand-edited and a damaged one"
+  )
+  func reportByDay() throws {
+    let state = try TemporaryDirectory()
+    let store = HistoryStore(directory: state.file("shieldbridge"))
+    let rules = RuleSet([
+      Rule(name: "r", apps: [AppPattern(name: "B"), AppPattern(name: "A")], dailyLimitMinutes: 30),
+      Rule(name: "s", apps: [AppPattern(name: "C")], dailyLimitMinutes: 10),
+    ])
+    let today = day.adding(days: 20)!
+    _ = try store.update(keeping: 90, today: today) { history in
+      for offset in 0...20 {
+        history.record(
+          HistoryEntry(
+            usedSeconds: 100 + offset, apps: ["A": offset, "B": 50], limitSeconds: 1_800, grants: offset % 2),
+          for: "r", on: day.adding(days: offset)!)
+      }
+      history.record(HistoryEntry(usedSeconds: 9, apps: ["C": 9]), for: "s", on: today)
+    }
+    let ledger = Ledger()
+    let history = try store.load().value
+    for from in [today, today.adding(days: -6)!, day, day.adding(days: -30)!] {
+      for rule in [nil, "s"] {
+        let read = try store.report(ledger: ledger, rules: rules, from: from, to: today, rule: rule)
+        #expect(
+          read.report
+            == HistoryReport(history: history, ledger: ledger, rules: rules, from: from, to: today, rule: rule))
+        #expect(read.warnings.isEmpty)
+      }
+    }
+    let whole = HistoryReport(history: history, ledger: ledger, rules: rules, from: day, to: today)
+    // Hand-edited (one line): read whole, the same report.
+    try history.json.serialized.write(toFile: store.path, atomically: true, encoding: .utf8)
+    #expect(try store.report(ledger: ledger, rules: rules, from: day, to: today).report == whole)
+    // A damaged day: the whole read's judgement, with its warning.
+    var lines = String(decoding: history.fileBytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    lines[3] = "{\"date\":\"\(day.adding(days: 2)!)\",\"rules\":{\"r\":[}},"
+    try (lines.joined(separator: "\n") + "\n").write(toFile: store.path, atomically: true, encoding: .utf8)
+    let damaged = try store.report(ledger: ledger, rules: rules, from: day, to: today)
+    #expect(damaged.warnings.map(\.code) == ["history-unreadable"])
+    #expect(damaged.report == HistoryReport(history: History(), ledger: ledger, rules: rules, from: day, to: today))
+  }
+
   @Test("A history from a newer version is refused and left as it is")
   func newer() throws {
     let state = try TemporaryDirectory()

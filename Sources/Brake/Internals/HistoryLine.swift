@@ -111,7 +111,7 @@ struct HistoryLine {
         seen |= field.bit
         if field == .apps {
           guard let apps = apps(&pairs) else { return nil }
-          entry.apps = apps
+          entry.appParts = apps
           continue
         }
         guard let value = integer() else { return nil }
@@ -133,18 +133,24 @@ struct HistoryLine {
   }
 
   /// `{"name":seconds,…}`; a name given twice keeps its last seconds, as the general reader does.
-  private mutating func apps(_ pairs: inout [(String, Int)]) -> [String: Int]? {
+  ///
+  /// The store writes the names sorted, as ``HistoryEntry/appParts`` keeps
+  /// them: those are taken as they are, without a dictionary.
+  private mutating func apps(_ pairs: inout [(String, Int)]) -> [AppPart]? {
     guard take(UInt8(ascii: "{")) else { return nil }
-    if take(UInt8(ascii: "}")) { return [:] }
+    if take(UInt8(ascii: "}")) { return [] }
     pairs.removeAll(keepingCapacity: true)
     repeat {
       guard let name = string(), take(UInt8(ascii: ":")), let seconds = integer() else { return nil }
       pairs.append((name, seconds))
     } while take(UInt8(ascii: ","))
     guard take(UInt8(ascii: "}")) else { return nil }
+    var sorted = true
+    for index in pairs.indices.dropFirst() where sorted { sorted = pairs[index - 1].0 < pairs[index].0 }
+    if sorted { return pairs.map { AppPart(name: $0.0, seconds: $0.1) } }
     var apps: [String: Int] = Dictionary(minimumCapacity: pairs.count)
     for (name, seconds) in pairs { apps[name] = seconds }
-    return apps
+    return AppPart.sorted(apps)
   }
 
   private enum Field: UInt16 {

@@ -99,18 +99,16 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
     let names = rules.rules.map(\.name).joined(separator: ", ")
     throw .usage("no rule is named '\(name)'; the rules are \(names)")
   }
-  let stored: History
+  let figures: HistoryReport
   do {
-    // The range and the period before it, for the change: the only days read.
-    let before = range.from.adding(days: -(range.from.days(to: range.to) + 1)) ?? range.from
-    let loaded = try history.load(only: before...range.to)
-    for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
-    stored = loaded.value
+    // The range and the period before it, for the change: the only days read, each when the report comes to it.
+    let read = try history.report(
+      ledger: ledger, rules: rules, from: range.from, to: range.to, rule: invocation[\.rule])
+    for warning in read.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    figures = read.report
   } catch {
     throw CommandFailure(error)
   }
-  let figures = HistoryReport(
-    history: stored, ledger: ledger, rules: rules, from: range.from, to: range.to, rule: invocation[\.rule])
   if let path = invocation[\.html] {
     if invocation[\.json] { throw .usage("--html and --json cannot go together") }
     let page = ReportHTML.page(figures, localizer: Localizer.current())
