@@ -68,8 +68,9 @@ let package = Package(
       ]
     ),
     // What the release link of `shieldbridge` leaves out of the Swift runtime: the Unicode scalar
-    // names (a C stand-in for their two lookups) and the unwind tables (a linker script).
-    .target(name: "RuntimeTrim", exclude: ["no-unwind-tables.ld"]),
+    // names (a C stand-in for their two lookups); the unwind tables and the file room of the
+    // backtracer buffers (a linker script).
+    .target(name: "RuntimeTrim", exclude: ["trim.ld"]),
     // The shipped binary's size (docs/benchmarks.md, "Size"): linked by lld with identical code
     // folded, relative relocations packed (glibc 2.36 and later read them) and no exported symbols;
     // and bound at start (-z now), as Debian's hardening asks. Without unwind tables, and with the
@@ -81,7 +82,7 @@ let package = Package(
           [
             "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "now",
-            "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Sources/RuntimeTrim/no-unwind-tables.ld",
+            "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Sources/RuntimeTrim/trim.ld",
             "-Xlinker", "--wrap=_swift_stdlib_getScalarName", "-Xlinker", "--wrap=_swift_stdlib_getNameAlias",
           ], .when(configuration: .release))
       ]),
