@@ -356,6 +356,8 @@ struct PauseServiceTests {
     let puzzle = try await harness.notification(after: beforeClick, "the task") {
       $0.actions.contains { $0.key == Notification.Action.inlineReplyKey }
     }
+    // The pause began when the service asked the task, before it was seen here.
+    let shown = ContinuousClock.now
     #expect(puzzle.body.contains("Wait 6 seconds before you answer."), "\(puzzle.body)")
     #expect(puzzle.hint(HintName.replyPlaceholder) == .string("Wait 6 seconds before you answer."))
     let task = try #require(Puzzle.find(in: puzzle.body))
@@ -376,7 +378,7 @@ struct PauseServiceTests {
 
       // After the pause the same answer is taken.
       _ = try await poll("the pause over", timeout: .seconds(10), every: .milliseconds(100)) {
-        ContinuousClock.now - clicked >= .seconds(7) ? true : nil
+        ContinuousClock.now - shown >= .seconds(7) ? true : nil
       }
       let beforeRight = harness.activity.count
       try harness.server.reply(again.id, text: String(task.answer))
