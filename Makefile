@@ -66,7 +66,7 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome|History|Downtime|DayStart)Tests|\.DesktopCommandTests|\.RulesPickTests|\.DemoTests|\.Browser(Chromium|ChromiumWindowed|ChromiumReport|Firefox|Packaged)Tests|\.(XfceShield|WeeklySummaryService)Tests|\.XfceAutostartTests|\.SwayMakoTests|\.(I3|Xfce|Sway|Gnome|KWin)DayTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome|History|Downtime|DayStart|Weekday)Tests|\.DesktopCommandTests|\.RulesPickTests|\.DemoTests|\.Browser(Chromium|ChromiumWindowed|ChromiumReport|Firefox|Packaged)Tests|\.(XfceShield|WeeklySummaryService)Tests|\.XfceAutostartTests|\.SwayMakoTests|\.(I3|Xfce|Sway|Gnome|KWin)DayTests
 
 # Every process the tests start inherits SHIELDBRIDGE_TEST_RUN; after the run,
 # scripts/check-leftovers fails on any still running (see docs/testing.md).

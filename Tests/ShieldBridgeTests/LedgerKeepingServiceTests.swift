@@ -66,7 +66,7 @@ struct LedgerKeepingServiceTests {
     }
     let afterPrune = try await sandbox.run(["puzzle", "--app", app.name, "--seed", "5"], input: "\(task.answer)\n")
     #expect(afterPrune.status == 75)
-    #expect(afterPrune.output == "Today’s extra time for \(app.name) is used up. The limit resets at midnight.\n")
+    #expect(afterPrune.output == "Today’s extra time for \(app.name) is used up. The limit resets tomorrow.\n")
     #expect(try store.load().value.grants(for: "social", on: store.today) == 2)
 
     // A damaged ledger is moved aside by the next reader; the service writes its grants into the new one.

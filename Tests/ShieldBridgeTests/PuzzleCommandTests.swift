@@ -223,7 +223,7 @@ struct PuzzleCommandTests {
       ["puzzle", "--app", "Netflix", "--seed", "5"], input: "\(task.answer)\n")
     #expect(second.status == 75)
     #expect(
-      second.output == "Today’s extra time for Netflix is used up. The limit resets at midnight.\n")
+      second.output == "Today’s extra time for Netflix is used up. The limit resets tomorrow.\n")
     #expect(try sandbox.store.status(of: Rule(name: "video", apps: [])).value.grantsToday == 1)
   }
 

@@ -147,7 +147,7 @@ struct ServiceFlowTests {
     _ = try harness.recordingHandler("puzzle")
     _ = try await harness.call(ServiceInterface.shield.name, "Instagram")
     let shield = try await harness.notification(after: 0, "the shield")
-    #expect(shield.body == "Today’s extra time for Instagram is used up. The limit resets at midnight.")
+    #expect(shield.body == "Today’s extra time for Instagram is used up. The limit resets tomorrow.")
     #expect(shield.actions.isEmpty)
     let answer = try await harness.call(ServiceInterface.open.name, "shieldbridge://puzzle?app=Instagram&grant=120")
     #expect(try JSONValue(parsing: answer.decode(String.self)).outcome == "used-up")

@@ -76,10 +76,10 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
       return define(
         .body,
         "Notification text when no more time can be unlocked today. {app} is the app's name.",
-        MessageSource("Today’s extra time for {app} is used up. The limit resets at midnight."),
+        MessageSource("Today’s extra time for {app} is used up. The limit resets tomorrow."),
         MessageSource(
           context: noApp,
-          "Today’s extra time for this app is used up. The limit resets at midnight."))
+          "Today’s extra time for this app is used up. The limit resets tomorrow."))
     case .shieldUnlocked:
       return define(
         .body,

@@ -206,7 +206,7 @@ struct BrowserChromiumTests {
       try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
     let status = try await setup.text(
       "document.getElementById('status').textContent", session: shield, what: "the used-up text")
-    #expect(status == "Today’s extra time for Instagram is used up. The limit resets at midnight.")
+    #expect(status == "Today’s extra time for Instagram is used up. The limit resets tomorrow.")
     #expect(try await setup.browser.evaluate("document.getElementById('task').hidden", session: shield) == true)
     #expect(try await setup.browser.evaluate("document.getElementById('start').hidden", session: shield) == true)
     _ = await setup.finish()
