@@ -43,7 +43,7 @@ struct MeterWeekdayTests {
       let now = try await social()
       return now.date == "2026-12-05" ? now.rule : nil
     }
-    #expect(saturday["limitSeconds"]?.integerValue == 30 * 60, "\(saturday)")
+    #expect(saturday["limitSeconds"]?.integerValue == 1_800, "\(saturday)")
     #expect(saturday["overLimit"]?.boolValue == false, "\(saturday)")
     _ = await serve.terminate()
     // The history keeps each day's own limit.

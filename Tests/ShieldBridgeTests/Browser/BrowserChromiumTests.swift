@@ -399,7 +399,7 @@ struct BrowserChromiumTests {
       "document.getElementById('status').textContent", session: shield, what: "the used-up text")
     #expect(
       status
-        == "Die zusätzliche Zeit für Instagram ist für heute aufgebraucht. Das Limit wird um Mitternacht zurückgesetzt."
+        == "Die zusätzliche Zeit für Instagram ist für heute aufgebraucht. Das Limit wird morgen zurückgesetzt."
     )
     #expect(
       try await setup.browser.evaluate("document.getElementById('summary').textContent", session: shield)
