@@ -134,18 +134,10 @@ public final class HistoryStore: Sendable {
 
   private func readStored() throws(LedgerError) -> Stored {
     let bytes: [UInt8]
-    do {
-      guard let read = try FileSystem.readFileIfPresent(path, limit: HistoryStore.maximumFileSize) else {
-        return .missing
-      }
-      bytes = read
-    } catch {
-      switch error {
-      case .tooLarge: return .damaged("it is larger than \(HistoryStore.maximumFileSize) bytes")
-      case .changed: return .damaged(error.description)
-      case .system(let code): throw .io(operation: "open", path: path, errno: code.rawValue)
-      case .notRegularFile(let kind): throw .notRegularFile(path: path, kind: kind)
-      }
+    switch try StoredBytes.read(path, limit: HistoryStore.maximumFileSize) {
+    case .missing: return .missing
+    case .damaged(let problem): return .damaged(problem)
+    case .bytes(let read): bytes = read
     }
     // The store's own layout, read a line at a time (the same figures, a
     // fraction of the time); any other is read whole, and judged so.

@@ -278,20 +278,12 @@ public final class LedgerStore: Sendable {
 
   private func readStoredLedger() throws(LedgerError) -> Stored {
     let bytes: [UInt8]
-    do {
-      guard let read = try FileSystem.readFileIfPresent(path, limit: LedgerStore.maximumFileSize) else {
-        return .missing
-      }
-      bytes = read
-    } catch {
-      switch error {
-      case .tooLarge: return .damaged("it is larger than \(LedgerStore.maximumFileSize) bytes")
-      case .changed: return .damaged(error.description)
-      case .system(let code): throw .io(operation: "open", path: path, errno: code.rawValue)
-      // What reading a directory has always said; a FIFO or a device is refused, unread, as what it is.
-      case .notRegularFile(.directory): throw .io(operation: "read", path: path, errno: Errno.isDirectory.rawValue)
-      case .notRegularFile(let kind): throw .notRegularFile(path: path, kind: kind)
-      }
+    // What reading a directory has always said; a FIFO or a device is refused, unread, as what it is.
+    let directory = LedgerError.io(operation: "read", path: path, errno: Errno.isDirectory.rawValue)
+    switch try StoredBytes.read(path, limit: LedgerStore.maximumFileSize, directory: directory) {
+    case .missing: return .missing
+    case .damaged(let problem): return .damaged(problem)
+    case .bytes(let read): bytes = read
     }
     let json: JSONValue
     do {

@@ -36,3 +36,30 @@ extension LedgerError {
     }
   }
 }
+
+/// What reading one of the state files (the ledger, the history) found.
+enum StoredBytes {
+  case missing
+  case bytes([UInt8])
+  /// Present, but not to be read as it is (larger than its limit, or changed while read).
+  case damaged(String)
+
+  /// Reads `path`, at most `limit` bytes. A failure of the system is thrown as the store's
+  /// error; a directory in the file's place as `directory` when given (what the ledger has
+  /// always said), else, like a FIFO or a device, as what it is, unread.
+  static func read(_ path: String, limit: Int, directory: LedgerError? = nil) throws(LedgerError) -> StoredBytes {
+    do {
+      guard let bytes = try FileSystem.readFileIfPresent(path, limit: limit) else { return .missing }
+      return .bytes(bytes)
+    } catch {
+      switch error {
+      case .tooLarge: return .damaged("it is larger than \(limit) bytes")
+      case .changed: return .damaged(error.description)
+      case .system(let code): throw .io(operation: "open", path: path, errno: code.rawValue)
+      case .notRegularFile(let kind):
+        if case .directory = kind, let directory { throw directory }
+        throw .notRegularFile(path: path, kind: kind)
+      }
+    }
+  }
+}
