@@ -73,7 +73,7 @@ final class NativeHostProcess: Sendable {
 
   deinit {
     if process.exitStatus == nil {
-      process.signalGroup(SIGKILL)
+      process.killTree()
       process.wait()
     }
   }

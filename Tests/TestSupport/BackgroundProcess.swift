@@ -56,7 +56,7 @@ public final class BackgroundProcess: Sendable {
 
   deinit {
     if process.exitStatus == nil {
-      process.signalGroup(SIGKILL)
+      process.killTree()
       process.wait()
     }
   }
@@ -98,7 +98,7 @@ public final class BackgroundProcess: Sendable {
     let process = self.process
     let termination = await onOwnThread { process.wait(timeout: timeout) }
     if termination == nil {
-      process.signalGroup(SIGKILL)
+      process.killTree()
       process.wait()
     }
     _ = try? await poll("the end of the output", timeout: .seconds(5)) {

@@ -164,7 +164,7 @@ public final class GnomeShellSession: Sendable {
   }
 
   deinit {
-    for client in clients.withLock({ $0 }) { client.process.signalGroup(SIGTERM) }
+    for client in clients.withLock({ $0 }) { client.process.killTree() }
     keyboard.withLock { $0?.connection.close() }
     observer.close()
     if let shell = shell.withLock({ $0 }) {

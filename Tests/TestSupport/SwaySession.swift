@@ -108,7 +108,7 @@ public final class SwaySession: Sendable {
   }
 
   deinit {
-    for client in clients.withLock({ $0 }) { client.process.signalGroup(SIGTERM) }
+    for client in clients.withLock({ $0 }) { client.process.killTree() }
     clients.withLock { $0.removeAll() }
     sway.process.signalGroup(SIGTERM)
     _ = sway.process.wait(timeout: .seconds(5))

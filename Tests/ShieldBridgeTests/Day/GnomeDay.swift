@@ -179,7 +179,7 @@ final class GnomeDesk: DayDesk {
   }
 
   func finish() async {
-    for client in clients.withLock({ $0 }) { client.process.signalGroup(SIGTERM) }
+    for client in clients.withLock({ $0 }) { client.process.killTree() }
     signals.process.signal(SIGTERM)
     _ = await signals.finish()
     await session.stopShell()
