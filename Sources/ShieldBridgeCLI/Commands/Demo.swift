@@ -62,15 +62,19 @@ private func runDemo() async throws(CommandFailure) -> ExitCode {
     demo.cancel()
   }
   defer { watcher.cancel() }
+  let failure: (any Error)?
   do {
     _ = try await demo.value
+    failure = nil
   } catch {
-    if let signal = signalled.withLock({ $0 }) {
-      throw CommandFailure(
-        "the demo was stopped by signal \(signal); everything it started is stopped",
-        exitCode: ExitCode(rawValue: 128 + signal))
-    }
-    throw CommandFailure("the demo stopped: \(error)", exitCode: .software)
+    failure = error
   }
+  // A step that sees the cancellation may end quietly: the signal decides all the same.
+  if let signal = signalled.withLock({ $0 }) {
+    throw CommandFailure(
+      "the demo was stopped by signal \(signal); everything it started is stopped",
+      exitCode: ExitCode(rawValue: 128 + signal))
+  }
+  if let failure { throw CommandFailure("the demo stopped: \(failure)", exitCode: .software) }
   return .success
 }
