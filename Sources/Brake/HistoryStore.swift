@@ -81,26 +81,25 @@ public final class HistoryStore: Sendable {
     ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil
   ) throws(LedgerError) -> (table: HistoryReport.Table, warnings: [HistoryWarning]) {
     let before = from.adding(days: -(from.days(to: to) + 1)) ?? from
-    if let bytes = try? FileSystem.readFileIfPresent(path, limit: HistoryStore.maximumFileSize),
-      let file = History.dayLines(of: bytes)
-    {
-      var lines: [LocalDay: ArraySlice<UInt8>] = [:]
+    // Mapped, not copied: a report of a week reads a few lines of the file, a year's all of them once.
+    let read = try? FileSystem.withMappedFileIfPresent(path, limit: HistoryStore.maximumFileSize) {
+      bytes -> HistoryReport.Table? in
+      guard let file = History.dayLines(in: bytes) else { return nil }
+      var lines: [LocalDay: Range<Int>] = [:]
       var twice = false
       for (day, line) in file.lines where day >= before && day <= to {
         twice = twice || lines.updateValue(line, forKey: day) != nil
       }
+      if twice { return nil }
       var reader = HistoryLine.ReportReader()
-      if !twice,
-        let table = HistoryReport.Table(
-          rules: rules, rule: rule, from: from, to: to, forgottenBefore: file.forgottenBefore, ledger: ledger,
-          stored: { day, stored in
-            guard let line = lines[day] else { return true }
-            return reader.read(line, day: day, into: &stored)
-          })
-      {
-        return (table, [])
-      }
+      return HistoryReport.Table(
+        rules: rules, rule: rule, from: from, to: to, forgottenBefore: file.forgottenBefore, ledger: ledger,
+        stored: { day, stored in
+          guard let line = lines[day] else { return true }
+          return reader.read(UnsafeBufferPointer(rebasing: bytes[line]), day: day, into: &stored)
+        })
     }
+    if let table = read ?? nil { return (table, []) }
     // Damaged, laid out otherwise, or missing: as the whole read judges it.
     let loaded = try load(only: before...to)
     let table = HistoryReport.Table(

@@ -88,18 +88,18 @@ struct HistoryLine {
     /// Puts the figures of `line` (the line of `day`, without its comma)
     /// into `stored` (cleared); `false` when the line cannot be read, in
     /// the store's shape or otherwise (``History/rules(ofLine:day:reader:)``).
-    mutating func read(_ line: ArraySlice<UInt8>, day: LocalDay, into stored: inout HistoryReport.StoredDay) -> Bool {
-      let read = line.withUnsafeBufferPointer { buffer in
-        // The cache moves into the line's reader and back, so that it is never copied.
-        var reader = HistoryLine(buffer, names: names)
-        names = NameCache()
-        defer { names = reader.names }
-        reader.names.next = 0
-        return reader.reportDay(into: &stored, places: &places, apps: &apps)
-      }
+    mutating func read(
+      _ line: UnsafeBufferPointer<UInt8>, day: LocalDay, into stored: inout HistoryReport.StoredDay
+    ) -> Bool {
+      // The cache moves into the line's reader and back, so that it is never copied.
+      var reader = HistoryLine(line, names: names)
+      names = NameCache()
+      reader.names.next = 0
+      let read = reader.reportDay(into: &stored, places: &places, apps: &apps)
+      names = reader.names
       if read { return true }
       stored.clear()
-      guard let rules = History.rules(ofLine: line, day: day, reader: &lines) else { return false }
+      guard let rules = History.rules(ofLine: ArraySlice(line), day: day, reader: &lines) else { return false }
       stored.fill(rules)
       return true
     }
