@@ -69,12 +69,21 @@ extension History {
   static func dayLines(
     of bytes: [UInt8]
   ) -> (forgottenBefore: LocalDay?, lines: [(day: LocalDay, line: ArraySlice<UInt8>)])? {
-    var lines = History.lines(of: bytes)[...]
-    guard let first = lines.popFirst(), first.starts(with: Array("{\"version\":".utf8)),
+    guard let file = bytes.withUnsafeBufferPointer({ dayLines(in: $0) }) else { return nil }
+    return (file.forgottenBefore, file.lines.map { ($0.day, bytes[$0.range]) })
+  }
+
+  /// ``dayLines(of:)`` of bytes in memory (a file mapped), each line as its place in them.
+  static func dayLines(
+    in bytes: UnsafeBufferPointer<UInt8>
+  ) -> (forgottenBefore: LocalDay?, lines: [(day: LocalDay, range: Range<Int>)])? {
+    var lines = History.lines(in: bytes)[...]
+    guard let firstRange = lines.popFirst(), case let first = bytes[firstRange],
+      first.starts(with: Array("{\"version\":".utf8)),
       first.reversed().starts(with: Array("[:\"syad\"".utf8)),
       let header = try? JSONValue(parsing: Array(first) + Array("]}".utf8)),
       let version = header["version"]?.integerValue, version == History.formatVersion,
-      lines.last.map(Array.init) == Array("]}".utf8)
+      lines.last.map({ Array(bytes[$0]) }) == Array("]}".utf8)
     else { return nil }
     lines.removeLast()
     var forgottenBefore: LocalDay?
@@ -83,16 +92,19 @@ extension History {
       forgottenBefore = day
     }
     let prefix = Array("{\"date\":\"".utf8)
-    var days: [(day: LocalDay, line: ArraySlice<UInt8>)] = []
+    var days: [(day: LocalDay, range: Range<Int>)] = []
     days.reserveCapacity(lines.count)
     let lastLine = lines.endIndex - 1
-    for (index, line) in zip(lines.indices, lines) {
+    for (index, range) in zip(lines.indices, lines) {
+      let line = bytes[range]
       guard line.starts(with: prefix), line.count > prefix.count + 11 else { return nil }
       // The JSON array's commas: after every day but the last.
       guard (line.last == UInt8(ascii: ",")) == (index != lastLine) else { return nil }
-      let dateStart = line.startIndex + prefix.count
-      guard let day = LocalDay(String(decoding: line[dateStart..<dateStart + 10], as: UTF8.self)) else { return nil }
-      days.append((day, index == lastLine ? line : line.dropLast()))
+      let dateStart = range.lowerBound + prefix.count
+      guard let day = LocalDay(String(decoding: bytes[dateStart..<dateStart + 10], as: UTF8.self)) else {
+        return nil
+      }
+      days.append((day, index == lastLine ? range : range.lowerBound..<range.upperBound - 1))
     }
     return (forgottenBefore, days)
   }
@@ -116,19 +128,17 @@ extension History {
     return read
   }
 
-  /// The non-empty lines of `bytes`: `memchr` over the buffer, many times
-  /// faster than the generic `split` on a file of megabytes.
-  static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+  /// The non-empty lines of `bytes`, as their places: `memchr` over the
+  /// buffer, many times faster than the generic `split` on a file of megabytes.
+  static func lines(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
     var ranges: [Range<Int>] = []
-    bytes.withUnsafeBufferPointer { buffer in
-      var start = 0
-      while let index = buffer.firstIndex(ofByte: 0x0A, from: start) {
-        if index > start { ranges.append(start..<index) }
-        start = index + 1
-      }
-      if buffer.count > start { ranges.append(start..<buffer.count) }
+    var start = 0
+    while let index = bytes.firstIndex(ofByte: 0x0A, from: start) {
+      if index > start { ranges.append(start..<index) }
+      start = index + 1
     }
-    return ranges.map { bytes[$0] }
+    if bytes.count > start { ranges.append(start..<bytes.count) }
+    return ranges
   }
 
   /// Reads a history from its stored form.

@@ -45,6 +45,17 @@ public struct HistoryEntry: Hashable, Sendable {
     self.backedOut = backedOut
   }
 
+  /// An entry of zeros with the apps `appParts` (sorted by name, each once).
+  init(appParts: [AppPart]) {
+    usedSeconds = 0
+    self.appParts = appParts
+    grants = 0
+    shieldsShown = 0
+    tasksAsked = 0
+    tasksSolved = 0
+    backedOut = 0
+  }
+
   /// Takes in a later save of the same day and rule.
   ///
   /// The seconds used and their split are the later save's (the ledger the

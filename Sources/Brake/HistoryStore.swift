@@ -63,41 +63,48 @@ public final class HistoryStore: Sendable {
     return whole
   }
 
-  /// The report of `from` to `to` (``HistoryReport``), reading the file's
-  /// line of each day (of the range and of the period before it, for the
-  /// change) only when the report comes to it, and keeping none: a year of
-  /// 100 rules is never held whole beside its report, so its memory is
-  /// taken once, not twice. A file laid out otherwise is read as
-  /// ``load(only:)`` reads it, with the same warnings.
+  /// The report of `from` to `to` (``HistoryReport``), as ``reportTable(ledger:rules:from:to:rule:)`` reads it.
   public func report(
     ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil
   ) throws(LedgerError) -> (report: HistoryReport, warnings: [HistoryWarning]) {
+    let read = try reportTable(ledger: ledger, rules: rules, from: from, to: to, rule: rule)
+    return (HistoryReport(read.table), read.warnings)
+  }
+
+  /// The figures of the report of `from` to `to` (``HistoryReport/Table``),
+  /// reading the file's line of each day (of the range and of the period
+  /// before it, for the change) straight into them: no ``History`` is
+  /// built, the rules not shown are read and dropped. A file laid out
+  /// otherwise, a line that does not read, or a date twice is read as
+  /// ``load(only:)`` reads it, with the same warnings.
+  public func reportTable(
+    ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil
+  ) throws(LedgerError) -> (table: HistoryReport.Table, warnings: [HistoryWarning]) {
     let before = from.adding(days: -(from.days(to: to) + 1)) ?? from
-    if let bytes = try? FileSystem.readFileIfPresent(path, limit: HistoryStore.maximumFileSize),
-      let file = History.dayLines(of: bytes)
-    {
-      var lines: [LocalDay: ArraySlice<UInt8>] = [:]
+    // Mapped, not copied: a report of a week reads a few lines of the file, a year's all of them once.
+    let read = try? FileSystem.withMappedFileIfPresent(path, limit: HistoryStore.maximumFileSize) {
+      bytes -> HistoryReport.Table? in
+      guard let file = History.dayLines(in: bytes) else { return nil }
+      var lines: [LocalDay: Range<Int>] = [:]
       var twice = false
       for (day, line) in file.lines where day >= before && day <= to {
         twice = twice || lines.updateValue(line, forKey: day) != nil
       }
-      var reader = HistoryLine.Reader()
-      var unreadable = false
-      if !twice {
-        let report = HistoryReport(
-          stored: { day in
-            guard let line = lines[day] else { return nil }
-            let rules = History.rules(ofLine: line, day: day, reader: &reader)
-            unreadable = unreadable || rules == nil
-            return rules
-          }, forgottenBefore: file.forgottenBefore, ledger: ledger, rules: rules, from: from, to: to, rule: rule)
-        if !unreadable { return (report, []) }
-      }
+      if twice { return nil }
+      var reader = HistoryLine.ReportReader()
+      return HistoryReport.Table(
+        rules: rules, rule: rule, from: from, to: to, forgottenBefore: file.forgottenBefore, ledger: ledger,
+        stored: { day, stored in
+          guard let line = lines[day] else { return true }
+          return reader.read(UnsafeBufferPointer(rebasing: bytes[line]), day: day, into: &stored)
+        })
     }
+    if let table = read ?? nil { return (table, []) }
     // Damaged, laid out otherwise, or missing: as the whole read judges it.
     let loaded = try load(only: before...to)
-    let report = HistoryReport(history: loaded.value, ledger: ledger, rules: rules, from: from, to: to, rule: rule)
-    return (report, loaded.warnings)
+    let table = HistoryReport.Table(
+      history: loaded.value, ledger: ledger, rules: rules, from: from, to: to, rule: rule)
+    return (table, loaded.warnings)
   }
 
   /// Reads, changes and writes the history under the lock; days older than

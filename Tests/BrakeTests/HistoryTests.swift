@@ -334,6 +334,116 @@ struct HistoryStoreTests {
     #expect(damaged.report == HistoryReport(history: History(), ledger: ledger, rules: rules, from: day, to: today))
   }
 
+  @Test(
+    "A report read from the lines straight into its figures is the loaded history's, for varied histories"
+  )
+  func reportStreamed() throws {
+    let state = try TemporaryDirectory()
+    let store = HistoryStore(directory: state.file("shieldbridge"))
+    // The configuration of today: "gone" was removed mid-year (the history keeps it), "new" added
+    // mid-year; "video" lists an app twice and one the history never saw.
+    let rules = RuleSet([
+      Rule(name: "social", apps: [AppPattern(name: "TikTok"), AppPattern(name: "Instagram")], dailyLimitMinutes: 30),
+      Rule(
+        name: "video", apps: [AppPattern(name: "mpv"), AppPattern(name: "Ärger"), AppPattern(name: "mpv")],
+        dailyLimitMinutes: 45, maxGrantsPerDay: 2),
+      Rule(name: "new", apps: [AppPattern(name: "Steam")], dailyLimitMinutes: 10),
+    ])
+    // Across both of Europe's and America's changes of the clock in 2026.
+    let first = LocalDay("2026-03-01")!
+    let today = LocalDay("2026-11-29")!
+    var random = SeededRandom(seed: 4)
+    var history = History()
+    for offset in 0...first.days(to: today) {
+      let date = first.adding(days: offset)!
+      for name in ["social", "video", "gone", "new"] where Int.random(in: 0..<6, using: &random) > 0 {
+        if name == "gone" && offset > 120 || name == "new" && offset < 200 { continue }
+        var apps: [String: Int] = [:]
+        // Apps missing some days, one the configuration does not name, and splits above the seconds used.
+        for app in ["TikTok", "Instagram", "mpv", "Ärger", "Steam", "other"]
+        where Int.random(in: 0..<3, using: &random) > 0 {
+          apps[app] = Int.random(in: 0...900, using: &random)
+        }
+        history.record(
+          HistoryEntry(
+            usedSeconds: Int.random(in: 0...2_400, using: &random), apps: apps,
+            limitSeconds: Bool.random(using: &random) ? nil : Int.random(in: 0...3_600, using: &random),
+            grants: Int.random(in: 0...3, using: &random), shieldsShown: Int.random(in: 0...3, using: &random),
+            tasksAsked: Int.random(in: 0...3, using: &random), tasksSolved: Int.random(in: 0...4, using: &random),
+            backedOut: Int.random(in: 0...2, using: &random)),
+          for: name, on: date)
+      }
+    }
+    _ = try store.update(keeping: 366, today: today) { $0 = history }
+    history = try store.load().value
+    var ledger = Ledger()
+    for offset in 0..<5 {
+      let date = today.adding(days: -offset)!
+      _ = ledger.recordUsedSeconds(3_000 - 400 * offset, for: "social", on: date)
+      _ = ledger.recordUsedSeconds(10, for: "video", on: date)
+    }
+    ledger.recordKnownGrants([today: ["social": 2, "video": 9], today.adding(days: -1)!: ["new": 1]])
+
+    // A damaged line counts only when the report reads its day: not for today's report.
+    func check(_ expected: History, warnings: [String], _ comment: Comment) throws {
+      let froms = [today.adding(days: -6)!, LocalDay("2026-03-20")!, first, first.adding(days: -9)!]
+      for from in (warnings.isEmpty ? [today] : []) + froms {
+        for rule in [nil, "social", "video", "new"] {
+          let read = try store.reportTable(ledger: ledger, rules: rules, from: from, to: today, rule: rule)
+          let model = HistoryReport.Table(
+            history: expected, ledger: ledger, rules: rules, from: from, to: today, rule: rule)
+          #expect(read.table == model, comment)
+          #expect(read.warnings.map(\.code) == warnings, comment)
+          #expect(
+            try store.report(ledger: ledger, rules: rules, from: from, to: today, rule: rule).report
+              == HistoryReport(history: expected, ledger: ledger, rules: rules, from: from, to: today, rule: rule),
+            comment)
+        }
+      }
+      // A history forgotten before a day: the ledger's days before it count nothing.
+      var forgotten = expected
+      forgotten.forget(before: today.adding(days: -2), today: today)
+      try Data(forgotten.fileBytes).write(to: URL(fileURLWithPath: store.path))
+      let read = try store.reportTable(ledger: ledger, rules: rules, from: today.adding(days: -6)!, to: today)
+      #expect(
+        read.table
+          == HistoryReport.Table(
+            history: forgotten, ledger: ledger, rules: rules, from: today.adding(days: -6)!, to: today),
+        comment)
+    }
+    try check(history, warnings: [], "the store's file")
+
+    // Hand-edited lines: spaces, apps unsorted and named twice, a split above the seconds, a rule twice.
+    var lines = String(decoding: history.fileBytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    let edited = LocalDay("2026-11-25")!
+    let index = try #require(lines.firstIndex { $0.hasPrefix("{\"date\":\"\(edited)\"") })
+    lines[index] =
+      "{ \"date\": \"\(edited)\", \"rules\": {\"social\": {\"usedSeconds\": 100, "
+      + "\"apps\": {\"TikTok\": 80, \"Instagram\": 30, \"TikTok\": 60}}, "
+      + "\"video\":{\"usedSeconds\":50,\"apps\":{\"mpv\":70,\"Ärger\":-3},\"grants\":9}}},"
+    let before = LocalDay("2026-11-24")!
+    let beforeIndex = try #require(lines.firstIndex { $0.hasPrefix("{\"date\":\"\(before)\"") })
+    lines[beforeIndex] =
+      "{\"date\":\"\(before)\",\"rules\":{\"video\":{\"usedSeconds\":5},\"social\":{\"apps\":{\"b\":1,\"a\":2}}}},"
+    try (lines.joined(separator: "\n") + "\n").write(toFile: store.path, atomically: true, encoding: .utf8)
+    let handEdited = try store.load()
+    #expect(handEdited.warnings.isEmpty)
+    #expect(handEdited.value.entry(for: "social", on: edited)?.apps == ["TikTok": 60, "Instagram": 30])
+    try check(handEdited.value, warnings: [], "hand-edited lines")
+
+    // A rule twice in a line, and a date twice: the file is damaged, the whole read's judgement with its warning.
+    for damage in [
+      "{\"date\":\"\(edited)\",\"rules\":{\"social\":{},\"social\":{}}},",
+      lines[index + 1],
+    ] {
+      var damaged = lines
+      damaged[index] = damage
+      try (damaged.joined(separator: "\n") + "\n").write(toFile: store.path, atomically: true, encoding: .utf8)
+      #expect(try store.load().warnings.map(\.code) == ["history-unreadable"])
+      try check(History(), warnings: ["history-unreadable"], "damaged: \(damage)")
+    }
+  }
+
   @Test("A history from a newer version is refused and left as it is")
   func newer() throws {
     let state = try TemporaryDirectory()

@@ -59,6 +59,32 @@ struct ReadFileTests {
     }
   }
 
+  @Test("A file mapped is the file read, and is refused as a read refuses it")
+  func aMappedFileIsTheFileRead() throws {
+    try withScratchFolder { folder in
+      let text = String(repeating: "a line of the file\n", count: 1_000)
+      plainWrite(text, to: folder + "/a")
+      let mapped = try FileSystem.withMappedFileIfPresent(folder + "/a", limit: 1 << 20) { Array($0) }
+      #expect(mapped == (try FileSystem.readFile(folder + "/a", limit: 1 << 20)))
+      #expect(mapped == Array(text.utf8))
+      plainWrite("", to: folder + "/empty")
+      #expect(try FileSystem.withMappedFileIfPresent(folder + "/empty", limit: 10) { $0.count } == 0)
+      #expect(try FileSystem.withMappedFileIfPresent(folder + "/missing", limit: 10) { $0.count } == nil)
+      #expect(throws: ReadFileError.tooLarge(limit: 100)) {
+        try FileSystem.withMappedFileIfPresent(folder + "/a", limit: 100) { $0.count }
+      }
+      #expect(throws: ReadFileError.notRegularFile(.directory)) {
+        try FileSystem.withMappedFileIfPresent(folder, limit: 10) { $0.count }
+      }
+      let fifo = folder + "/fifo"
+      #expect(mkfifo(fifo, 0o600) == 0)
+      // Nobody opens the FIFO for writing: refused at once, never waited on.
+      #expect(throws: ReadFileError.notRegularFile(.fifo)) {
+        try FileSystem.withMappedFileIfPresent(fifo, limit: 1 << 20) { $0.count }
+      }
+    }
+  }
+
   @Test func anUnreadableFileIsASystemError() throws {
     try withScratchFolder { folder in
       plainWrite("secret", to: folder + "/locked")

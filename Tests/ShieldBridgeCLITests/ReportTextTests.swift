@@ -122,4 +122,30 @@ struct ReportTextTests {
       history: stored, ledger: ledger, rules: RuleSet([social]), from: today.adding(days: -6)!, to: today)
     #expect(report.summaries.first?.totalSeconds == 10)
   }
+
+  @Test("--json written straight from the figures is the JSON of the report's days, byte for byte")
+  func jsonFromTable() {
+    let video = Rule(name: "video", apps: ["mpv", "Ärger", "mpv"], dailyLimitMinutes: 45)
+    var stored = history([
+      (-8, HistoryEntry(usedSeconds: 1_400)),
+      (-1, HistoryEntry(usedSeconds: 900, apps: ["Instagram": 600, "TikTok": 300], limitSeconds: 900, grants: 1)),
+      (0, HistoryEntry(usedSeconds: 120, apps: ["TikTok": 120], limitSeconds: 600, tasksAsked: 2, tasksSolved: 0)),
+    ])
+    stored.record(HistoryEntry(usedSeconds: 70, apps: ["mpv": 20, "Ärger": 50]), for: "video", on: today)
+    var ledger = Ledger()
+    ledger.recordUsedSeconds(180, for: "social", on: today)
+    for days in [1, 7, 30] {
+      for rule in [nil, "video"] {
+        let table = HistoryReport.Table(
+          history: stored, ledger: ledger, rules: RuleSet([social, video]), from: today.adding(days: 1 - days)!,
+          to: today, rule: rule)
+        var fromTable: [UInt8] = []
+        ReportJSON.write(table) { fromTable.append(contentsOf: $0) }
+        var fromDays: [UInt8] = []
+        ReportJSON.write(HistoryReport(table)) { fromDays.append(contentsOf: $0) }
+        #expect(fromTable == fromDays)
+        #expect(fromTable.last == UInt8(ascii: "\n"))
+      }
+    }
+  }
 }

@@ -56,7 +56,7 @@ struct HistoryLine {
   /// then made once at its size, not grown an element at a time.
   struct Reader {
     private var rules: [(String, HistoryEntry)] = []
-    private var apps: [(String, Int)] = []
+    private var apps: [AppPart] = []
     private var names = NameCache()
 
     /// The day and its rules from `line` (without its trailing comma); `nil`
@@ -73,8 +73,72 @@ struct HistoryLine {
     }
   }
 
+  /// Reads lines straight into a report's stored figures
+  /// (``HistoryReport/StoredDay``): the rules the report does not show are
+  /// read and dropped, no ``HistoryEntry`` is kept, no dictionary made, and
+  /// the rules' names are looked up once per place in the line, not once per line.
+  struct ReportReader {
+    private var names = NameCache()
+    private var apps: [AppPart] = []
+    /// Per place of a rule in the lines read, its name and its place in the report (`nil`: not shown).
+    private var places: [(name: String, place: Int?)] = []
+    /// For a line in another shape.
+    private var lines = Reader()
+
+    /// Puts the figures of `line` (the line of `day`, without its comma)
+    /// into `stored` (cleared); `false` when the line cannot be read, in
+    /// the store's shape or otherwise (``History/rules(ofLine:day:reader:)``).
+    mutating func read(
+      _ line: UnsafeBufferPointer<UInt8>, day: LocalDay, into stored: inout HistoryReport.StoredDay
+    ) -> Bool {
+      // The cache moves into the line's reader and back, so that it is never copied.
+      var reader = HistoryLine(line, names: names)
+      names = NameCache()
+      reader.names.next = 0
+      let read = reader.reportDay(into: &stored, places: &places, apps: &apps)
+      names = reader.names
+      if read { return true }
+      stored.clear()
+      guard let rules = History.rules(ofLine: ArraySlice(line), day: day, reader: &lines) else { return false }
+      stored.fill(rules)
+      return true
+    }
+  }
+
+  private mutating func reportDay(
+    into stored: inout HistoryReport.StoredDay, places: inout [(name: String, place: Int?)],
+    apps pairs: inout [AppPart]
+  ) -> Bool {
+    // The date is the one `History.dayLines(of:)` read from the same bytes.
+    guard literal("{\"date\":"), let date = stringBytes(), date.count == 10, literal(",\"rules\":{") else {
+      return false
+    }
+    var position = 0
+    var previous: String?
+    if !take(UInt8(ascii: "}")) {
+      repeat {
+        guard let name = string(), take(UInt8(ascii: ":")) else { return false }
+        // The store writes a day's rules sorted, each once; a line that is not is left to the general reader.
+        if let previous, !(previous < name) { return false }
+        previous = name
+        let place: Int?
+        if position < places.count, places[position].name == name {
+          place = places[position].place
+        } else {
+          place = stored.layout.places[name]
+          if position < places.count { places[position] = (name, place) } else { places.append((name, place)) }
+        }
+        position += 1
+        guard let entry = entry(apps: &pairs, keepingApps: false) else { return false }
+        if let place { stored.fill(place: place, entry, apps: pairs) }
+      } while take(UInt8(ascii: ","))
+      guard take(UInt8(ascii: "}")) else { return false }
+    }
+    return take(UInt8(ascii: "}")) && index == bytes.count
+  }
+
   private mutating func day(
-    rules pairs: inout [(String, HistoryEntry)], apps: inout [(String, Int)]
+    rules pairs: inout [(String, HistoryEntry)], apps: inout [AppPart]
   ) -> (day: LocalDay, rules: [String: HistoryEntry])? {
     guard literal("{\"date\":"), let dateBytes = stringBytes(), dateBytes.count == 10,
       let day = LocalDay(String(decoding: dateBytes, as: UTF8.self)),
@@ -99,9 +163,12 @@ struct HistoryLine {
 
   /// One rule's figures: `{"usedSeconds":…,"apps":{…},…}`, missing counts
   /// zero, as ``HistoryEntry/init(json:at:)`` reads them.
-  private mutating func entry(apps pairs: inout [(String, Int)]) -> HistoryEntry? {
+  ///
+  /// With `keepingApps` false, the apps are left in `pairs` as they came
+  /// (empty when there are none) and the entry has none.
+  private mutating func entry(apps pairs: inout [AppPart], keepingApps: Bool = true) -> HistoryEntry? {
     guard take(UInt8(ascii: "{")) else { return nil }
-    var entry = HistoryEntry()
+    var entry = HistoryEntry(appParts: [])
     var seen: UInt16 = 0
     if !take(UInt8(ascii: "}")) {
       repeat {
@@ -110,8 +177,8 @@ struct HistoryLine {
         else { return nil }
         seen |= field.bit
         if field == .apps {
-          guard let apps = apps(&pairs) else { return nil }
-          entry.appParts = apps
+          guard appPairs(&pairs) else { return nil }
+          if keepingApps { entry.appParts = HistoryLine.parts(pairs) }
           continue
         }
         guard let value = integer() else { return nil }
@@ -128,28 +195,36 @@ struct HistoryLine {
       } while take(UInt8(ascii: ","))
       guard take(UInt8(ascii: "}")) else { return nil }
     }
+    if seen & Field.apps.bit == 0 {
+      while !pairs.isEmpty { pairs.removeLast() }
+    }
     entry.clamp()
     return entry
   }
 
-  /// `{"name":seconds,…}`; a name given twice keeps its last seconds, as the general reader does.
-  ///
-  /// The store writes the names sorted, as ``HistoryEntry/appParts`` keeps
-  /// them: those are taken as they are, without a dictionary.
-  private mutating func apps(_ pairs: inout [(String, Int)]) -> [AppPart]? {
-    guard take(UInt8(ascii: "{")) else { return nil }
-    if take(UInt8(ascii: "}")) { return [] }
-    pairs.removeAll(keepingCapacity: true)
+  /// `{"name":seconds,…}` into `pairs`, as they come.
+  private mutating func appPairs(_ pairs: inout [AppPart]) -> Bool {
+    guard take(UInt8(ascii: "{")) else { return false }
+    // A few each: taken off one by one, which is cheaper than removeAll(keepingCapacity:).
+    while !pairs.isEmpty { pairs.removeLast() }
+    if take(UInt8(ascii: "}")) { return true }
     repeat {
-      guard let name = string(), take(UInt8(ascii: ":")), let seconds = integer() else { return nil }
-      pairs.append((name, seconds))
+      guard let name = string(), take(UInt8(ascii: ":")), let seconds = integer() else { return false }
+      pairs.append(AppPart(name: name, seconds: seconds))
     } while take(UInt8(ascii: ","))
-    guard take(UInt8(ascii: "}")) else { return nil }
+    return take(UInt8(ascii: "}"))
+  }
+
+  /// The apps of `pairs` as an entry keeps them: a name given twice keeps
+  /// its last seconds, as the general reader does. The store writes the
+  /// names sorted, as ``HistoryEntry/appParts`` keeps them: those are taken
+  /// as they are, without a dictionary.
+  static func parts(_ pairs: [AppPart]) -> [AppPart] {
     var sorted = true
-    for index in pairs.indices.dropFirst() where sorted { sorted = pairs[index - 1].0 < pairs[index].0 }
-    if sorted { return pairs.map { AppPart(name: $0.0, seconds: $0.1) } }
+    for index in pairs.indices.dropFirst() where sorted { sorted = pairs[index - 1].name < pairs[index].name }
+    if sorted { return pairs }
     var apps: [String: Int] = Dictionary(minimumCapacity: pairs.count)
-    for (name, seconds) in pairs { apps[name] = seconds }
+    for part in pairs { apps[part.name] = part.seconds }
     return AppPart.sorted(apps)
   }
 
@@ -256,5 +331,33 @@ struct HistoryLine {
       return nil
     }
     return negative ? -value : value
+  }
+}
+
+extension HistoryReport.StoredDay {
+  /// Takes `entry` (read without its apps) as the figures of the rule at
+  /// `place`, with its apps as the line gave them in `pairs`.
+  mutating func fill(place: Int, _ entry: HistoryEntry, apps pairs: [AppPart]) {
+    // What the store writes: the names sorted, each once, every part above
+    // zero and all within the seconds used. Those are the entry's parts as
+    // they are (``HistoryEntry/clamp()`` leaves them), looked up in place.
+    var plain = true
+    var sum = 0
+    for index in pairs.indices where plain {
+      let (next, overflow) = sum.addingReportingOverflow(pairs[index].seconds)
+      plain = pairs[index].seconds > 0 && !overflow && (index == 0 || pairs[index - 1].name < pairs[index].name)
+      sum = next
+    }
+    if plain, sum <= entry.usedSeconds {
+      fill(place: place, entry) { name in
+        for pair in pairs where pair.name == name { return pair.seconds }
+        return 0
+      }
+      return
+    }
+    var whole = entry
+    whole.appParts = HistoryLine.parts(pairs)
+    whole.clamp()
+    fill(place: place, whole) { whole.appParts.seconds(of: $0) }
   }
 }

@@ -99,19 +99,19 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
     let names = rules.rules.map(\.name).joined(separator: ", ")
     throw .usage("no rule is named '\(name)'; the rules are \(names)")
   }
-  let figures: HistoryReport
+  let table: HistoryReport.Table
   do {
-    // The range and the period before it, for the change: the only days read, each when the report comes to it.
-    let read = try history.report(
+    // The range and the period before it, for the change: the only days read, straight into the figures.
+    let read = try history.reportTable(
       ledger: ledger, rules: rules, from: range.from, to: range.to, rule: invocation[\.rule])
     for warning in read.warnings { Output.err("shieldbridge: warning: \(warning)") }
-    figures = read.report
+    table = read.table
   } catch {
     throw CommandFailure(error)
   }
   if let path = invocation[\.html] {
     if invocation[\.json] { throw .usage("--html and --json cannot go together") }
-    let page = ReportHTML.page(figures, localizer: Localizer.current())
+    let page = ReportHTML.page(HistoryReport(table), localizer: Localizer.current())
     do {
       // Readable by the browser xdg-open starts, which may run as another sandboxed process.
       try FileSystem.replaceAtomically(path, with: Array(page.utf8), permissions: 0o644)
@@ -120,10 +120,12 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
     }
     Output.out(path)
   } else if invocation[\.json] {
-    ReportJSON.write(figures) { Output.out(buffer: $0) }
+    // Written from the figures as they are: no value per rule and day is made.
+    ReportJSON.write(table) { Output.out(buffer: $0) }
   } else {
     let style: ReportText.Style = ReportText.isUTF8(environment: Environment.all) ? .blocks : .ascii
-    for line in ReportText.lines(figures, style: style, localizer: Localizer.current()) { Output.out(line) }
+    let lines = ReportText.lines(HistoryReport(table), style: style, localizer: Localizer.current())
+    for line in lines { Output.out(line) }
   }
   return .success
 }

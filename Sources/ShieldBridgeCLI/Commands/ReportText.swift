@@ -144,15 +144,37 @@ enum ReportJSON {
   /// Writes the report as one line of JSON, newline included, handing it to
   /// `output` in pieces of about 64 KiB: a year of 100 rules is 9 MB of it,
   /// which is then never held (nor its pages touched) at once.
-  static func write(_ report: HistoryReport, to output: (UnsafeBufferPointer<UInt8>) -> Void) {
-    var writer = JSONWriter(capacity: 80 << 10)
-    write(report, to: &writer) { writer in
-      guard writer.count >= 64 << 10 else { return }
-      writer.withBytes(output)
-      writer.removeWrittenBytes()
+  static func write(_ table: HistoryReport.Table, to output: (UnsafeBufferPointer<UInt8>) -> Void) {
+    let header = Header(
+      from: table.from, to: table.to, summaries: table.summaries, totalSeconds: table.totalSeconds,
+      averageSeconds: table.averageSeconds, previousAverageSeconds: table.previousAverageSeconds)
+    let names = table.names
+    let appNames = table.appNames
+    write(header, days: table.dates, to: output) { day, writer in
+      for rule in names.indices {
+        write(
+          name: names[rule], table.figures(day: day, rule: rule), apps: appNames[rule],
+          seconds: table.appSeconds(day: day, rule: rule), to: &writer)
+      }
     }
-    writer.newline()
-    writer.withBytes(output)
+  }
+
+  /// The same from the report's days.
+  static func write(_ report: HistoryReport, to output: (UnsafeBufferPointer<UInt8>) -> Void) {
+    let header = Header(
+      from: report.from, to: report.to, summaries: report.summaries, totalSeconds: report.totalSeconds,
+      averageSeconds: report.averageSeconds, previousAverageSeconds: report.previousAverageSeconds)
+    write(header, days: report.days.map(\.date), to: output) { day, writer in
+      for rule in report.days[day].rules {
+        let figures = HistoryReport.Table.Figures(
+          usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, grants: rule.grants,
+          shieldsShown: rule.shieldsShown, tasksAsked: rule.tasksAsked, tasksSolved: rule.tasksSolved,
+          backedOut: rule.backedOut)
+        write(
+          name: rule.name, figures, apps: rule.apps.map(\.name), seconds: rule.apps.map(\.usedSeconds)[...],
+          to: &writer)
+      }
+    }
   }
 
   /// The report as a value: what `write(_:to:)` writes, read back (for tests).
@@ -163,10 +185,22 @@ enum ReportJSON {
     return (try? JSONValue(parsing: bytes)) ?? .null
   }
 
-  /// Writes the report into `writer`, calling `dayWritten` after each day.
+  /// What the JSON holds besides its days.
+  private struct Header {
+    var from: LocalDay
+    var to: LocalDay
+    var summaries: [HistoryReport.RuleSummary]
+    var totalSeconds: Int
+    var averageSeconds: Int
+    var previousAverageSeconds: Int
+  }
+
+  /// Writes the report, each day's rules by `rules` (given the day's place in `days`).
   private static func write(
-    _ report: HistoryReport, to writer: inout JSONWriter, dayWritten: (inout JSONWriter) -> Void
+    _ report: Header, days: [LocalDay], to output: (UnsafeBufferPointer<UInt8>) -> Void,
+    rules: (Int, inout JSONWriter) -> Void
   ) {
+    var writer = JSONWriter(capacity: 80 << 10)
     writer.beginObject()
     writer.key("from")
     writer.string(report.from.description)
@@ -174,16 +208,19 @@ enum ReportJSON {
     writer.string(report.to.description)
     writer.key("days")
     writer.beginArray()
-    for day in report.days {
+    for (index, date) in days.enumerated() {
       writer.beginObject()
       writer.key("date")
-      writer.string(day.date.description)
+      writer.string(date.description)
       writer.key("rules")
       writer.beginArray()
-      for rule in day.rules { write(rule, to: &writer) }
+      rules(index, &writer)
       writer.endArray()
       writer.endObject()
-      dayWritten(&writer)
+      if writer.count >= 64 << 10 {
+        writer.withBytes(output)
+        writer.removeWrittenBytes()
+      }
     }
     writer.endArray()
     writer.key("summary")
@@ -222,12 +259,17 @@ enum ReportJSON {
     writer.key("previousAverageSeconds")
     writer.integer(report.previousAverageSeconds)
     writer.endObject()
+    writer.newline()
+    writer.withBytes(output)
   }
 
-  private static func write(_ rule: HistoryReport.RuleDay, to writer: inout JSONWriter) {
+  private static func write(
+    name: String, _ rule: HistoryReport.Table.Figures, apps: [String], seconds: ArraySlice<Int>,
+    to writer: inout JSONWriter
+  ) {
     writer.beginObject()
     writer.key("name")
-    writer.string(rule.name)
+    writer.string(name)
     writer.key("usedSeconds")
     writer.integer(rule.usedSeconds)
     writer.key("limitSeconds")
@@ -236,12 +278,12 @@ enum ReportJSON {
     writer.integer(rule.grants)
     writer.key("apps")
     writer.beginArray()
-    for app in rule.apps {
+    for (name, seconds) in zip(apps, seconds) {
       writer.beginObject()
       writer.key("name")
-      writer.string(app.name)
+      writer.string(name)
       writer.key("usedSeconds")
-      writer.integer(app.usedSeconds)
+      writer.integer(seconds)
       writer.endObject()
     }
     writer.endArray()
