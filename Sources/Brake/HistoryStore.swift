@@ -81,8 +81,8 @@ public final class HistoryStore: Sendable {
     ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil
   ) throws(LedgerError) -> (table: HistoryReport.Table, warnings: [HistoryWarning]) {
     let before = from.adding(days: -(from.days(to: to) + 1)) ?? from
-    // Mapped, not copied: a report of a week reads a few lines of the file, a year's all of them once.
-    let read = try? FileSystem.withMappedFileIfPresent(path, limit: HistoryStore.maximumFileSize) {
+    // Read once into memory faulted in one go: a week's report parses a few lines, a year's all of them once.
+    let read = try? FileSystem.withFileBytesIfPresent(path, limit: HistoryStore.maximumFileSize) {
       bytes -> HistoryReport.Table? in
       guard let file = History.dayLines(in: bytes) else { return nil }
       var lines: [LocalDay: Range<Int>] = [:]

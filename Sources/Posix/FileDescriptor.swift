@@ -111,23 +111,22 @@ public final class FileDescriptor: Sendable {
   /// - Returns: The number of bytes read: `buffer.count`, or fewer when the input ended first.
   /// - Throws: ``Errno`` of the first `read` that failed.
   public func readAll(into buffer: inout [UInt8]) throws(Errno) -> Int {
-    var filled = 0
-    var failure: Errno?
+    var result: Result<Int, Errno> = .success(0)
     buffer.withUnsafeMutableBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      while filled < raw.count {
-        let count: Int
-        do throws(Errno) {
-          count = try valueOrErrno { systemRead(rawValue, base + filled, raw.count - filled) }
-        } catch {
-          failure = error
-          return
-        }
-        if count == 0 { return }
-        filled += count
-      }
+      result = Result { () throws(Errno) in try readAll(into: raw) }
     }
-    if let failure { throw failure }
+    return try result.get()
+  }
+
+  /// ``readAll(into:)-([UInt8])`` into memory the caller owns.
+  public func readAll(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    guard let base = buffer.baseAddress else { return 0 }
+    var filled = 0
+    while filled < buffer.count {
+      let count = try valueOrErrno { systemRead(rawValue, base + filled, buffer.count - filled) }
+      if count == 0 { break }
+      filled += count
+    }
     return filled
   }
 

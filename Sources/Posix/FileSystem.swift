@@ -33,29 +33,27 @@ public enum FileSystem {
     _ path: String, capacity: (_ size: Int64) throws(ReadFileError) -> Int,
     checking check: (_ bytes: [UInt8], _ capacity: Int) throws(ReadFileError) -> Void = { _, _ in }
   ) throws(ReadFileError) -> [UInt8] {
-    let descriptor: FileDescriptor
-    do { descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking]) } catch { throw .system(error) }
-    let status: FileStatus
-    do { status = try descriptor.status() } catch { throw .system(error) }
-    guard status.kind == .regular else { throw .notRegularFile(status.kind) }
-    let capacity = try capacity(status.size)
+    let (descriptor, size) = try openRegularFile(path)
+    let capacity = try capacity(size)
     var failure: Errno?
     let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-      while count < capacity {
-        do throws(Errno) {
-          let read = try descriptor.read(
-            into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
-          if read == 0 { break }
-          count += read
-        } catch {
-          failure = error
-          break
-        }
+      do throws(Errno) { count = try descriptor.readAll(into: UnsafeMutableRawBufferPointer(buffer)) } catch {
+        failure = error
       }
     }
     if let failure { throw .system(failure) }
     try check(bytes, capacity)
     return bytes
+  }
+
+  /// Opens `path` without blocking and refuses anything but a regular file; its size as `fstat` says.
+  static func openRegularFile(_ path: String) throws(ReadFileError) -> (FileDescriptor, size: Int64) {
+    let descriptor: FileDescriptor
+    do { descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking]) } catch { throw .system(error) }
+    let status: FileStatus
+    do { status = try descriptor.status() } catch { throw .system(error) }
+    guard status.kind == .regular else { throw .notRegularFile(status.kind) }
+    return (descriptor, status.size)
   }
 
   /// Reads a whole regular file like ``readFile(_:limit:)``, `nil` when it does not exist.

@@ -59,28 +59,34 @@ struct ReadFileTests {
     }
   }
 
-  @Test("A file mapped is the file read, and is refused as a read refuses it")
-  func aMappedFileIsTheFileRead() throws {
+  @Test("A file's bytes handed over are the file read, and refused as a read refuses them")
+  func fileBytesAreTheFileRead() throws {
     try withScratchFolder { folder in
       let text = String(repeating: "a line of the file\n", count: 1_000)
       plainWrite(text, to: folder + "/a")
-      let mapped = try FileSystem.withMappedFileIfPresent(folder + "/a", limit: 1 << 20) { Array($0) }
-      #expect(mapped == (try FileSystem.readFile(folder + "/a", limit: 1 << 20)))
-      #expect(mapped == Array(text.utf8))
+      let handed = try FileSystem.withFileBytesIfPresent(folder + "/a", limit: 1 << 20) { Array($0) }
+      #expect(handed == (try FileSystem.readFile(folder + "/a", limit: 1 << 20)))
+      #expect(handed == Array(text.utf8))
+      // Cut short in place while its bytes are read: they stay whole (a mapping of the file would fault).
+      let whole = try FileSystem.withFileBytesIfPresent(folder + "/a", limit: 1 << 20) { bytes in
+        truncate(folder + "/a", 0)
+        return Array(bytes)
+      }
+      #expect(whole == Array(text.utf8))
       plainWrite("", to: folder + "/empty")
-      #expect(try FileSystem.withMappedFileIfPresent(folder + "/empty", limit: 10) { $0.count } == 0)
-      #expect(try FileSystem.withMappedFileIfPresent(folder + "/missing", limit: 10) { $0.count } == nil)
+      #expect(try FileSystem.withFileBytesIfPresent(folder + "/empty", limit: 10) { $0.count } == 0)
+      #expect(try FileSystem.withFileBytesIfPresent(folder + "/missing", limit: 10) { $0.count } == nil)
       #expect(throws: ReadFileError.tooLarge(limit: 100)) {
-        try FileSystem.withMappedFileIfPresent(folder + "/a", limit: 100) { $0.count }
+        try FileSystem.withFileBytesIfPresent(folder + "/a", limit: 100) { $0.count }
       }
       #expect(throws: ReadFileError.notRegularFile(.directory)) {
-        try FileSystem.withMappedFileIfPresent(folder, limit: 10) { $0.count }
+        try FileSystem.withFileBytesIfPresent(folder, limit: 10) { $0.count }
       }
       let fifo = folder + "/fifo"
       #expect(mkfifo(fifo, 0o600) == 0)
       // Nobody opens the FIFO for writing: refused at once, never waited on.
       #expect(throws: ReadFileError.notRegularFile(.fifo)) {
-        try FileSystem.withMappedFileIfPresent(fifo, limit: 1 << 20) { $0.count }
+        try FileSystem.withFileBytesIfPresent(fifo, limit: 1 << 20) { $0.count }
       }
     }
   }
