@@ -73,6 +73,7 @@ struct ReadFileTests {
         return Array(bytes)
       }
       #expect(whole == Array(text.utf8))
+      plainWrite(text, to: folder + "/a")
       plainWrite("", to: folder + "/empty")
       #expect(try FileSystem.withFileBytesIfPresent(folder + "/empty", limit: 10) { $0.count } == 0)
       #expect(try FileSystem.withFileBytesIfPresent(folder + "/missing", limit: 10) { $0.count } == nil)
