@@ -25,7 +25,7 @@ extension FileSystem {
     let size: Int64
     do {
       (descriptor, size) = try openRegularFile(path)
-    } catch where error.isNotFound {
+    } catch  where error.isNotFound {
       return nil
     }
     guard size <= limit else { throw .tooLarge(limit: limit) }
