@@ -73,7 +73,7 @@ extension History {
     return (file.forgottenBefore, file.lines.map { ($0.day, bytes[$0.range]) })
   }
 
-  /// ``dayLines(of:)`` of bytes in memory (a file mapped), each line as its place in them.
+  /// ``dayLines(of:)`` of bytes in memory (a file read into memory of its own), each line as its place in them.
   static func dayLines(
     in bytes: UnsafeBufferPointer<UInt8>
   ) -> (forgottenBefore: LocalDay?, lines: [(day: LocalDay, range: Range<Int>)])? {
