@@ -1,5 +1,6 @@
 public import DBus
 import Foundation
+import Spawn
 import Synchronization
 
 /// A headless GNOME Shell of a test's own on Wayland, with ShieldBridge's
@@ -174,6 +175,7 @@ public final class GnomeShellSession: Sendable {
     }
     systemBus.stop()
     bus.stop()
+    Subprocess.killOrphans(startedWith: "XDG_RUNTIME_DIR=" + home.file("run"))
   }
 
   /// The repository's root, from this file's place in it.

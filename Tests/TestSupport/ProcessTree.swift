@@ -12,23 +12,46 @@ extension Subprocess {
   /// in it starts another process while the tree is read from `/proc`.
   public func killTree() {
     signalGroup(SIGSTOP)
-    var pending = [pid]
-    var descendants: [Int32] = []
-    while let parent = pending.popLast() {
-      let children = Self.children(of: parent)
-      descendants += children
-      pending += children
-    }
-    for descendant in descendants { kill(descendant, SIGKILL) }
+    for descendant in Self.descendants(of: pid) { kill(descendant, SIGKILL) }
     signalGroup(SIGKILL)
   }
 
-  /// The children of `pid`, from each of its threads' `children` in `/proc` (empty when it is gone).
-  private static func children(of pid: Int32) -> [Int32] {
-    let tasks = (try? FileSystem.contentsOfDirectory("/proc/\(pid)/task")) ?? []
-    return tasks.flatMap { task -> [Int32] in
-      let text = (try? FileSystem.readFile("/proc/\(pid)/task/\(task)/children", limit: 1 << 16)) ?? []
-      return String(decoding: text, as: UTF8.self).split(separator: " ").compactMap { Int32($0) }
+  /// Kills every process started with `entry` (`NAME=value`) in its
+  /// environment that no longer descends from this test process: what a
+  /// session's programs left behind when the process that would have ended
+  /// it was killed first (an xterm closed by the service under test before
+  /// its child took the terminal, so that no hangup ever reaches the child).
+  ///
+  /// The starting environment (`/proc/PID/environ`) is kept through `exec`,
+  /// `setsid` and a double fork; the processes still under this one are
+  /// their owners' to end.
+  public static func killOrphans(startedWith entry: String) {
+    let own = getpid()
+    let ours = Set(descendants(of: own))
+    let wanted = Array(entry.utf8)
+    for name in (try? FileSystem.contentsOfDirectory("/proc")) ?? [] {
+      guard let pid = Int32(name), pid != own, !ours.contains(pid),
+        let environment = try? FileSystem.readPrefix("/proc/\(pid)/environ", limit: 1 << 18),
+        environment.split(separator: 0).contains(where: { $0.elementsEqual(wanted) })
+      else { continue }
+      kill(pid, SIGKILL)
     }
+  }
+
+  /// Every process descended from `pid`, found through each thread's `children` in `/proc`.
+  static func descendants(of pid: Int32) -> [Int32] {
+    var pending = [pid]
+    var found: [Int32] = []
+    while let parent = pending.popLast() {
+      let tasks = (try? FileSystem.contentsOfDirectory("/proc/\(parent)/task")) ?? []
+      for task in tasks {
+        // `fstat` gives the kernel's files a size of 0: read up to a bound instead.
+        let text = (try? FileSystem.readPrefix("/proc/\(parent)/task/\(task)/children", limit: 1 << 16)) ?? []
+        let children = String(decoding: text, as: UTF8.self).split(separator: " ").compactMap { Int32($0) }
+        found += children
+        pending += children
+      }
+    }
+    return found
   }
 }

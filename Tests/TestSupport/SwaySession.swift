@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import Synchronization
 
 /// A headless sway of a test's own, run as an unprivileged user (sway refuses root), and foot windows on it.
@@ -112,6 +113,7 @@ public final class SwaySession: Sendable {
     clients.withLock { $0.removeAll() }
     sway.process.signalGroup(SIGTERM)
     _ = sway.process.wait(timeout: .seconds(5))
+    Subprocess.killOrphans(startedWith: "XDG_RUNTIME_DIR=" + runtime.path)
   }
 
   private static func createUser() async throws {

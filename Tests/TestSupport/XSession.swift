@@ -176,6 +176,7 @@ public final class XSession: Sendable {
       state?.process.terminate(grace: .seconds(2))
       state = nil
     }
+    Subprocess.killOrphans(startedWith: "XDG_RUNTIME_DIR=" + home.path)
   }
 
   /// The environment for programs on this display: no session bus, private folders.
