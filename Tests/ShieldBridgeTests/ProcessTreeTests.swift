@@ -17,8 +17,9 @@ struct ProcessTreeTests {
 
   /// The pid `sh -c` prints after starting `command` in the background, once `sh` has ended.
   private func leftBehind(_ command: String, environment: [String: String] = [:]) async throws -> Int32 {
-    let started = await (try BackgroundProcess(["/bin/sh", "-c", "\(command) >/dev/null 2>&1 & echo $!"],
-      environment: environment)).finish()
+    let shell = try BackgroundProcess(
+      ["/bin/sh", "-c", "\(command) >/dev/null 2>&1 & echo $!"], environment: environment)
+    let started = await shell.finish()
     let pid = try #require(Int32(started.output.trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(running(pid))
     return pid
