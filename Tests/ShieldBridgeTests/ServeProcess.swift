@@ -21,10 +21,17 @@ final class ServeProcess: Sendable {
     sandbox: Sandbox, address: String, watcher: ServiceWatcher, environment: [String: String] = [:],
     arguments: [String] = [], launcher: [String] = []
   ) async throws {
+    // After a restart the watcher may not have seen the service before leave the bus yet: its
+    // owner then is not this one. Unique names are never given twice on a bus.
+    let before = watcher.owner.owner
     process = try BackgroundProcess(
       launcher + [ShieldBridgeTool.path, "serve", "--address", address] + arguments,
       environment: sandbox.serviceEnvironment(address: address).merging(environment) { $1 })
-    guard let owner = await watcher.owner.waitForOwner(timeout: .seconds(10)) else {
+    let tracker = watcher.owner
+    let newOwner = try? await poll("serve to own the service's name", every: .milliseconds(20)) {
+      tracker.owner.flatMap { $0 == before ? nil : $0 }
+    }
+    guard let owner = newOwner else {
       let ended = await process.finish(timeout: .milliseconds(100))
       throw PollTimedOut(what: "serve to own the service's name (it said: \(ended.error))")
     }
