@@ -81,17 +81,20 @@ public final class XSession: Sendable {
       i3Socket = nil
       guard sessionBus != nil else { throw DesktopError("kwin_x11 needs a session bus") }
       try startKWin()
-      try await waitForManager("kwin_x11")
+      try await waitForManager("kwin_x11", restart: startKWin)
     case .xfwm4:
       i3Socket = nil
       _ = try requiredTool("xfwm4", package: "xfwm4")
       guard let sessionBus else { throw DesktopError("xfwm4 needs a session bus for its settings") }
       try await startXfconf(on: sessionBus)
       // No session manager to register with; GTK's accessibility bridge and GSettings kept off the bus.
-      try startManager(
-        ["xfwm4", "--compositor=off", "--sm-client-disable"],
-        extra: ["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory"])
-      try await waitForManager("xfwm4")
+      let start = {
+        try self.startManager(
+          ["xfwm4", "--compositor=off", "--sm-client-disable"],
+          extra: ["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory"])
+      }
+      try start()
+      try await waitForManager("xfwm4", restart: start)
     }
     if windowManager == .openbox || windowManager == .i3 {
       let ready = home.file("manager.ready")
@@ -136,18 +139,30 @@ public final class XSession: Sendable {
   }
 
   /// Waits until `name`, the manager started, has taken the display (`_NET_SUPPORTING_WM_CHECK` on the root).
-  private func waitForManager(_ name: String) async throws {
+  ///
+  /// A manager that ends before it took the display is started again by
+  /// `restart`, twice at most: under load kwin_x11 has aborted at its start
+  /// with "could not connect to display" while the same Xvfb served `xprop`.
+  private func waitForManager(_ name: String, restart: () throws -> Void) async throws {
+    var restarts = 0
+    var earlier = ""
     do {
       _ = try await poll("\(name) to take \(server.display)", timeout: .seconds(30), every: .milliseconds(100)) {
         let result = try await self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
-        return result.output.contains("window id #") ? true : nil
+        if result.output.contains("window id #") { return true }
+        if restarts < 2, let ended = manager.withLock({ $0?.process.exitStatus }) {
+          earlier += "\(name) ended (\(ended)) at its start: \(managerOutput.suffix(1000)); "
+          restarts += 1
+          try restart()
+        }
+        return nil
       }
     } catch {
       let probe = try? await run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
       let alive = server.process.process.exitStatus == nil ? "runs" : "has exited"
       let ended = manager.withLock { $0?.process.exitStatus }.map { "ended (\($0))" } ?? "runs"
       throw DesktopError(
-        "\(name) did not take \(server.display) within 30 s: \(managerOutput.suffix(2000)); \(name) \(ended); "
+        "\(name) did not take \(server.display) within 30 s: \(earlier)\(managerOutput.suffix(2000)); \(name) \(ended); "
           + "Xvfb \(alive); "
           + "xprop -root: \(probe.map { $0.output + $0.error } ?? "did not run")")
     }
