@@ -64,10 +64,16 @@ struct WeeklySummaryServiceTests {
     #expect(WeeklySummaryStore(directory: sandbox.stateDirectory).lastShown() == week)
 
     let bubble = try await notifyd.waitForBubble()
-    try await notifyd.clickAction(0, of: 1, on: bubble)
+    try await notifyd.clickActionUntilGone(0, of: 1, on: bubble)
     let page = sandbox.stateDirectory + "/week.html"
-    let given = try await poll("xdg-open to hand the page to the text/html default") {
-      (try? String(contentsOfFile: opened, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+    let given: String
+    do {
+      given = try await poll("xdg-open to hand the page to the text/html default") {
+        (try? String(contentsOfFile: opened, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+      }
+    } catch {
+      let written = FileManager.default.fileExists(atPath: page) ? "written" : "not written"
+      throw DesktopError("\(error); the page \(written); serve said: \(serve.logLines.suffix(20))")
     }
     #expect(given == page + "\n")
     let html = try String(contentsOfFile: page, encoding: .utf8)
