@@ -107,23 +107,14 @@ struct DemoTests {
   static func noProcessLeft(withEnvironment entry: String) async throws -> Bool {
     do {
       return try await poll("the demo's processes to end", timeout: HangBound.wait, every: .milliseconds(20)) {
-        processes(withEnvironment: entry).isEmpty ? true : nil
+        Subprocess.processes(startedWith: entry).isEmpty ? true : nil
       }
     } catch {
-      let left = processes(withEnvironment: entry).map { pid in
+      let left = Subprocess.processes(startedWith: entry).map { pid in
         let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
         return "\(pid) " + String(decoding: command.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
       }
       throw PollTimedOut(what: "the demo's processes to end; left: \(left)")
-    }
-  }
-
-  /// The pids whose environment holds `entry` exactly.
-  static func processes(withEnvironment entry: String) -> [Int32] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return names.compactMap(Int32.init).filter { pid in
-      guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
-      return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == entry }
     }
   }
 }

@@ -28,13 +28,19 @@ extension Subprocess {
   public static func killOrphans(startedWith entry: String) {
     let own = getpid()
     let ours = Set(descendants(of: own))
-    let wanted = Array(entry.utf8)
-    for name in (try? FileSystem.contentsOfDirectory("/proc")) ?? [] {
-      guard let pid = Int32(name), pid != own, !ours.contains(pid),
-        let environment = try? FileSystem.readPrefix("/proc/\(pid)/environ", limit: 1 << 18),
-        environment.split(separator: 0).contains(where: { $0.elementsEqual(wanted) })
-      else { continue }
+    for pid in processes(startedWith: entry) where pid != own && !ours.contains(pid) {
       kill(pid, SIGKILL)
+    }
+  }
+
+  /// The processes whose starting environment (`/proc/PID/environ`) holds `entry` (`NAME=value`).
+  public static func processes(startedWith entry: String) -> [Int32] {
+    let wanted = Array(entry.utf8)
+    return ((try? FileSystem.contentsOfDirectory("/proc")) ?? []).compactMap(Int32.init).filter { pid in
+      guard let environment = try? FileSystem.readPrefix("/proc/\(pid)/environ", limit: 1 << 18) else {
+        return false
+      }
+      return environment.split(separator: 0).contains { $0.elementsEqual(wanted) }
     }
   }
 
