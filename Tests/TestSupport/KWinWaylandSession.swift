@@ -61,11 +61,11 @@ public final class KWinWaylandSession: Sendable {
       kwin = "/usr/bin/kwin_wayland"
     }
     let displayFile = home.file("display")
-    // The reporter stays as KWin's session program; it writes its pid (kept by exec) so that the
-    // session ends it with KWin: KWin does not end the programs it started when it is stopped.
+    // The reporter stays as KWin's session program; KWin does not end the programs it started when
+    // it is stopped, so the session ends it as it ends every program it left (`killOrphans`).
     try writeExecutable(
       home.file("tell-display"),
-      "#!/bin/sh\necho $$ > \(home.file("reporter.pid"))\n"
+      "#!/bin/sh\n"
         + "printf '%s\\n' \"$DISPLAY\" > \(displayFile).new && mv \(displayFile).new \(displayFile)\n"
         + "exec sleep 100000\n")
     // Until Xwayland runs, no Xvfb of this process picks a number (see DesktopSlots.displayNumbers),
@@ -118,17 +118,9 @@ public final class KWinWaylandSession: Sendable {
   deinit {
     clients.withLock { $0.removeAll() }
     compositor.process.terminate(grace: .seconds(2))
-    // The display reporter (`sleep`) outlives KWin otherwise; its pid is written before the
-    // display, so it is there whenever the session started. Its group too, for anything else KWin left.
+    // Its group too, for anything else KWin left; the display reporter (`sleep`) has left it.
     compositor.process.signalGroup(SIGKILL)
-    if let text = try? String(contentsOfFile: home.file("reporter.pid"), encoding: .utf8),
-      let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
-      // Still the reporter, not a process that got its pid since.
-      let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-      command.hasPrefix("sleep\u{0}100000")
-    {
-      kill(pid, SIGKILL)
-    }
+    Subprocess.killOrphans(startedWith: "XDG_RUNTIME_DIR=" + home.path)
   }
 
   /// The environment of this session's programs: Wayland, Xwayland, the bus, private folders.
