@@ -8,11 +8,12 @@ FUZZ_SECONDS ?= 60
 # The GNOME Shell major version `make install` installs the extension for; empty: the installed shell's.
 GNOME_SHELL_MAJOR ?=
 
-# Debian packages: to build (libdbus through pkg-config), to run the demo (a bus
-# daemon), and for the tests (gettext's msgfmt for the catalogs; a real
+# Debian packages: to build (libdbus through pkg-config; python3 for the release
+# build's scripts/runtime-trim), to run the demo (a bus daemon), and for the
+# tests (gettext's msgfmt for the catalogs; a real
 # notification server under a virtual X display, clicked with xdotool; xdg-open
 # for the scheme handler; tmux for the terminal puzzle; tzdata for the DST tests).
-BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libxcb-res0-dev libxcb-sync-dev
+BUILD_PACKAGES := pkg-config libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libxcb-res0-dev libxcb-sync-dev python3
 # The demo's desktop: a virtual X display, i3, and an xterm as the covered app.
 RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # The real desktops the meter is tested on: X11 with i3 and with openbox
@@ -25,7 +26,7 @@ RUN_PACKAGES := dbus-daemon xvfb i3-wm xterm
 # server) and python3 relaying the browsers' remote protocols; notify-send,
 # which `notify` is compared with; xfce4-notifyd, the second real notification
 # server the clicks are pinned on (started directly under Xvfb: no window
-# manager, no xfconfd; see docs/notification-servers.md); xfce4-session and
+# manager, no xfconfd; see docs/reference/notification-servers.md); xfce4-session and
 # xfwm4, the Xfce session that runs the service's autostart entry; mako, sway's
 # usual notification server; wtype, a virtual keyboard that presses a sway
 # user's key bindings (clicks come from the tests' own virtual pointer,
@@ -49,9 +50,12 @@ SWIFT_BUILD := $(SWIFT) build -c $(CONFIGURATION)
 BIN := $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path 2>/dev/null)
 # What `make install` ships: optimised, with the Swift runtime linked in, so it
 # starts faster, uses less memory and runs where the toolchain is not installed.
-# Optimised across modules at the link (full LTO), which keeps it under its size
-# budget (docs/benchmarks.md, "Size").
-RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --experimental-lto-mode=full
+# Optimised across modules at the link (full LTO), and linked against a copy of
+# the static runtime whose unused public functions the linker may drop
+# (scripts/runtime-trim), which keeps it under its size budget (docs/developing/benchmarks.md, "Size").
+RUNTIME_TRIM := $(CURDIR)/.build/runtime-trim
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --experimental-lto-mode=full \
+	-Xswiftc -resource-dir -Xswiftc $(RUNTIME_TRIM)
 RELEASE_BIN := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
 .PHONY: build release demo test stress-test lint bench fuzz screenshots install install-user clean deps-build deps-run deps-test deps-chroot deps-bench \
@@ -66,12 +70,20 @@ demo: deps-build deps-run build
 # The suites that run real desktops (X servers, window managers, sway, their
 # clients) run after the others, in a run of their own: started beside the
 # rest, their dozens of processes delay the bus tests' short timeouts.
-REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome|History|Downtime|DayStart|Weekday)Tests|\.DesktopCommandTests|\.RulesPickTests|\.DemoTests|\.Browser(Chromium|ChromiumWindowed|ChromiumReport|Firefox|Packaged)Tests|\.(XfceShield|WeeklySummaryService)Tests|\.XfceAutostartTests|\.SwayMakoTests|\.(I3|Xfce|Sway|Gnome|KWin)DayTests
+REAL_DESKTOP_TESTS := DesktopTests\.|\.Meter(I3|X11|Serve|Processes|SiteX11|KWin|Gnome|History|Downtime|DayStart|Weekday)Tests|\.DesktopCommandTests|\.RulesPickTests|\.DemoTests|\.Browser(Chromium|ChromiumWindowed|ChromiumReport|Firefox|Packaged)Tests|\.(XfceShield|WeeklySummaryService)Tests|\.XfceAutostartTests|\.SwayMakoTests|\.(I3|Xfce|Sway|Gnome|KWin)DayTests|\.RulesDayTests|\.NotificationServerStartTests|\.FirstDayTests
 
 # Every process the tests start inherits SHIELDBRIDGE_TEST_RUN; after the run,
-# scripts/check-leftovers fails on any still running (see docs/testing.md).
-test: deps-build deps-run deps-test deps-chroot
-	$(SWIFT) build --build-tests
+# scripts/check-leftovers fails on any still running (see docs/developing/testing.md).
+# The first days' trees (scripts/first-day-chroot: network and disk) are built
+# while the tests and the package (CPU) are, and waited for before the tests
+# (a tree that cannot be built fails FirstDayTests, which tries again).
+test: deps-build deps-run deps-test deps-chroot deps-package
+	@mkdir -p .build; \
+	{ scripts/first-day-chroot bookworm && scripts/first-day-chroot trixie; } >.build/first-day-chroot.log 2>&1 & \
+	trees=$$!; status=0; \
+	{ $(SWIFT) build --build-tests && $(MAKE) deb; } || status=1; \
+	wait $$trees || { cat .build/first-day-chroot.log; echo "the first days' trees could not be built: FirstDayTests fail"; }; \
+	exit $$status
 	@run="$$(date +%s%N)-$$$$"; status=0; \
 	echo "test run $$run"; \
 	SHIELDBRIDGE_TEST_RUN=$$run $(SWIFT) test --skip-build --skip '$(REAL_DESKTOP_TESTS)' \
@@ -82,7 +94,7 @@ test: deps-build deps-run deps-test deps-chroot
 	$(MAKE) test-package
 
 # `make test` beside stress-ng on two CPU workers and one I/O worker: the
-# suite must pass on a busy machine (docs/testing.md).
+# suite must pass on a busy machine (docs/developing/testing.md).
 stress-test: deps-stress
 	@stress-ng --cpu 2 --io 1 --quiet & stress=$$!; \
 	$(MAKE) test; status=$$?; \
@@ -91,6 +103,7 @@ stress-test: deps-stress
 
 lint:
 	scripts/lint-imports
+	scripts/check-doc-links
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests benchmarks fuzz
 
 bench: deps-build deps-run deps-test deps-bench
@@ -110,6 +123,7 @@ webextension-locales: build
 	$(BIN)/shieldbridge locales webextension --dir locales integrations/webextension
 
 release: deps-build
+	scripts/runtime-trim $(RUNTIME_TRIM)
 	$(RELEASE_BUILD) --product shieldbridge
 
 # Where `make install` puts the browsers' native-messaging host manifests:
@@ -169,7 +183,7 @@ deps-test:
 	@scripts/ensure-inotify 1024
 
 # The Debian 13 tree the tests run GNOME Shell 48 and KWin 6 in, built when
-# its compressed tar is missing (about 3 minutes; docs/testing.md).
+# its compressed tar is missing (about 3 minutes; docs/developing/testing.md).
 deps-chroot: deps-test
 	@scripts/debian13-chroot
 
@@ -193,7 +207,7 @@ PACKAGE_PACKAGES := dpkg-dev lintian chrpath debootstrap zstd python3 openssl
 
 # The packaging key the browser extension's .crx is signed with (scripts/pack-crx makes it when
 # absent). It fixes the packed extension's id, so keep it from one package to the next; it never
-# goes into the tree (docs/package.md, "The browser extension").
+# goes into the tree (docs/developing/package.md, "The browser extension").
 CRX_KEY ?= $(HOME)/.config/shieldbridge-packaging/crx.pem
 
 .PHONY: version uninstall uninstall-user deb deps-package test-package
@@ -207,7 +221,7 @@ uninstall:
 	scripts/uninstall remove $(PREFIX) "$(DESTDIR)" $(NATIVE_HOSTS) $(AUTOSTART_DIR)
 
 # What `make install-user` put in this user's home, and what the user's own steps of
-# docs/install.md added for it: the unit's enable link and the scheme handler's default.
+# docs/using/install.md added for it: the unit's enable link and the scheme handler's default.
 uninstall-user:
 	$(MAKE) uninstall PREFIX=$(HOME)/.local NATIVE_HOSTS=user AUTOSTART_DIR=$${XDG_CONFIG_HOME:-$(HOME)/.config}/autostart
 	@config=$${XDG_CONFIG_HOME:-$(HOME)/.config}; \
@@ -220,7 +234,7 @@ uninstall-user:
 deps-package:
 	@scripts/ensure-packages $(PACKAGE_PACKAGES)
 
-# shieldbridge_$(VERSION)_amd64.deb at the top of the tree (scripts/build-deb, docs/package.md).
+# shieldbridge_$(VERSION)_amd64.deb at the top of the tree (scripts/build-deb, docs/developing/package.md).
 deb: deps-build deps-package release
 	scripts/build-deb $(RELEASE_BIN) . $(CRX_KEY)
 

@@ -71,7 +71,7 @@ let package = Package(
     // names (a C stand-in for their two lookups); the unwind tables and the file room of the
     // backtracer buffers (a linker script).
     .target(name: "RuntimeTrim", exclude: ["trim.ld"]),
-    // The shipped binary's size (docs/benchmarks.md, "Size"): linked by lld with identical code
+    // The shipped binary's size (docs/developing/benchmarks.md, "Size"): linked by lld with identical code
     // folded, relative relocations packed (glibc 2.36 and later read them) and no exported symbols;
     // and bound at start (-z now), as Debian's hardening asks. Without unwind tables, and with the
     // runtime's scalar-name lookups sent to RuntimeTrim's stand-ins, whose tables then go.
@@ -93,7 +93,7 @@ let package = Package(
       ],
       path: "benchmarks/ShieldBridgeBenchmarks"
     ),
-    .target(name: "TestSupport", dependencies: ["DBus", "Posix", "Spawn"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["DBus", "Desktop", "Posix", "Spawn"], path: "Tests/TestSupport"),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(name: "LogTests", dependencies: ["Log"]),
     .testTarget(name: "DBusTests", dependencies: ["DBus", "Spawn", "TestSupport"]),
@@ -140,7 +140,7 @@ for target in package.targets where target.type != .system {
 
 // The shipped modules do without the standard library's string processing (regexes and the
 // string algorithms of `_StringProcessing`), which every module imports unless told not to: one
-// import links it and `_RegexParser` into the binary (docs/benchmarks.md, "Size"). Posix has the
+// import links it and `_RegexParser` into the binary (docs/developing/benchmarks.md, "Size"). Posix has the
 // two operations they use (`includes`, `replacingAll`).
 for target in package.targets
 where target.path == nil && (target.type == .regular || target.type == .executable) {
@@ -149,7 +149,7 @@ where target.path == nil && (target.type == .regular || target.type == .executab
 }
 
 // The modules no measured path runs hot in are optimised for size in release builds; the link
-// parser (DeepLink) and the Posix and JSON it reads and writes with keep -O (docs/benchmarks.md,
+// parser (DeepLink) and the Posix and JSON it reads and writes with keep -O (docs/developing/benchmarks.md,
 // "Size").
 let hotModules: Set = ["DeepLink", "JSON", "Posix"]
 for target in package.targets where target.type == .regular && !hotModules.contains(target.name) {

@@ -9,7 +9,10 @@ public import Posix
 /// browser's native host all reach the same day from the same anchor, however
 /// the wall clock or `TZ` were set meanwhile. A boot-time reading means
 /// something only beside others of its boot: an anchor of another boot (the
-/// machine restarted) is not used, and the wall clock is all there is.
+/// machine restarted) is not used, and the wall clock is all there is. The
+/// boot time it is given is the one the kernel vouches for
+/// (``CheckedBootClock``): a process's own `CLOCK_BOOTTIME` can be faked for
+/// it (libfaketime), the kernel's uptime cannot.
 public struct DayAnchor: Hashable, Sendable {
   /// The boot the boot-time reading belongs to (``BootTime/bootID``).
   public var bootID: String

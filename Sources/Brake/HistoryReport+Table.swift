@@ -43,16 +43,33 @@ extension HistoryReport {
     public let appNames: [[String]]
     /// Per rule, in the order of the rules.
     public let summaries: [RuleSummary]
+    /// The first day the history or the ledger holds anything for; `nil` when they hold nothing.
+    ///
+    /// Days before it were before ShieldBridge counted (before the install,
+    /// or forgotten): they are no days of use, drawn without a limit, and no
+    /// average counts them.
+    public let firstRecorded: LocalDay?
     let layout: Layout
     /// Per day, ``Layout/width`` numbers: per rule the seven of ``Figures``, then its apps' seconds.
     let cells: [Int]
 
     /// All rules together: the total of every day in the range.
     public var totalSeconds: Int { summaries.reduce(0) { $0 + $1.totalSeconds } }
-    /// All rules together, per day.
-    public var averageSeconds: Int { dates.isEmpty ? 0 : totalSeconds / dates.count }
-    /// All rules together, per day, in the period before.
-    public var previousAverageSeconds: Int { summaries.reduce(0) { $0 + $1.previousAverageSeconds } }
+    /// The days of the range on or after ``firstRecorded``.
+    public var recordedDays: Int { dates.count { isRecorded($0) } }
+    /// All rules together, per recorded day (0 without one).
+    public var averageSeconds: Int { recordedDays == 0 ? 0 : totalSeconds / recordedDays }
+    /// All rules together, per recorded day of the period before; `nil` when it has none.
+    public var previousAverageSeconds: Int? {
+      guard summaries.allSatisfy({ $0.previousAverageSeconds != nil }), !summaries.isEmpty else { return nil }
+      return summaries.reduce(0) { $0 + ($1.previousAverageSeconds ?? 0) }
+    }
+
+    /// Whether `day` is on or after the first recorded day (``firstRecorded``).
+    public func isRecorded(_ day: LocalDay) -> Bool {
+      guard let firstRecorded else { return false }
+      return day >= firstRecorded
+    }
 
     /// The figures of rule `rule` (its place in ``names``) on day `day` (its place in ``dates``).
     public func figures(day: Int, rule: Int) -> Figures {
@@ -77,7 +94,8 @@ extension HistoryReport {
     /// The table of ``HistoryReport/init(history:ledger:rules:from:to:rule:)``.
     public init(history: History, ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil) {
       self.init(
-        rules: rules, rule: rule, from: from, to: to, forgottenBefore: history.forgottenBefore, ledger: ledger
+        rules: rules, rule: rule, from: from, to: to, forgottenBefore: history.forgottenBefore,
+        firstStored: history.days.keys.min(), ledger: ledger
       ) { day, stored in
         if let entries = history.days[day] { stored.fill(entries) }
         return true
@@ -88,12 +106,19 @@ extension HistoryReport {
     /// argument (cleared before each call), asked once for each day of the
     /// range and of the period before it; `nil` as soon as it answers `false`
     /// (a day that cannot be read).
+    ///
+    /// - Parameter firstStored: The first day the stored history holds, whether in the range or not.
     init?(
-      rules: RuleSet, rule: String?, from: LocalDay, to: LocalDay, forgottenBefore: LocalDay?, ledger: Ledger,
-      stored: (LocalDay, inout StoredDay) -> Bool
+      rules: RuleSet, rule: String?, from: LocalDay, to: LocalDay, forgottenBefore: LocalDay?,
+      firstStored: LocalDay?, ledger: Ledger, stored: (LocalDay, inout StoredDay) -> Bool
     ) {
       self.from = from
       self.to = to
+      // The ledger's days before the forgotten date count nothing, so they are no record either.
+      let firstInLedger = ledger.allDays.first { day in forgottenBefore.map { day >= $0 } ?? true }
+      let firstRecorded = [firstStored, firstInLedger].compactMap { $0 }.min()
+      self.firstRecorded = firstRecorded
+      func isRecorded(_ day: LocalDay) -> Bool { firstRecorded.map { day >= $0 } ?? false }
       var seen: Set<String> = []
       // The built-in rule meters nothing (it names no app): no history, nothing to report.
       let chosen =
@@ -108,14 +133,19 @@ extension HistoryReport {
       var row = StoredDay(layout)
       var cells = [Int](repeating: 0, count: dates.count * layout.width)
       // The ledger's figures of `day`: days before the history's forgotten date count nothing from it.
-      func ledgerFigures(_ day: LocalDay) -> (seconds: [String: Int]?, grants: [String: Int]?) {
-        if let forgottenBefore, day < forgottenBefore { return (nil, nil) }
-        return (ledger.usedSecondsByDay[day], ledger.days[day])
+      func ledgerFigures(_ day: LocalDay) -> (
+        seconds: [String: Int]?, grants: [String: Int]?, asked: [String: Int]?, backedOut: [String: Int]?
+      ) {
+        if let forgottenBefore, day < forgottenBefore { return (nil, nil, nil, nil) }
+        return (
+          ledger.usedSecondsByDay[day], ledger.days[day], ledger.tasksAskedByDay[day], ledger.backedOutByDay[day]
+        )
       }
       for (index, day) in dates.enumerated() {
         row.clear()
         guard stored(day, &row) else { return nil }
         let fromLedger = ledgerFigures(day)
+        let recorded = isRecorded(day)
         // By place, not by rule: a rule is copied (its names retained) only when the configuration's limit is needed.
         for place in chosen.indices {
           let start = layout.offsets[place]
@@ -127,24 +157,32 @@ extension HistoryReport {
           let grants = max(present ? row.cells[start + 2] : 0, chosen[place].countedGrants(ledgerGrants))
           let limit = present ? row.cells[start + 1] : StoredDay.noLimit
           let solved = present ? row.cells[start + 5] : 0
+          // The tasks asked and the ways out are counted in the ledger as they happen (the history
+          // takes them at the service's next save): the ledger's larger count is the current one.
+          let asked = fromLedger.asked?[names[place]] ?? 0
+          let backedOut = fromLedger.backedOut?[names[place]] ?? 0
           let target = index * layout.width + start
           cells[target] = max(present ? row.cells[start] : 0, ledgerSeconds)
+          // A day before the first record was no day of the rule's: no limit was in force.
           cells[target + 1] =
-            limit != StoredDay.noLimit ? limit : chosen[place].limitMinutes(grants: grants, on: day) * 60
+            !recorded
+            ? 0 : limit != StoredDay.noLimit ? limit : chosen[place].limitMinutes(grants: grants, on: day) * 60
           cells[target + 2] = grants
           cells[target + 3] = present ? row.cells[start + 3] : 0
-          cells[target + 4] = max(present ? row.cells[start + 4] : 0, solved)
+          cells[target + 4] = max(present ? row.cells[start + 4] : 0, solved, asked)
           cells[target + 5] = solved
-          cells[target + 6] = present ? row.cells[start + 6] : 0
+          cells[target + 6] = max(present ? row.cells[start + 6] : 0, backedOut)
           for app in 0..<appNames[place].count {
             cells[target + Layout.fixed + app] = present ? row.cells[start + Layout.fixed + app] : 0
           }
         }
       }
-      // The period before, for the change: its seconds per rule.
+      // The period before, for the change: its seconds per rule, and its days on record.
       var before = [Int](repeating: 0, count: chosen.count)
+      var recordedBefore = 0
       for offset in (1...count).reversed() {
         guard let day = from.adding(days: -offset) else { continue }
+        if isRecorded(day) { recordedBefore += 1 }
         row.clear()
         guard stored(day, &row) else { return nil }
         let fromLedger = ledgerFigures(day)
@@ -155,6 +193,7 @@ extension HistoryReport {
       }
       self.cells = cells
       let days = dates.count
+      let recordedDays = dates.count(where: isRecorded)
       summaries = chosen.enumerated().map { place, rule in
         var total = 0
         var grants = 0
@@ -180,8 +219,10 @@ extension HistoryReport {
           busiest = (app.name, apps[app.name] ?? 0)
         }
         return RuleSummary(
-          name: rule.name, totalSeconds: total, averageSeconds: total / count,
-          previousAverageSeconds: before[place] / count, busiestApp: busiest?.name,
+          name: rule.name, totalSeconds: total, recordedDays: recordedDays,
+          averageSeconds: recordedDays == 0 ? 0 : total / recordedDays,
+          previousRecordedDays: recordedBefore,
+          previousAverageSeconds: recordedBefore == 0 ? nil : before[place] / recordedBefore, busiestApp: busiest?.name,
           busiestAppSeconds: busiest?.seconds ?? 0, grants: grants, shieldsShown: shields, tasksDeclined: declined,
           backedOut: backedOut)
       }

@@ -87,21 +87,26 @@ public final class HistoryStore: Sendable {
       guard let file = History.dayLines(in: bytes) else { return nil }
       var lines: [LocalDay: Range<Int>] = [:]
       var twice = false
-      for (day, line) in file.lines where day >= before && day <= to {
+      // The first day of the whole file: the days before it are before anything was recorded.
+      var first: LocalDay?
+      for (day, line) in file.lines {
+        if first.map({ day < $0 }) ?? true { first = day }
+        guard day >= before && day <= to else { continue }
         twice = twice || lines.updateValue(line, forKey: day) != nil
       }
       if twice { return nil }
       var reader = HistoryLine.ReportReader()
       return HistoryReport.Table(
-        rules: rules, rule: rule, from: from, to: to, forgottenBefore: file.forgottenBefore, ledger: ledger,
+        rules: rules, rule: rule, from: from, to: to, forgottenBefore: file.forgottenBefore, firstStored: first,
+        ledger: ledger,
         stored: { day, stored in
           guard let line = lines[day] else { return true }
           return reader.read(UnsafeBufferPointer(rebasing: bytes[line]), day: day, into: &stored)
         })
     }
     if let table = read ?? nil { return (table, []) }
-    // Damaged, laid out otherwise, or missing: as the whole read judges it.
-    let loaded = try load(only: before...to)
+    // Damaged, laid out otherwise, or missing: as the whole read judges it (whole, for its first day).
+    let loaded = try load()
     let table = HistoryReport.Table(
       history: loaded.value, ledger: ledger, rules: rules, from: from, to: to, rule: rule)
     return (table, loaded.warnings)

@@ -16,7 +16,8 @@ extension Ledger {
 
   /// The ledger as stored (and, when a meter wrote one, its `dayAnchor`, see ``DayAnchor/json``):
   /// `{"version":1,"days":[{"date":"2026-11-29","grants":{"social":1},"usedSeconds":{"social":190},`
-  /// `"metered":["social","video"],"limitReached":{"social":0},"tasksAsked":{"social":2},"backedOut":{"social":1}}]}`,
+  /// `"metered":["social","video"],"limitReached":{"social":0},"tasksAsked":{"social":2},"backedOut":{"social":1},`
+  /// `"rulesInForce":[{"name":"social",…}]}]}`,
   /// days and rule names sorted so that equal ledgers are equal files.
   ///
   /// Every day has `grants` (an empty object on a day with use alone, since
@@ -24,7 +25,11 @@ extension Ledger {
   /// use, `metered` (the rules a meter counted, an array of names) and
   /// `limitReached` (rule → the grants it had when the meter saw it reach its
   /// limit) on days a meter ran, `tasksAsked` and `backedOut` (rule → the
-  /// tasks asked for more time, the way outs taken) on days with some.
+  /// tasks asked for more time, the way outs taken) on days with some, and
+  /// `tasksAskedAt` (rule → its grants when its last request was counted:
+  /// the shield it was for, ``recordTaskAsked(for:on:)``) beside them;
+  /// `rulesInForce` (the rules in force, as `config.json` writes them) on
+  /// days the service kept them.
   public var json: JSONValue {
     let sortedDays = allDays.map { day -> JSONValue in
       let grants = (days[day] ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
@@ -46,6 +51,11 @@ extension Ledger {
         let kept = (counts ?? [:]).sorted { $0.key < $1.key }.filter { $0.value > 0 }
         if !kept.isEmpty { members.append((key, .object(kept.map { ($0.key, .int($0.value)) }))) }
       }
+      // The grant count of each rule's last counted request, 0 included.
+      if let askedAt = tasksAskedAtByDay[day], !askedAt.isEmpty {
+        members.append(("tasksAskedAt", .object(askedAt.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })))
+      }
+      if let rules = rulesInForceByDay[day] { members.append(("rulesInForce", rules)) }
       return .object(members)
     }
     var members: [(String, JSONValue)] = [("version", .integer(Ledger.formatVersion)), ("days", .array(sortedDays))]
@@ -96,7 +106,9 @@ extension Ledger {
     var meteredByDay: [LocalDay: Set<String>] = [:]
     var limitReachedByDay: [LocalDay: [String: Int]] = [:]
     var tasksAskedByDay: [LocalDay: [String: Int]] = [:]
+    var tasksAskedAtByDay: [LocalDay: [String: Int]] = [:]
     var backedOutByDay: [LocalDay: [String: Int]] = [:]
+    var rulesInForceByDay: [LocalDay: JSONValue] = [:]
     var seen: Set<LocalDay> = []
     for (index, entry) in entries.enumerated() {
       guard let text = entry["date"]?.stringValue, let day = LocalDay(text) else {
@@ -109,8 +121,14 @@ extension Ledger {
       let metered = entry["metered"]
       let reached = entry["limitReached"]
       let asked = entry["tasksAsked"]
+      let askedAt = entry["tasksAskedAt"]
       let backedOut = entry["backedOut"]
-      let hasMore = usage != nil || metered != nil || reached != nil || asked != nil || backedOut != nil
+      // The rules in force are the service's copy of config.json's words: one it cannot use is no copy,
+      // never a damaged ledger (that would cost the day's counts).
+      let rules = entry["rulesInForce"].flatMap { $0.arrayValue != nil ? $0 : nil }
+      let hasMore =
+        usage != nil || metered != nil || reached != nil || asked != nil || askedAt != nil || backedOut != nil
+        || rules != nil
       // A day with use (or the meter's record) alone may leave out its grants; a day with none is not a day.
       let grants = entry["grants"]?.objectValue ?? (hasMore && entry["grants"] == nil ? [] : nil)
       guard let grants else {
@@ -153,6 +171,11 @@ extension Ledger {
         let counts = try Ledger.counts(asked, key: "tasksAsked", index: index)
         if !counts.isEmpty { tasksAskedByDay[day] = counts }
       }
+      if let askedAt {
+        let counts = try Ledger.counts(askedAt, key: "tasksAskedAt", index: index, keepingZeros: true)
+        if !counts.isEmpty { tasksAskedAtByDay[day] = counts }
+      }
+      if let rules { rulesInForceByDay[day] = rules }
       if let backedOut {
         let counts = try Ledger.counts(backedOut, key: "backedOut", index: index)
         if !counts.isEmpty { backedOutByDay[day] = counts }
@@ -179,11 +202,15 @@ extension Ledger {
     self.init(
       days: days, usedSecondsByDay: usedSecondsByDay, meteredByDay: meteredByDay,
       limitReachedByDay: limitReachedByDay, dayAnchor: json["dayAnchor"].flatMap(DayAnchor.init(json:)),
-      tasksAskedByDay: tasksAskedByDay, backedOutByDay: backedOutByDay)
+      tasksAskedByDay: tasksAskedByDay, tasksAskedAtByDay: tasksAskedAtByDay, backedOutByDay: backedOutByDay,
+      rulesInForceByDay: rulesInForceByDay)
   }
 
-  /// A day's counts per rule (`tasksAsked`, `backedOut`), read as strictly as the grants; zeros are dropped.
-  private static func counts(_ value: JSONValue, key: String, index: Int) throws(LedgerFormatError) -> [String: Int] {
+  /// A day's counts per rule (`tasksAsked`, `backedOut`, `tasksAskedAt`), read as strictly as the
+  /// grants; zeros are dropped unless `keepingZeros` (a grant count of 0 is a count).
+  private static func counts(
+    _ value: JSONValue, key: String, index: Int, keepingZeros: Bool = false
+  ) throws(LedgerFormatError) -> [String: Int] {
     guard let members = value.objectValue else {
       throw LedgerFormatError("days[\(index)].\(key) is not an object")
     }
@@ -196,7 +223,7 @@ extension Ledger {
       }
       counts[rule] = Int(count)
     }
-    return counts.filter { $0.value > 0 }
+    return keepingZeros ? counts : counts.filter { $0.value > 0 }
   }
 
   /// At most 40 characters of `text`, so a huge value makes a short warning.

@@ -1,21 +1,34 @@
 extension Ledger {
-  /// How often a task for more time was asked for the rule named `rule` on
-  /// `day`: by the terminal (`shieldbridge puzzle`), the browser's shield
-  /// page (the native host) or the service's notification, each task asked
-  /// once, whether it was then solved or not. The task says it ("You asked
-  /// for more time 3 times today", issue 25 point 2); 0 in a ledger written
-  /// before the count existed.
+  /// How often more time was asked for the rule named `rule` on `day`: by
+  /// the terminal (`shieldbridge puzzle`), the browser's shield page (the
+  /// native host) or the service's notification, once per shield, whether
+  /// the task was then solved or not (``recordTaskAsked(for:on:)``). The task
+  /// says it ("You asked for more time 3 times today", issue 25 point 2); 0
+  /// in a ledger written before the count existed.
   public func tasksAsked(for rule: String, on day: LocalDay) -> Int {
     tasksAskedByDay[day]?[rule] ?? 0
   }
 
-  /// Counts one task asked for `rule` on `day`.
+  /// Counts one request for more time for `rule` on `day`, once per shield.
   ///
-  /// - Returns: The day's count, this task included (at most ``maximumStoredGrants``).
+  /// A shield is the rule at one limit: from the limit until a grant raises
+  /// it (the next limit is the next shield) or the day ends. Whatever shows it
+  /// and however often (the notification offered again, the shield page in a
+  /// second tab or reloaded, the terminal closed and opened again, a link
+  /// with a new `id`), its tasks are one request: the first task asked at the
+  /// rule's grant count is counted, and the others at the same count are the
+  /// same request. So the count is the number of limits at which more time
+  /// was asked, which no number of links, pages or processes inflates.
+  ///
+  /// - Returns: The day's count, this request included (at most ``maximumStoredGrants``).
   @discardableResult
   public mutating func recordTaskAsked(for rule: String, on day: LocalDay) -> Int {
-    let count = min(tasksAsked(for: rule, on: day) + 1, Ledger.maximumStoredGrants)
+    let shield = grants(for: rule, on: day)
+    let counted = tasksAsked(for: rule, on: day)
+    if counted > 0, tasksAskedAtByDay[day]?[rule] == shield { return counted }
+    let count = min(counted + 1, Ledger.maximumStoredGrants)
     tasksAskedByDay[day, default: [:]][rule] = count
+    tasksAskedAtByDay[day, default: [:]][rule] = shield
     return count
   }
 

@@ -1,3 +1,5 @@
+public import JSON
+
 /// The grants earned and the seconds used on each local day, counted per rule,
 /// and what the meter saw of the rules' limits that day.
 ///
@@ -5,8 +7,11 @@
 /// count never sees them, so yesterday's grants never extend today's limit.
 /// The seconds a rule's apps were used are kept the same way, beside the
 /// grants, so a restart (or a crash) of the service keeps the day's use. The
-/// ledger keeps counts only (no times, no app names): it holds what the
-/// limits need and nothing more about the user's day.
+/// ledger keeps counts only (no times, no app in use): it holds what the
+/// limits need and nothing more about the user's day. Beside the counts it
+/// keeps the day's rules in force as `config.json` writes them
+/// (``rulesInForce(on:)``), written with the counts they were carried to, so
+/// that deleting one file does not loosen today's rules.
 ///
 /// The meter, in the service's process, is the one authority on whether a
 /// rule has reached its limit; the processes that grant (`shieldbridge
@@ -25,10 +30,10 @@ public struct Ledger: Hashable, Sendable {
   public static let maximumUsedSeconds = 90_000
 
   /// Grants per rule name, per day.
-  public private(set) var days: [LocalDay: [String: Int]]
+  public internal(set) var days: [LocalDay: [String: Int]]
 
   /// Seconds used per rule name, per day (only days with some use).
-  public private(set) var usedSecondsByDay: [LocalDay: [String: Int]]
+  public internal(set) var usedSecondsByDay: [LocalDay: [String: Int]]
 
   /// The names of the rules a meter counted, per day (only days a meter ran on).
   public private(set) var meteredByDay: [LocalDay: Set<String>]
@@ -39,8 +44,16 @@ public struct Ledger: Hashable, Sendable {
   /// Per day, rule name → the tasks asked for more time (see ``tasksAsked(for:on:)``).
   public internal(set) var tasksAskedByDay: [LocalDay: [String: Int]]
 
+  /// Per day, rule name → the rule's grants when its last request was
+  /// counted: the shield it was asked at (see ``recordTaskAsked(for:on:)``).
+  public internal(set) var tasksAskedAtByDay: [LocalDay: [String: Int]]
+
   /// Per day, rule name → the way outs taken (see ``backedOut(for:on:)``).
   public internal(set) var backedOutByDay: [LocalDay: [String: Int]]
+
+  /// Per day, the rules in force as the service last wrote them, in
+  /// `config.json`'s form (see ``rulesInForce(on:)``).
+  public internal(set) var rulesInForceByDay: [LocalDay: JSONValue] = [:]
 
   /// Where the meter's current day began, as it last saved it (``DayAnchor``);
   /// `nil` when no meter wrote one.
@@ -53,6 +66,7 @@ public struct Ledger: Hashable, Sendable {
     meteredByDay = [:]
     limitReachedByDay = [:]
     tasksAskedByDay = [:]
+    tasksAskedAtByDay = [:]
     backedOutByDay = [:]
   }
 
@@ -60,10 +74,13 @@ public struct Ledger: Hashable, Sendable {
     days: [LocalDay: [String: Int]], usedSecondsByDay: [LocalDay: [String: Int]] = [:],
     meteredByDay: [LocalDay: Set<String>] = [:], limitReachedByDay: [LocalDay: [String: Int]] = [:],
     dayAnchor: DayAnchor? = nil, tasksAskedByDay: [LocalDay: [String: Int]] = [:],
-    backedOutByDay: [LocalDay: [String: Int]] = [:]
+    tasksAskedAtByDay: [LocalDay: [String: Int]] = [:], backedOutByDay: [LocalDay: [String: Int]] = [:],
+    rulesInForceByDay: [LocalDay: JSONValue] = [:]
   ) {
+    self.rulesInForceByDay = rulesInForceByDay
     self.dayAnchor = dayAnchor
     self.tasksAskedByDay = tasksAskedByDay
+    self.tasksAskedAtByDay = tasksAskedAtByDay
     self.backedOutByDay = backedOutByDay
     self.days = days
     self.usedSecondsByDay = usedSecondsByDay
@@ -99,16 +116,26 @@ public struct Ledger: Hashable, Sendable {
   /// limit only when the meter saw it reach the limit at today's grant
   /// count (``limitReached(for:on:)`` equals ``grants(for:on:)``): each grant
   /// raises the limit, so the next grant waits until the meter sees the new
-  /// limit reached. A rule no meter counts (a script or another blocker
-  /// shields it) has no one to say where it stands, and may take a grant up
-  /// to its maximum.
+  /// limit reached; a limit of 0 minutes is reached from the start of the
+  /// day (``isAtLimit(_:on:)``). A rule no meter counts (a script or another
+  /// blocker shields it) has no one to say where it stands, and may take a
+  /// grant up to its maximum.
   public func grantStanding(of rule: Rule, on day: LocalDay) -> GrantStanding {
     let current = grants(for: rule.name, on: day)
     if current >= rule.maxGrantsPerDay { return .usedUp }
-    if metered(on: day).contains(rule.name), limitReached(for: rule.name, on: day) != current {
-      return .notAtLimit
-    }
-    return .open
+    return isAtLimit(rule, on: day) ? .open : .notAtLimit
+  }
+
+  /// Whether `rule` is at or over its limit on `day` as far as the ledger
+  /// knows, so that its shield stands: a rule a meter counts when the meter
+  /// saw it reach the limit at today's grant count (``limitReached(for:on:)``),
+  /// or when that limit is 0 minutes (a rule at 0 minutes is at its limit
+  /// from the start of the day, before the meter has seen its app); a rule no
+  /// meter counts always (nothing says otherwise, and a script may shield it).
+  public func isAtLimit(_ rule: Rule, on day: LocalDay) -> Bool {
+    guard metered(on: day).contains(rule.name) else { return true }
+    let current = grants(for: rule.name, on: day)
+    return limitReached(for: rule.name, on: day) == current || rule.limitMinutes(grants: current, on: day) == 0
   }
 
   /// Records one solved puzzle for `rule` on `day`, unless the day's grants
@@ -258,7 +285,8 @@ public struct Ledger: Hashable, Sendable {
   /// Every day the ledger holds anything for, in order.
   var allDays: [LocalDay] {
     Set(days.keys).union(usedSecondsByDay.keys).union(meteredByDay.keys).union(limitReachedByDay.keys)
-      .union(tasksAskedByDay.keys).union(backedOutByDay.keys).sorted()
+      .union(tasksAskedByDay.keys).union(tasksAskedAtByDay.keys).union(backedOutByDay.keys)
+      .union(rulesInForceByDay.keys).sorted()
   }
 
   private mutating func keepDays(where isKept: (LocalDay) -> Bool) {
@@ -267,7 +295,9 @@ public struct Ledger: Hashable, Sendable {
     meteredByDay = meteredByDay.filter { isKept($0.key) }
     limitReachedByDay = limitReachedByDay.filter { isKept($0.key) }
     tasksAskedByDay = tasksAskedByDay.filter { isKept($0.key) }
+    tasksAskedAtByDay = tasksAskedAtByDay.filter { isKept($0.key) }
     backedOutByDay = backedOutByDay.filter { isKept($0.key) }
+    rulesInForceByDay = rulesInForceByDay.filter { isKept($0.key) }
   }
 
   /// Where `rules` stand on `day`.

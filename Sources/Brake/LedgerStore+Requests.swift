@@ -1,11 +1,11 @@
 extension LedgerStore {
-  /// Counts one task asked for more time for `rule` today
+  /// Counts one request for more time for `rule` today, once per shield
   /// (``Ledger/recordTaskAsked(for:on:)``), under the lock and with the
   /// atomic write of a grant, by the process that asks it: `shieldbridge
   /// puzzle`, the native host for the shield page, the service for its
   /// notification's reply field (through ``PuzzleRun/ask()``).
   ///
-  /// - Returns: Today and the rule's tasks asked today, this one included.
+  /// - Returns: Today and the rule's requests today, this one included.
   /// - Throws: A state error; the stored ledger is left as it was.
   public func recordTaskAsked(for rule: String) throws(LedgerError) -> LedgerResult<DayCount> {
     var counted = DayCount(day: LocalDay.containing(clock.now(), dayStart: dayStart), count: 0)

@@ -1,4 +1,4 @@
-import JSON
+public import JSON
 public import Posix
 
 /// The ledger on disk: `ledger.json` in the state directory, shared by every
@@ -66,8 +66,18 @@ public final class LedgerStore: Sendable {
   /// damaged file counts as none and stays where it is, for the next
   /// ``load()`` to move aside and report.
   public var todayLeavingTheFile: LocalDay {
-    guard case .valid(let ledger, _)? = try? readStoredLedger() else { return today(in: Ledger()) }
-    return today(in: ledger)
+    today(in: storedLedgerLeavingTheFile ?? Ledger())
+  }
+
+  /// The ledger as stored, for a reader that reports nothing: empty when
+  /// there is none, `nil` when it cannot be read (a damaged file stays where
+  /// it is, for the next ``load()`` to move aside and report).
+  public var storedLedgerLeavingTheFile: Ledger? {
+    switch try? readStoredLedger() {
+    case .valid(let ledger, _)?: ledger
+    case .missing?: Ledger()
+    case .damaged?, nil: nil
+    }
   }
 
   /// Today by the rule the meter follows: the day the ledger's
@@ -76,13 +86,15 @@ public final class LedgerStore: Sendable {
   /// wall clock (after a reboot, or before a meter ever saved).
   ///
   /// So a grant is recorded on the day the meter counts, with the clock set
-  /// forward or the zone changed.
+  /// forward or the zone changed. The boot time is checked against the
+  /// kernel's here (``WallClock/recheckBoot``): a process whose clocks are
+  /// faked (libfaketime) reaches the meter's day too.
   public func today(in ledger: Ledger) -> LocalDay {
     let now = clock.now()
     guard let anchor = ledger.dayAnchor, let bootID = clock.bootID(), anchor.bootID == bootID else {
       return LocalDay.containing(now, dayStart: dayStart)
     }
-    let boot = clock.boot()
+    let boot = clock.recheckBoot(clock.boot())
     guard anchor.boot <= boot else { return LocalDay.containing(now, dayStart: dayStart) }
     return anchor.day(wall: now, boot: boot, dayStart: dayStart)
   }
@@ -209,8 +221,12 @@ public final class LedgerStore: Sendable {
   /// day's `anchor` (the one ``today(in:)`` reads) with each, and
   /// `limitReached[rule] = grantsToday` in the save at the limit. Both only
   /// grow during a day (``Ledger/recordMeter(metered:limitReached:on:)``).
-  /// Under the same lock and with the same atomic write as a grant; nothing
-  /// is written when nothing would change.
+  /// With `rulesInForce` (the rules in force in `config.json`'s form, an
+  /// empty array for the built-in rule), they are kept as `day`'s in the
+  /// same write (``Ledger/rulesInForce(on:)``), so that the rules and the
+  /// counts carried to them are stored together. Under the same lock and
+  /// with the same atomic write as a grant; nothing is written when nothing
+  /// would change.
   ///
   /// - Returns: The ledger as it stands after the write, with the grants and
   ///   use other processes recorded.
@@ -218,9 +234,10 @@ public final class LedgerStore: Sendable {
   public func recordMeter(
     usage: [LocalDay: [String: Int]], replacing saved: [LocalDay: [String: Int]] = [:],
     grants: [LocalDay: [String: Int]] = [:], metered: Set<String>,
-    limitReached: [String: Int], on day: LocalDay, anchor: DayAnchor? = nil
+    limitReached: [String: Int], on day: LocalDay, anchor: DayAnchor? = nil, rulesInForce: JSONValue? = nil
   ) throws(LedgerError) -> LedgerResult<Ledger> {
     try update { ledger in
+      if let rulesInForce { ledger.setRulesInForce(rulesInForce, on: day) }
       if let anchor { ledger.dayAnchor = anchor }
       for (day, seconds) in usage { ledger.recordUsedSeconds(seconds, on: day, replacing: saved[day] ?? [:]) }
       ledger.recordKnownGrants(grants)

@@ -100,7 +100,9 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
   /// asked for the rule today (``LedgerStore/recordTaskAsked(for:)``). The
   /// caller calls it once, as it shows the first task (a wrong answer's new
   /// task is the same request), and says the count with the task (issue 25
-  /// point 2). Preparing alone writes nothing.
+  /// point 2). Another task at the same limit, asked anywhere, is the same
+  /// request too (once per shield, ``Ledger/recordTaskAsked(for:on:)``).
+  /// Preparing alone writes nothing.
   ///
   /// - Returns: The rule's tasks asked today, this one included.
   /// - Throws: A state error; no task should be asked then.

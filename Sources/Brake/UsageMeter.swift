@@ -195,6 +195,15 @@ public struct UsageMeter: Sendable {
     updateState(at: now) { $0.isScreenVisible = isVisible }
   }
 
+  /// Whether an input at `now` would move the meter to another day: the one
+  /// moment its caller checks the boot time against the kernel's before it
+  /// hands the input in (``CheckedBootClock/recheck(_:)``), so that every
+  /// other input costs no read of `/proc`.
+  public func endsDay(at now: MeterInstant) -> Bool {
+    let reading = anchor.reading(wall: now.wall, boot: now.boot, dayStart: settings.dayStart)
+    return reading.dayEnded && reading.day != day
+  }
+
   /// Time passed: counts it and returns what became due (a warning, a limit, a new day).
   public mutating func advance(to now: MeterInstant) -> [MeterEvent] {
     update(at: now) { _, _ in }
@@ -285,13 +294,20 @@ public struct UsageMeter: Sendable {
       let limit = limit(of: rule, on: day)
       guard used < limit else { continue }
       var due = limit - used
-      if rule.warnMinutes > 0, notices[rule.name]?.warnedFor != limit {
+      if warns(rule, before: limit), notices[rule.name]?.warnedFor != limit {
         let untilWarning = limit - warningLead(of: rule) - used
         if untilWarning > .zero { due = untilWarning }
       }
       wait = min(wait ?? due, due)
     }
     return wait.map { last.monotonic.adding($0) }
+  }
+
+  /// Whether the rule named `rule` is at or over today's limit at the latest
+  /// input (a downtime's limit is zero); `false` for a name no rule has.
+  public func isAtLimit(_ rule: String) -> Bool {
+    guard let configured = rulesByName[rule] else { return false }
+    return isOver(configured, on: day)
   }
 
   /// Where `rule` stands today, as of the latest input (call ``advance(to:)``
@@ -555,7 +571,7 @@ public struct UsageMeter: Sendable {
           notice.reachedFor = limit
           notice.warnedFor = limit
         }
-      } else if rule.warnMinutes > 0, notice.warnedFor != limit, used >= limit - warningLead(of: rule) {
+      } else if warns(rule, before: limit), notice.warnedFor != limit, used >= limit - warningLead(of: rule) {
         events.append(.warning(rule: rule.name, remaining: limit - used))
         notice.warnedFor = limit
       }
@@ -587,6 +603,17 @@ public struct UsageMeter: Sendable {
 
   private func warningLead(of rule: Rule) -> Duration {
     settings.minuteLength * rule.warnMinutes
+  }
+
+  /// Whether `rule` is warned before `limit`: it has a warning, and the limit is longer than it.
+  ///
+  /// A warning as long as the limit or longer would come at the first second
+  /// of the day's time ("1 minute left" as a 1-minute limit starts), which
+  /// tells nothing the limit does not: such a limit comes without one. A
+  /// use restored inside the warning of a longer limit is still warned at
+  /// once, with the time that is left.
+  private func warns(_ rule: Rule, before limit: Duration) -> Bool {
+    rule.warnMinutes > 0 && limit > warningLead(of: rule)
   }
 
   private func isOver(_ rule: Rule, on day: LocalDay) -> Bool {

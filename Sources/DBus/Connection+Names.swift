@@ -35,8 +35,7 @@ extension Connection {
   public func requestName(_ name: BusName, flags: NameFlags = [.doNotQueue]) async throws(DBusError) -> RequestNameReply
   {
     guard !name.isUnique else { throw DBusError(.invalidArgs, "cannot request the unique name \(name)") }
-    let reply = try await call(.bus, .bus, .bus, try MemberName("RequestName"), name.rawValue, flags.rawValue)
-    let code = try reply.decode(UInt32.self)
+    let code = try await call(BusInterface.requestName, destination: .bus, path: .bus, name.rawValue, flags.rawValue)
     guard let result = RequestNameReply(rawValue: code) else {
       throw DBusError(.failed, "the bus answered RequestName with the unknown code \(code)")
     }
@@ -49,8 +48,7 @@ extension Connection {
   @discardableResult
   public func releaseName(_ name: BusName) async throws(DBusError) -> ReleaseNameReply {
     guard !name.isUnique else { throw DBusError(.invalidArgs, "cannot release the unique name \(name)") }
-    let reply = try await call(.bus, .bus, .bus, try MemberName("ReleaseName"), name.rawValue)
-    let code = try reply.decode(UInt32.self)
+    let code = try await call(BusInterface.releaseName, destination: .bus, path: .bus, name.rawValue)
     guard let result = ReleaseNameReply(rawValue: code) else {
       throw DBusError(.failed, "the bus answered ReleaseName with the unknown code \(code)")
     }
@@ -62,8 +60,8 @@ extension Connection {
   /// - Throws: the bus's error other than `NameHasNoOwner`.
   public func nameOwner(_ name: BusName, timeout: Duration = .seconds(25)) async throws(DBusError) -> BusName? {
     do {
-      let reply = try await call(.bus, .bus, .bus, try MemberName("GetNameOwner"), name.rawValue, timeout: timeout)
-      return try BusName(try reply.decode(String.self))
+      return try BusName(
+        try await call(BusInterface.getNameOwner, destination: .bus, path: .bus, name.rawValue, timeout: timeout))
     } catch  where error.is(.nameHasNoOwner) {
       return nil
     }
@@ -75,9 +73,8 @@ extension Connection {
   /// - Throws: the bus's error (`NameHasNoOwner` when `peer` left, `Failed`
   ///   when the bus does not know the pid), or `InvalidSignature` for a reply of other types.
   public func processID(of peer: BusName, timeout: Duration = .seconds(25)) async throws(DBusError) -> UInt32 {
-    let reply = try await call(
-      .bus, .bus, .bus, try MemberName("GetConnectionUnixProcessID"), peer.rawValue, timeout: timeout)
-    return try reply.decode(UInt32.self)
+    try await call(
+      BusInterface.getConnectionUnixProcessID, destination: .bus, path: .bus, peer.rawValue, timeout: timeout)
   }
 
   /// ``nameOwner(_:timeout:)`` with a blocking call, for set-up code that is not async
@@ -85,11 +82,9 @@ extension Connection {
   ///
   /// - Throws: the bus's error other than `NameHasNoOwner`.
   public func nameOwnerBlocking(_ name: BusName, timeout: Duration = .seconds(25)) throws(DBusError) -> BusName? {
-    let message = try Message.methodCall(
-      destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetNameOwner"))
-    try message.append(name.rawValue)
+    let message = try BusInterface.getNameOwner.message(destination: .bus, path: .bus, name.rawValue)
     do {
-      return try BusName(try callBlocking(message, timeout: timeout).decode(String.self))
+      return try BusName(try BusInterface.getNameOwner.reply(from: try callBlocking(message, timeout: timeout)))
     } catch  where error.is(.nameHasNoOwner) {
       return nil
     }
@@ -110,9 +105,7 @@ extension Connection {
     guard peer.isUnique else {
       throw DBusError(.invalidArgs, "'\(peer)' is a well-known name; only a unique name leaves the bus for good")
     }
-    let rule = MatchRule(
-      sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), path: .bus,
-      arguments: [0: peer.rawValue, 2: ""])
+    let rule = BusInterface.nameOwnerChanged.rule(sender: .bus, path: .bus, arguments: [0: peer.rawValue, 2: ""])
     let once = Once(departed)
     let subscription = try await addSignalHandler(matching: rule) { _ in once.call() }
     if (try? await nameOwner(peer, timeout: timeout)) == nil { once.call() }

@@ -72,7 +72,7 @@ extension Connection {
     let id = try core.addSignalHandler(
       SignalHandlerTable.Entry(rule: rule, requiredSender: requiredSender, deliver: deliver, end: end))
     do {
-      _ = try await call(.bus, .bus, .bus, try MemberName("AddMatch"), rule.description)
+      try await call(BusInterface.addMatch, destination: .bus, path: .bus, rule.description)
     } catch {
       core.removeSignalHandler(id)?.end()
       throw error
@@ -101,11 +101,8 @@ public final class SignalSubscription: Sendable {
   public func cancel() {
     guard let entry = connection.core.removeSignalHandler(id) else { return }
     entry.end()
-    if let message = try? Message.methodCall(
-      destination: .bus, path: .bus, interface: .bus, member: MemberName("RemoveMatch"))
-    {
+    if let message = try? BusInterface.removeMatch.message(destination: .bus, path: .bus, rule.description) {
       message.noReplyExpected = true
-      try? message.append(rule.description)
       try? connection.send(message)
     }
   }

@@ -191,9 +191,13 @@ public final class Connection: Sendable {
   ///
   /// ```swift
   /// let reply = try await connection.call(
-  ///   .bus, .bus, .bus, MemberName("GetNameOwner"), "org.freedesktop.Notifications")
-  /// let owner = try reply.decode(String.self)
+  ///   destination, path, try InterfaceName(interface), try MemberName(member), "an argument")
+  /// let answer = try reply.decode(String.self)
   /// ```
+  ///
+  /// A declared method is called through its contract instead
+  /// (``call(_:destination:path:_:timeout:autoStart:)``; the bus's own in ``BusInterface``):
+  /// this form is for calls whose names or types are known only at run time.
   ///
   /// - Throws: as ``call(_:timeout:)``.
   public func call<each A: DBusArgument>(

@@ -110,9 +110,10 @@ public struct SignalContract<each Argument: DBusArgument>: Sendable {
     message.kind == .signal && message.isSignal(interface, name.rawValue)
   }
 
-  /// The rule that receives this signal, from `sender` and at `path` when they are given.
-  public func rule(sender: BusName? = nil, path: ObjectPath? = nil) -> MatchRule {
-    MatchRule(sender: sender, interface: interface, member: name, path: path)
+  /// The rule that receives this signal, from `sender`, at `path` and with these string
+  /// `arguments` (by index, as ``MatchRule/arguments``) when they are given.
+  public func rule(sender: BusName? = nil, path: ObjectPath? = nil, arguments: [Int: String] = [:]) -> MatchRule {
+    MatchRule(sender: sender, interface: interface, member: name, path: path, arguments: arguments)
   }
 
   /// The arguments of this signal.

@@ -31,11 +31,9 @@ public final class NameOwnerTracker: Sendable {
       throw DBusError(.invalidArgs, "'\(name)' is a unique name; only well-known names change owner")
     }
     let tracker = NameOwnerTracker(name: name, connection: connection)
-    let rule = MatchRule(
-      sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), path: .bus,
-      arguments: [0: name.rawValue])
+    let rule = BusInterface.nameOwnerChanged.rule(sender: .bus, path: .bus, arguments: [0: name.rawValue])
     let subscription = try await connection.addSignalHandler(matching: rule) { [weak tracker] message in
-      guard let tracker, let (changed, _, newOwner) = try? message.decode(String.self, String.self, String.self),
+      guard let tracker, let (changed, _, newOwner) = try? BusInterface.nameOwnerChanged.decode(message),
         changed == name.rawValue
       else { return }
       // The bus names the new owner by its unique name, or by nothing when the name was released.
@@ -47,16 +45,14 @@ public final class NameOwnerTracker: Sendable {
     }
     tracker.subscription.withLock { $0 = subscription }
     let generation = tracker.state.withLock { $0.generation }
-    let message = try Message.methodCall(
-      destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetNameOwner"))
-    try message.append(name.rawValue)
+    let message = try BusInterface.getNameOwner.message(destination: .bus, path: .bus, name.rawValue)
     // The reply is applied as it is dispatched, in order with the signals.
     let result: Result<Void, DBusError> = await withCheckedContinuation { continuation in
       do throws(DBusError) {
         try connection.core.sendWithReply(message, timeout: .seconds(25)) { [weak tracker] result in
           switch result {
           case .success(let reply):
-            if let text = try? reply.decode(String.self), let owner = BusName(rawValue: text) {
+            if let text = try? BusInterface.getNameOwner.reply(from: reply), let owner = BusName(rawValue: text) {
               tracker?.applyInitial(owner, generation: generation)
             }
             continuation.resume(returning: .success(()))

@@ -133,6 +133,8 @@ public struct InterfaceName: DBusName {
   public static let introspectable = InterfaceName(trusted: "org.freedesktop.DBus.Introspectable")
   /// `org.freedesktop.DBus.Peer`.
   public static let peer = InterfaceName(trusted: "org.freedesktop.DBus.Peer")
+  /// `org.freedesktop.DBus.Properties`.
+  public static let properties = InterfaceName(trusted: "org.freedesktop.DBus.Properties")
   /// `org.freedesktop.DBus.Local`, for messages libdbus makes itself (`Disconnected`).
   public static let local = InterfaceName(trusted: "org.freedesktop.DBus.Local")
 }

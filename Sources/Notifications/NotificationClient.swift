@@ -28,6 +28,9 @@ public final class NotificationClient: Sendable {
   private let busID = Mutex<String?>(nil)
   /// Posts for one identifier, one at a time.
   private let turns = IdentifierTurns()
+  /// When a call may have the bus start a server (``ServerActivation``).
+  public let activation: ServerActivation
+  private let prefetchAutoStart: Bool
 
   /// Connects to `bus` and starts following the notification server.
   ///
@@ -50,7 +53,7 @@ public final class NotificationClient: Sendable {
       let hub = EventHub()
       hub.finish()
       return NotificationClient(
-        connection: connection, timeout: timeout, store: store,
+        connection: connection, timeout: timeout, store: store, activation: .always,
         parts: Parts(hub: hub, tracker: nil, subscription: nil, prefetch: nil))
     }
     return try await withDeadline(timeout, failure: busTimeout(timeout)) {
@@ -60,9 +63,9 @@ public final class NotificationClient: Sendable {
       let connection = try await onOwnThread { () throws(NotificationError) -> Connection in
         try open(bus, timeout: timeout, dispatching: .ownThread)
       }
-      let parts = try await follow(connection, timeout: timeout)
+      let parts = try await follow(connection, timeout: timeout, activation: .always)
       return NotificationClient(
-        connection: connection, timeout: timeout, store: store, parts: parts)
+        connection: connection, timeout: timeout, store: store, activation: .always, parts: parts)
     }
   }
 
@@ -82,24 +85,29 @@ public final class NotificationClient: Sendable {
 
   /// Starts following the notification server on an open connection.
   ///
+  /// - Parameter activation: When calls may have the bus start a server;
+  ///   ``ServerActivation/desktopWait(from:bound:)`` for a service started with the session.
   /// - Throws: ``NotificationError`` `timeout` when the bus does not answer within `timeout`.
   public convenience init(
     connection: Connection, timeout: Duration = .seconds(2),
-    store: any NotificationIDStore = MemoryIDStore()
+    store: any NotificationIDStore = MemoryIDStore(), activation: ServerActivation = .always
   ) async throws(NotificationError) {
     let parts = try await withDeadline(timeout, failure: busTimeout(timeout)) {
       () async throws(NotificationError) -> Parts in
-      try await NotificationClient.follow(connection, timeout: timeout)
+      try await NotificationClient.follow(connection, timeout: timeout, activation: activation)
     }
-    self.init(connection: connection, timeout: timeout, store: store, parts: parts)
+    self.init(connection: connection, timeout: timeout, store: store, activation: activation, parts: parts)
   }
 
   private init(
-    connection: Connection, timeout: Duration, store: any NotificationIDStore, parts: Parts
+    connection: Connection, timeout: Duration, store: any NotificationIDStore, activation: ServerActivation,
+    parts: Parts
   ) {
     self.connection = connection
     self.timeout = timeout
     self.store = store
+    self.activation = activation
+    prefetchAutoStart = parts.prefetchAutoStart
     tracker = parts.tracker
     hub = parts.hub
     subscription = parts.subscription
@@ -116,14 +124,23 @@ public final class NotificationClient: Sendable {
     var subscription: SignalSubscription?
     /// `nil` for a client that posts and exits: it asks when it first posts.
     var prefetch: Task<Result<(server: BusName, list: [Capability]), DBusError>, Never>?
+    /// Whether the prefetch could have the bus start a server.
+    var prefetchAutoStart = true
   }
 
   /// Tracks the server's owner, subscribes to its signals and asks for its
   /// capabilities, the last at once, so that the first post waits for as few
   /// round trips as possible.
-  private static func follow(_ connection: Connection, timeout: Duration) async throws(NotificationError) -> Parts {
+  private static func follow(
+    _ connection: Connection, timeout: Duration, activation: ServerActivation
+  ) async throws(NotificationError) -> Parts {
     let hub = EventHub()
-    let prefetch = Task { await NotificationClient.fetchCapabilities(connection, timeout: timeout) }
+    // A question: during the desktop's wait it starts no server, and fails at once when none runs.
+    var autoStart = true
+    if case .call(false) = activation.step(now: .now, serverRuns: false, purpose: .query) { autoStart = false }
+    let prefetch = Task {
+      await NotificationClient.fetchCapabilities(connection, timeout: timeout, autoStart: autoStart)
+    }
     let rule = MatchRule(
       sender: NotificationsNames.busName, interface: NotificationsInterface.name, path: NotificationsNames.path)
     do {
@@ -136,7 +153,8 @@ public final class NotificationClient: Sendable {
         else { return }
         hub.receive(event, from: sender)
       }
-      return Parts(hub: hub, tracker: tracker, subscription: subscription, prefetch: prefetch)
+      return Parts(
+        hub: hub, tracker: tracker, subscription: subscription, prefetch: prefetch, prefetchAutoStart: autoStart)
     } catch {
       throw NotificationError.from(error, doing: "the subscription", timeout: timeout)
     }
@@ -173,7 +191,7 @@ public final class NotificationClient: Sendable {
   ///
   /// - Throws: ``NotificationError`` `no-server` or `timeout`.
   public func capabilities() async throws(NotificationError) -> [Capability] {
-    try await currentServer().capabilities
+    try await currentServer(autoStart: await autoStart(for: .query)).capabilities
   }
 
   /// The presentation for the current server, decided from its capabilities.
@@ -188,10 +206,11 @@ public final class NotificationClient: Sendable {
   /// - Throws: ``NotificationError`` `no-server`, `timeout` or `server-error`.
   public func serverInformation() async throws(NotificationError) -> ServerInformation {
     let action = "GetServerInformation"
+    let autoStart = await autoStart(for: .query)
     do {
       let (name, vendor, version, specVersion) = try await connection.call(
         NotificationsInterface.getServerInformation, destination: NotificationsNames.busName,
-        path: NotificationsNames.path, timeout: timeout)
+        path: NotificationsNames.path, timeout: timeout, autoStart: autoStart)
       return ServerInformation(
         name: name, vendor: vendor, version: version, specVersion: specVersion)
     } catch {
@@ -232,15 +251,21 @@ public final class NotificationClient: Sendable {
 
   /// Posts at once: ``post(_:)`` without waiting for the identifier's turn.
   private func postNow(_ notification: Notification) async throws(NotificationError) -> UInt32 {
+    // During the desktop's wait a post waits for its server rather than have the bus start one.
+    let autoStart = await autoStart(for: .post)
     // A client that follows no server and posts what any server gets alike
     // need not ask for capabilities first: one round trip to the server less.
     if tracker == nil, Presentation.isSameForEveryServer(notification),
-      let id = try await post(notification, to: (NotificationsNames.busName, []))
+      let id = try await post(notification, to: (NotificationsNames.busName, []), autoStart: autoStart)
     {
       return id
     }
-    if let id = try await post(notification, to: try await currentServer()) { return id }
-    if let id = try await post(notification, to: try await currentServer()) { return id }
+    if let id = try await post(notification, to: try await currentServer(autoStart: autoStart), autoStart: autoStart) {
+      return id
+    }
+    if let id = try await post(notification, to: try await currentServer(autoStart: autoStart), autoStart: autoStart) {
+      return id
+    }
     throw NotificationError(
       .noServer, "the notification server quit twice while the notification was being posted")
   }
@@ -257,10 +282,11 @@ public final class NotificationClient: Sendable {
     if let owner = tracker?.owner, hub.owns(id, on: owner) {
       destination = owner
     }
+    let autoStart = await autoStart(for: .query)
     do {
       try await connection.call(
         NotificationsInterface.closeNotification, destination: destination, path: NotificationsNames.path, id,
-        timeout: timeout)
+        timeout: timeout, autoStart: autoStart)
     } catch  where destination.isUnique && isGoneError(error) {
       throw NotificationError(
         .unknownNotification, "notification \(id) is gone: its server quit", underlying: error)
@@ -271,8 +297,23 @@ public final class NotificationClient: Sendable {
 
   // MARK: Internals
 
+  /// Whether a call for `purpose` made now carries the auto-start flag, once any wait
+  /// for the desktop's server that ``activation`` asks for is over.
+  private func autoStart(for purpose: ServerActivation.Purpose) async -> Bool {
+    while true {
+      // A client that follows no owner cannot tell whether a server runs: it calls as if one did.
+      let serverRuns = tracker.map { $0.owner != nil } ?? true
+      switch activation.step(now: .now, serverRuns: serverRuns, purpose: purpose) {
+      case .call(let autoStart):
+        return autoStart
+      case .waitForServer(let until):
+        _ = await tracker?.waitForOwner(timeout: ContinuousClock.now.duration(to: until))
+      }
+    }
+  }
+
   /// The server that answers now: its unique name and capabilities.
-  private func currentServer() async throws(NotificationError) -> (
+  private func currentServer(autoStart: Bool) async throws(NotificationError) -> (
     name: BusName, capabilities: [Capability]
   ) {
     if let tracker {
@@ -283,13 +324,14 @@ public final class NotificationClient: Sendable {
       return cached
     }
     // The answer asked for at the start serves if it came from the server
-    // that owns the name now, or if it failed and still no server is there;
-    // otherwise it is stale and the server is asked again.
+    // that owns the name now, or if it failed and still no server is there
+    // (unless this call may start one and that one could not); otherwise it
+    // is stale and the server is asked again.
     var result = await hub.takePrefetch()
     switch result {
     case .success(let answer)? where tracker?.owner.map { $0 == answer.server } ?? true: break
-    case .failure? where tracker?.owner == nil: break
-    default: result = await NotificationClient.fetchCapabilities(connection, timeout: timeout)
+    case .failure? where tracker?.owner == nil && (prefetchAutoStart || !autoStart): break
+    default: result = await NotificationClient.fetchCapabilities(connection, timeout: timeout, autoStart: autoStart)
     }
     guard let result else {
       throw NotificationError(.serverError, "no answer to GetCapabilities")
@@ -305,11 +347,12 @@ public final class NotificationClient: Sendable {
 
   /// Asks whoever owns the name for its capabilities; the reply names the server that answered.
   private static func fetchCapabilities(
-    _ connection: Connection, timeout: Duration
+    _ connection: Connection, timeout: Duration, autoStart: Bool
   ) async -> Result<(server: BusName, list: [Capability]), DBusError> {
     do {
       let call = try NotificationsInterface.getCapabilities.message(
         destination: NotificationsNames.busName, path: NotificationsNames.path)
+      call.autoStart = autoStart
       let reply = try await connection.call(call, timeout: timeout)
       let list = try NotificationsInterface.getCapabilities.reply(from: reply).map(Capability.init(rawValue:))
       guard let server = reply.sender else {
@@ -323,7 +366,7 @@ public final class NotificationClient: Sendable {
 
   /// Posts to one server; `nil` when that server quit before it answered.
   private func post(
-    _ notification: Notification, to server: (name: BusName, capabilities: [Capability])
+    _ notification: Notification, to server: (name: BusName, capabilities: [Capability]), autoStart: Bool
   ) async throws(NotificationError) -> UInt32? {
     var tag: String?
     var replacesID = notification.replacesID
@@ -336,6 +379,7 @@ public final class NotificationClient: Sendable {
     let reply: Message
     do {
       let message = try prepared.notifyCall(replacesID: replacesID, destination: server.name)
+      message.autoStart = autoStart
       reply = try await connection.call(message, timeout: timeout)
     } catch  where isGoneError(error) {
       return nil
@@ -367,8 +411,7 @@ public final class NotificationClient: Sendable {
   private func serverTag(_ server: BusName) async throws(NotificationError) -> String {
     if let known = busID.withLock({ $0 }) { return known + "/" + server.rawValue }
     do {
-      let reply = try await connection.call(.bus, .bus, .bus, MemberName("GetId"), timeout: timeout)
-      let id = try reply.decode(String.self)
+      let id = try await connection.call(BusInterface.getId, destination: .bus, path: .bus, timeout: timeout)
       busID.withLock { $0 = id }
       return id + "/" + server.rawValue
     } catch {

@@ -39,9 +39,8 @@ public struct NotificationDiagnosis: Sendable {
       return diagnosis
     }
     defer { client.disconnect() }
-    if let reply = try? await client.connection.call(
-      .bus, .bus, .bus, MemberName("ListActivatableNames"), timeout: timeout),
-      let names = try? reply.decode([String].self)
+    if let names = try? await client.connection.call(
+      BusInterface.listActivatableNames, destination: .bus, path: .bus, timeout: timeout)
     {
       diagnosis.activatable = names.contains(NotificationsNames.busName.rawValue)
     }

@@ -91,7 +91,7 @@ public struct NotificationError: Error, Hashable, Sendable, CustomStringConverti
         .serverError, "the notification server does not implement \(action): \(error.message)",
         underlying: error)
     default:
-      if error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
+      if error.isSpawnFailure {
         return NotificationError(
           .noServer,
           "no notification server is running, and the bus could not start one: \(error.message)",

@@ -130,6 +130,9 @@ public final class NotificationServer: Sendable {
     var nextGeneration: UInt64 = 1
     var watchers: [Int: AsyncStream<Activity>.Continuation] = [:]
     var nextWatcher = 1
+    /// Set by ``closeAll()``: the server is going away, and a `Notify` that
+    /// comes after it is refused, so that nothing is left open behind the close.
+    var isClosing = false
   }
 
   /// A notification in memory; a class, so that the table moves references, not copies.
@@ -198,9 +201,15 @@ public final class NotificationServer: Sendable {
   /// Each sender gets `NotificationClosed` with reason 3 (closed by a call),
   /// and each close is recorded, so that a client waiting for the end of its
   /// notification (`notify-send -w`) stops waiting. Call it before ``stop()``;
-  /// the signals leave when the connection is flushed or closed.
+  /// the signals leave when the connection is flushed or closed. From here
+  /// on `Notify` is refused (`org.freedesktop.DBus.Error.Failed`): a call
+  /// that the bus delivers meanwhile (a client posting while the server is
+  /// told to end) would otherwise stay open after the close.
   public func closeAll() {
-    let ids = state.withLock { state in state.notifications.ids }
+    let ids = state.withLock { state in
+      state.isClosing = true
+      return state.notifications.ids
+    }
     for id in ids { closeOpen(id, reason: .closed) }
   }
 
@@ -411,7 +420,8 @@ public final class NotificationServer: Sendable {
       actions: actions, hints: hints, expireTimeout: expireTimeout, time: utcTimestamp(),
       truncated: !allActions || hints.count < hintEntries.count)
     limits.apply(to: &notification)
-    let generation: UInt64 = state.withLock { state in
+    let generation: UInt64? = state.withLock { state in
+      guard !state.isClosing else { return nil }
       if replacesID != 0, state.notifications.contains(replacesID) {
         notification.id = replacesID
       } else {
@@ -420,11 +430,16 @@ public final class NotificationServer: Sendable {
       let generation = state.nextGeneration
       state.nextGeneration += 1
       keep(notification, generation: generation, in: &state)
+      // Recorded before the lock is given back: a close of it (closeAll,
+      // another client's CloseNotification) is recorded after it, never before.
+      recorder?.record { line in
+        line.member("event", "notify")
+        notification.writeMembers(to: &line)
+      }
       return generation
     }
-    recorder?.record { line in
-      line.member("event", "notify")
-      notification.writeMembers(to: &line)
+    guard let generation else {
+      throw DBusError(.failed, "the notification server is shutting down; nothing more is shown")
     }
     announce(.notified(notification))
     if expireTimeout > 0 {

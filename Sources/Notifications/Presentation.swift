@@ -70,7 +70,7 @@ public struct Presentation: Sendable, Hashable, CustomStringConvertible {
   ///   replaces by id (`replaces_id`). The stack tags are for replacing without
   ///   an id; with one they add nothing, and mako 1.7.1 (Debian 12) crashes on
   ///   a `Notify` that names the same notification both ways
-  ///   (docs/notification-servers.md).
+  ///   (docs/reference/notification-servers.md).
   public func prepare(_ notification: Notification, replacing: Bool = false) -> Notification {
     var result = notification
     var body: String

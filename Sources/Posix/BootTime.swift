@@ -36,6 +36,41 @@ public struct BootTime: Hashable, Comparable, Sendable {
     return text.isEmpty ? nil : text
   }()
 
+  /// The kernel's own uptime (`/proc/uptime`, its first field: seconds with
+  /// hundredths), read now; `nil` where the file cannot be read or parsed.
+  ///
+  /// It is the boot-time clock as the kernel gives it to a `read(2)` of a
+  /// file, which no preload library that fakes `clock_gettime` (libfaketime)
+  /// intercepts: a process cannot move it for itself. A time namespace
+  /// (`unshare --time --boottime`) moves it together with `CLOCK_BOOTTIME`.
+  /// Each reading costs an open, a read and a close, so the clock is checked
+  /// against it where a day is decided, not at every event (Brake's `BootCheck`).
+  public static var kernelUptime: BootTime? {
+    guard let bytes = try? FileSystem.readPrefix("/proc/uptime", limit: 128) else { return nil }
+    return uptime(parsing: bytes)
+  }
+
+  /// The first field of a `/proc/uptime` line (`"614.77 570.50\n"`) as a
+  /// reading; `nil` unless it is digits, optionally a dot and up to nine more.
+  public static func uptime(parsing bytes: [UInt8]) -> BootTime? {
+    let field = bytes.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }
+    let parts = field.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let whole = parts.first, (1...12).contains(whole.count),
+      whole.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    else { return nil }
+    var seconds: UInt64 = 0
+    for digit in whole { seconds = seconds * 10 + UInt64(digit - UInt8(ascii: "0")) }
+    var fraction: UInt64 = 0
+    if parts.count == 2 {
+      let digits = parts[1]
+      guard (1...9).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+      else { return nil }
+      for digit in digits { fraction = fraction * 10 + UInt64(digit - UInt8(ascii: "0")) }
+      for _ in digits.count..<9 { fraction *= 10 }
+    }
+    return BootTime(nanoseconds: seconds * 1_000_000_000 + fraction)
+  }
+
   /// The time from `earlier` to this reading (zero when `earlier` is later).
   public func duration(since earlier: BootTime) -> Duration {
     .nanoseconds(Int64(clamping: nanoseconds > earlier.nanoseconds ? nanoseconds - earlier.nanoseconds : 0))

@@ -45,7 +45,9 @@ extension FileSystem {
   /// `path`, and then the folder is flushed so that the rename is durable. A
   /// file system that cannot flush a folder (`EINVAL`) makes the rename as
   /// durable as it can, which is accepted. On any failure before the rename
-  /// the temporary file is removed and `path` is unchanged.
+  /// the temporary file is removed and `path` is unchanged. After the
+  /// rename, the temporary files of `path` that writers killed before their
+  /// own rename left behind are removed (``removeStaleTemporaryFiles(of:)``).
   ///
   /// - Throws: ``AtomicReplaceError`` naming the step that failed.
   public static func replaceAtomically(
@@ -84,6 +86,35 @@ extension FileSystem {
     } catch {
       throw failure(step, error, at: step == .openDirectory || step == .syncDirectory ? folder : temporary)
     }
+    removeStaleTemporaryFiles(of: path)
+  }
+
+  /// Removes the temporary files of ``replaceAtomically(_:with:permissions:)``
+  /// for `path` (`<name>.tmp-<pid>-<hex>`) whose writer no longer runs: one
+  /// killed between its create and its rename (`kill -9`) leaves its file,
+  /// and no later write would remove it otherwise.
+  ///
+  /// The pid in the name decides, so no lock is needed and a live writer's
+  /// file is never touched: a file whose pid runs (this process, another
+  /// writer at work, or a pid used again since) is left for a later write,
+  /// and so is every name of another pattern. A writer in another pid
+  /// namespace (a sandbox) would be taken for dead; no ShieldBridge writer
+  /// runs in one.
+  public static func removeStaleTemporaryFiles(of path: String) {
+    let folder = path.parentPath
+    let prefix = path.lastPathComponent + temporaryInfix
+    for name in (try? contentsOfDirectory(folder)) ?? [] where name.hasPrefix(prefix) {
+      let rest = name.utf8.dropFirst(prefix.utf8.count)
+      let parts = rest.split(separator: UInt8(ascii: "-"), maxSplits: 1, omittingEmptySubsequences: false)
+      guard parts.count == 2, let pid = Int32(String(decoding: parts[0], as: UTF8.self)), pid > 0,
+        !parts[1].isEmpty, parts[1].allSatisfy({ Self.isHexDigit($0) }), !Signal.processExists(pid)
+      else { continue }
+      try? removeFile(folder.appendingPathComponent(name))
+    }
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 
   /// Removes the temporary files that a writer of `path` left behind when it died.

@@ -32,5 +32,14 @@ public struct Signal: RawRepresentable, Hashable, Sendable {
   }
 }
 
+extension Signal {
+  /// Whether a process numbered `pid` exists now (`kill(pid, 0)`): it does
+  /// unless the answer is `ESRCH`, so another user's process exists too.
+  public static func processExists(_ pid: Int32) -> Bool {
+    guard pid > 0 else { return false }
+    return systemKill(pid, 0) == 0 || errno != ESRCH
+  }
+}
+
 // `kill` under a name of its own: inside `Signal` the static member shadows it.
 private func systemKill(_ pid: Int32, _ signal: Int32) -> Int32 { kill(pid, signal) }

@@ -1,6 +1,6 @@
 /// Finding and replacing text, without the standard library's string processing
 /// (`_StringProcessing`), which no module of the shipped binary imports, so that it
-/// and `_RegexParser` are not linked in (docs/benchmarks.md, "Size").
+/// and `_RegexParser` are not linked in (docs/developing/benchmarks.md, "Size").
 extension StringProtocol {
   /// Whether `text` occurs in this one (the empty text does).
   public func includes(_ text: some StringProtocol) -> Bool {

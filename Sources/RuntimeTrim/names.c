@@ -1,4 +1,4 @@
-// The Unicode scalar names left out of the shipped binary (docs/benchmarks.md, "Size").
+// The Unicode scalar names left out of the shipped binary (docs/developing/benchmarks.md, "Size").
 //
 // The standard library's `Unicode.Scalar.Properties.name` and `.nameAlias`
 // read 0.55 MB of tables through these two runtime functions. Their callers

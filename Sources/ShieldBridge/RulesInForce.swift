@@ -1,16 +1,22 @@
 public import Brake
-import JSON
+public import JSON
 public import Posix
 
 /// The rules in force today, which `config.json` may loosen only from
-/// tomorrow (``Brake/RuleSet/tightened(by:)``).
+/// tomorrow (``Brake/RuleSet/change(to:)``).
 ///
-/// The service keeps them in `rules-in-force.json` beside the ledger, so that
-/// a restart does not loosen either, and the processes that grant (the
-/// terminal task, the browser's host) and `status` read the same rules:
-/// `{"day":"2026-12-02","rules":[…]}`, the rules written as `config.json`
-/// writes them and read by the same reader. A file of another day is
-/// yesterday's: from today's start the configuration alone is in force.
+/// The service keeps them twice: in the ledger, in the same write as the
+/// counts they were carried to (``Brake/Ledger/rulesInForce(on:)``), and in
+/// `rules-in-force.json` beside it (`{"day":"2026-12-02","rules":[…]}`), the
+/// rules written as `config.json` writes them and read by the same reader.
+/// The ledger's copy comes first, since its counts are those of its rules;
+/// the file counts where the ledger holds none for today (it was deleted, or
+/// an older ShieldBridge wrote it). So deleting one of the two files loosens
+/// nothing, and a copy that cannot be read is no copy, never the
+/// configuration as written while the other copy holds the rules. A copy of
+/// another day is yesterday's: from today's start the configuration alone is
+/// in force. Every reader (the service, `status`, `puzzle`, the browser's
+/// host, `rules`) resolves them the same way (``resolve(configured:store:)``).
 public struct RulesInForce: Hashable, Sendable {
   public var day: LocalDay
   public var rules: RuleSet
@@ -27,27 +33,75 @@ public struct RulesInForce: Hashable, Sendable {
 
   /// The rules in force on `today` when `configured` is what `config.json` says and `held` what was in force.
   public static func resolve(configured: RuleSet, held: RulesInForce?, today: LocalDay) -> RuleSet {
-    guard let held, held.day == today else { return configured }
-    return held.rules.tightened(by: configured)
+    change(configured: configured, held: held, today: today).rules
   }
 
-  /// The rules in force on the store's today: the file's, tightened by
-  /// `configured`. The ledger is only read: a damaged one is left for its
-  /// next reader to report.
+  /// The change from `held` (when it is `today`'s) to `configured`: the rules in force and whose day they take over.
+  public static func change(configured: RuleSet, held: RulesInForce?, today: LocalDay) -> RuleChange {
+    guard let held, held.day == today else { return RuleChange(rules: configured) }
+    return held.rules.change(to: configured)
+  }
+
+  /// The rules held on `today`: the ledger's copy, else the file's at
+  /// `path`; `nil` when neither holds today's.
+  public static func held(ledger: Ledger?, file path: String, today: LocalDay) -> RulesInForce? {
+    if let copy = ledger?.rulesInForce(on: today), let rules = rules(copy, file: "ledger.json") {
+      return RulesInForce(day: today, rules: rules)
+    }
+    guard let file = load(from: path), file.day == today else { return nil }
+    return file
+  }
+
+  /// What readers of today's rules resolve: the change from the rules held
+  /// today to `configured`, and the ledger with the counts carried to them
+  /// (as the service carries them when it puts the change in force).
+  public struct Resolved: Sendable {
+    public var change: RuleChange
+    /// The stored ledger, counts carried; `nil` when it cannot be read.
+    public var ledger: Ledger?
+    public var today: LocalDay
+    public var rules: RuleSet { change.rules }
+  }
+
+  /// The rules in force on the store's today (``Resolved``). The ledger is
+  /// only read: a damaged one is left for its next reader to report.
+  public static func resolved(configured: RuleSet, store: LedgerStore) -> Resolved {
+    let ledger = store.storedLedgerLeavingTheFile
+    return resolved(configured: configured, ledger: ledger, store: store)
+  }
+
+  /// ``resolved(configured:store:)`` with the ledger already read (`nil`: none could be).
+  public static func resolved(configured: RuleSet, ledger: Ledger?, store: LedgerStore) -> Resolved {
+    let today = store.today(in: ledger ?? Ledger())
+    let change = change(
+      configured: configured, held: held(ledger: ledger, file: path(in: store), today: today), today: today)
+    return Resolved(change: change, ledger: ledger?.takingOver(change.takeOver, on: today), today: today)
+  }
+
+  /// The rules in force on the store's today, as ``resolved(configured:store:)`` has them.
   public static func resolve(configured: RuleSet, store: LedgerStore) -> RuleSet {
-    resolve(configured: configured, held: load(from: path(in: store)), today: store.todayLeavingTheFile)
+    resolved(configured: configured, store: store).rules
   }
 
   /// The file at `path`; `nil` when there is none or it cannot be used (then
-  /// the configuration is in force as it is, as before the first save).
+  /// the ledger's copy, or without one the configuration, is in force).
   public static func load(from path: String) -> RulesInForce? {
     guard let bytes = try? FileSystem.readFileIfPresent(path, limit: Configuration.maximumFileSize),
       let json = try? JSONValue(parsing: bytes), let text = json["day"]?.stringValue, let day = LocalDay(text),
-      let rules = json["rules"],
-      let (configuration, _) = try? Configuration.parse(
-        Array(JSONValue.object([("rules", rules)]).serialized.utf8), file: path)
+      let copy = json["rules"], let rules = rules(copy, file: path)
     else { return nil }
-    return RulesInForce(day: day, rules: configuration.rules)
+    return RulesInForce(day: day, rules: rules)
+  }
+
+  /// The rules of a copy (`[]`: the built-in rule), read as `config.json`'s are; `nil` when they cannot be.
+  static func rules(_ copy: JSONValue, file: String) -> RuleSet? {
+    guard let elements = copy.arrayValue else { return nil }
+    if elements.isEmpty { return .builtIn }
+    guard
+      let (configuration, _) = try? Configuration.parse(
+        Array(JSONValue.object([("rules", copy)]).serialized.utf8), file: file)
+    else { return nil }
+    return configuration.rules
   }
 
   /// Writes the file by atomic replace.
@@ -61,8 +115,12 @@ public struct RulesInForce: Hashable, Sendable {
 
   /// `{"day":…,"rules":[…]}`; the built-in rule is no configured rule and writes none.
   var json: JSONValue {
-    let rules = self.rules.isBuiltIn ? [] : self.rules.rules.map(\.configurationJSON)
-    return .object([("day", .string(day.description)), ("rules", .array(rules))])
+    .object([("day", .string(day.description)), ("rules", Self.json(of: rules))])
+  }
+
+  /// The rules as the ledger and the file keep them: `config.json`'s form, `[]` for the built-in rule.
+  public static func json(of rules: RuleSet) -> JSONValue {
+    .array(rules.isBuiltIn ? [] : rules.rules.map(\.configurationJSON))
   }
 }
 

@@ -140,13 +140,19 @@ extension ShieldCore {
   }
 
   /// New rules: the use so far is saved, and the meter is built again from
-  /// the ledger with the new rules; what the desktop said last is given to it
-  /// at once, and a rule over its limit is enforced again.
-  mutating func replaceRules(_ newRules: RuleSet, ledger: Ledger, at now: MeterInstant, effects: inout Effects) {
+  /// the ledger with the new rules, each with the day of the rules it takes
+  /// over (``Brake/RuleChange/takeOver``); what the desktop said last is given
+  /// to it at once.
+  ///
+  /// No gap opens: a rule at its limit (or in downtime) before stays at it
+  /// when the new meter has it at or over its limit, and what of it is in
+  /// front is enforced again at once, so a focus that comes with the change,
+  /// or just after it, finds the rule over its limit as before.
+  mutating func replaceRules(_ change: RuleChange, ledger: Ledger, at now: MeterInstant, effects: inout Effects) {
     _ = act(on: effects.events, at: now, effects: &effects)
     effects.events = []
-    save(reason: "new rules", at: now, effects: &effects)
     let old = meter
+    let wasOver = overLimit
     // The use counted since the last save is not in the ledger yet: the larger count of each wins.
     var merged = ledger
     for (day, seconds) in old.usedSecondsByDay { merged.recordUsedSeconds(seconds, on: day) }
@@ -154,17 +160,29 @@ extension ShieldCore {
     merged.recordKnownGrants(old.grantsByDay)
     // And the day it is on, which a save not yet written may not have stored.
     if let anchor = old.dayAnchor { merged.dayAnchor = anchor }
+    // Today's use and grants belong to the apps: each rule takes over the day of the rules it continues.
+    merged = merged.takingOver(change.takeOver, on: old.day)
+    let newRules = change.rules
     rules = newRules
     meter = UsageMeter(
       settings: settings.meterSettings(newRules),
       ledger: merged, now: now, bootID: settings.bootID, appSeconds: old.appSecondsByDay)
-    savedUsage = meter.usedSecondsByDay
     overLimit = [:]
+    for rule in newRules.rules {
+      let before = [rule.name] + (change.takeOver[rule.name] ?? [])
+      guard before.contains(where: { wasOver[$0] != nil }), meter.isAtLimit(rule.name) else { continue }
+      overLimit[rule.name] = meter.usage(of: rule.name)?.grantsToday ?? 0
+    }
     effects.meter(meter.idle(old.isIdle, at: now))
     effects.meter(meter.inhibited(old.isInhibited, at: now))
     effects.meter(meter.screenVisible(old.isScreenVisible, at: now))
     effects.meter(matchInUse(at: now))
+    // What of a rule over its limit is in front or runs is hidden (or closed) again, as a focus on it would be.
+    if let focused, !focusedIsSite { effects.broughtBack.append(focused) }
+    effects.broughtBack += running.values.sorted { $0.rule.name < $1.rule.name }
     effects.log(.info, "meter", "rules now \(newRules.rules.map(\.name).joined(separator: ", "))")
+    // After what the change enforces: the rules in force and the counts carried to them, in one write.
+    effects.save = "new rules"
   }
 
   // MARK: What is in use

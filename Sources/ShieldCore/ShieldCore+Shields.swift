@@ -72,10 +72,12 @@ extension ShieldCore {
   }
 
   /// Whether a grant for `rule` may be taken now: the rule is at or over its
-  /// limit, or no desktop meters it (a script or another blocker shielded
-  /// it); never during the rule's downtime, which no grant lifts.
+  /// limit (a limit of 0 minutes from the start of the day, before the meter
+  /// has seen the app), or no desktop meters it (a script or another blocker
+  /// shielded it); never during the rule's downtime, which no grant lifts.
   func mayGrant(_ rule: String) -> Bool {
-    (!isMetering || overLimit[rule] != nil) && meter.downtimeEnd(of: rule) == nil
+    guard meter.downtimeEnd(of: rule) == nil else { return false }
+    return !isMetering || overLimit[rule] != nil || meter.usage(of: rule)?.limit == .zero
   }
 
   private mutating func post(
@@ -155,8 +157,16 @@ extension ShieldCore {
     if shown[id] != nil { effects.append(.close(id)) }
   }
 
-  /// Opens a task or a view, one per identifier at a time.
+  /// Opens a task or a view: one per identifier at a time, and one task per
+  /// rule (``taskRule(of:)``), so that a request for more time is one event
+  /// however many links ask for it.
+  ///
+  /// A puzzle link for a rule whose task is open (clicked on another shield,
+  /// or sent by `Open` with another `id`) opens nothing: the open task is the
+  /// one to answer, and the request it made is the one counted. It is
+  /// answered as coalesced, with the rule named.
   private mutating func open(_ request: TaskRequest, effects: inout Effects) {
+    var request = request
     let activation = request.activation
     if tasks[activation] != nil {
       let what = if case .puzzle = request.action { "a puzzle" } else { "a view" }
@@ -166,8 +176,26 @@ extension ShieldCore {
           key: request.key))
       return
     }
+    if let rule = taskRule(of: request) {
+      request.rule = rule
+      if tasks.values.contains(rule) {
+        effects.append(
+          .dispatched(
+            request.action, outcome: .coalesced, detail: "a task for rule \(rule) is already open", key: request.key))
+        return
+      }
+    }
     tasks[activation] = request.rule
     effects.append(.openTask(request))
+  }
+
+  /// The rule a puzzle link asks more time for: the clicked shield's, else
+  /// the rule that covers the link's app; `nil` for a view, or a link no rule
+  /// covers (the dispatch refuses it).
+  func taskRule(of request: TaskRequest) -> String? {
+    guard case .puzzle(let app, _, _) = request.action else { return nil }
+    if let rule = request.rule { return rule }
+    return try? rules.rule(for: app).name
   }
 
   private mutating func taskOpened(

@@ -174,13 +174,28 @@ public struct ShieldCore: Sendable {
   /// A core for `rules` that starts from the day's use and grants in
   /// `ledger`, and from `history` the split by app and the shields shown of
   /// the days the ledger holds.
+  ///
+  /// `takeOver` says whose day each rule takes over when `rules` are the
+  /// rules in force after a change the ledger does not hold yet
+  /// (``Brake/RuleChange/takeOver``): the ledger's counts are carried to
+  /// them (``Brake/Ledger/takingOver(_:on:)``), and ``startingSave(at:)`` stores that.
   public init(
-    rules: RuleSet, ledger: Ledger, history: History = History(), settings: Settings,
-    links: LinkConfiguration = .standard, now: MeterInstant
+    rules: RuleSet, ledger: Ledger, takeOver: [String: [String]] = [:], history: History = History(),
+    settings: Settings, links: LinkConfiguration = .standard, now: MeterInstant
   ) {
     self.settings = settings
     self.rules = rules
     router = Router(configuration: links)
+    // The day the meter is on decides which day's counts are carried.
+    let day = UsageMeter(settings: settings.meterSettings(rules), ledger: ledger, now: now, bootID: settings.bootID).day
+    // The history keeps that day too: where it holds more (the ledger deleted or cut back since), its
+    // seconds and grants count, so that losing one file loosens nothing.
+    var ledger = ledger
+    if let entries = history.days[day] {
+      ledger.recordUsedSeconds(entries.mapValues(\.usedSeconds), on: day)
+      ledger.recordKnownGrants([day: entries.mapValues(\.grants)])
+    }
+    if !takeOver.isEmpty { ledger = ledger.takingOver(takeOver, on: day) }
     meter = UsageMeter(
       settings: settings.meterSettings(rules),
       ledger: ledger, now: now, bootID: settings.bootID,
@@ -250,8 +265,8 @@ public struct ShieldCore: Sendable {
       effects.meter(matchInUse(at: now))
     case .ledger(let ledger):
       absorb(ledger, at: now, effects: &effects)
-    case .rulesReplaced(let newRules, let ledger):
-      replaceRules(newRules, ledger: ledger, at: now, effects: &effects)
+    case .rulesReplaced(let change, let ledger):
+      replaceRules(change, ledger: ledger, at: now, effects: &effects)
     case .tick:
       break
     case .unobserved(let since):
@@ -288,6 +303,14 @@ public struct ShieldCore: Sendable {
     var effects = Effects()
     _ = meter.advance(to: now)
     save(reason: "stop", at: now, effects: &effects)
+    return effects.list.lazy.compactMap { if case .save(let save) = $0 { save } else { nil } }.first
+  }
+
+  /// What the core starts from, to store before any input: the rules in
+  /// force and the counts they took over (``init(rules:ledger:takeOver:history:settings:links:now:)``).
+  public mutating func startingSave(at now: MeterInstant) -> ShieldEffect.Save? {
+    var effects = Effects()
+    save(reason: "start", at: now, effects: &effects)
     return effects.list.lazy.compactMap { if case .save(let save) = $0 { save } else { nil } }.first
   }
 
@@ -365,7 +388,8 @@ public struct ShieldCore: Sendable {
         ShieldEffect.Save(
           usedSecondsByDay: usage, replacing: replacing, grantsByDay: grants, limitReached: overLimit,
           metered: isMetering ? Set(rules.rules.map(\.name)) : [], anchor: meter.dayAnchor, reason: reason,
-          appSecondsByDay: meter.appSecondsByDay, limitSecondsToday: limits, shieldsShownByDay: shieldsShown)))
+          appSecondsByDay: meter.appSecondsByDay, limitSecondsToday: limits, shieldsShownByDay: shieldsShown,
+          rulesInForce: rules)))
   }
 
   /// The keys of the core's own posts start above the service's caller keys

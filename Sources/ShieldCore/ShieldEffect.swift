@@ -92,6 +92,8 @@ public enum ShieldEffect: Hashable, Sendable {
     public var limitSecondsToday: [String: Int] = [:]
     /// For the history: the shields shown per day and rule.
     public var shieldsShownByDay: [LocalDay: [String: Int]] = [:]
+    /// The rules in force, kept in the ledger beside the counts they were carried to.
+    public var rulesInForce: RuleSet = .builtIn
   }
 }
 

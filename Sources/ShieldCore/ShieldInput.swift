@@ -33,8 +33,9 @@ public enum ShieldInput: Hashable, Sendable {
   /// The ledger as another process left it (a grant from the terminal or the
   /// browser), or as the core's own save read it back.
   case ledger(Ledger)
-  /// New rules from `config.json`, with the ledger as it stands.
-  case rulesReplaced(RuleSet, Ledger)
+  /// New rules in force (from `config.json`, or a new day's), whose day each
+  /// takes over (``Brake/RuleChange``), with the ledger as it stands, before the change.
+  case rulesReplaced(RuleChange, Ledger)
   /// The time the core asked to be woken at (``ShieldCore/wait(after:)``) came.
   case tick
   /// The process did not run from `since` until the input's moment (a

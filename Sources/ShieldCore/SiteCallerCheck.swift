@@ -10,7 +10,7 @@
 ///
 /// What this does not stop: a process the user starts under the program it
 /// names (a terminal's shell that `exec`s a host naming the terminal). That
-/// takes a deliberate act under the user's own account; docs/websites.md says so.
+/// takes a deliberate act under the user's own account; docs/using/websites.md says so.
 public struct SiteCallerCheck: Hashable, Sendable {
   /// The most generations between a caller and the browser it names: one
   /// for the hosts browsers start, a few more for a launcher or sandbox in

@@ -16,7 +16,7 @@ public struct SiteReport: Hashable, Sendable {
   /// The browser's process: the parent of the host that reported the site.
   public var browserPID: Int32
   /// Whether the browser says that window has the focus (its own view, which
-  /// some window managers leave stale; see docs/websites.md).
+  /// some window managers leave stale; see docs/using/websites.md).
   public var windowFocused: Bool
 
   public init(site: Site, browserPID: Int32, windowFocused: Bool) {

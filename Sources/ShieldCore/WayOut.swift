@@ -26,3 +26,40 @@ public enum WayOut: String, Hashable, Sendable {
     }
   }
 }
+
+extension WayOut {
+  /// A shield as every process can name it from the ledger: a rule at its
+  /// limit on a day, at a count of grants. A grant raises the limit, so the
+  /// next limit is the next shield; a shield offered again (after a
+  /// dismissal, in another tab) is the same one.
+  public struct Shield: Hashable, Sendable {
+    public var rule: String
+    public var day: LocalDay
+    public var grants: Int
+
+    public init(rule: String, day: LocalDay, grants: Int) {
+      self.rule = rule
+      self.day = day
+      self.grants = grants
+    }
+  }
+
+  /// Which ways out count, where no notification tells one shield from the
+  /// next (the browser's shield page, through the native host): one per
+  /// shield shown, and none while no shield is shown (the rule is not at its
+  /// limit), however often the way out is sent.
+  public struct Tally: Hashable, Sendable {
+    /// Per rule, the shield whose way out was counted last.
+    private var counted: [String: Shield] = [:]
+
+    public init() {}
+
+    /// Whether a way out taken now counts, with `shield` the rule's shield
+    /// that stands now (`nil`: none); a counted one is remembered.
+    public mutating func take(at shield: Shield?) -> Bool {
+      guard let shield, counted[shield.rule] != shield else { return false }
+      counted[shield.rule] = shield
+      return true
+    }
+  }
+}

@@ -26,6 +26,9 @@ struct LedgerRequestsTests {
     var ledger = Ledger()
     let yesterday = today.adding(days: -1)!
     #expect(ledger.recordTaskAsked(for: "social", on: today) == 1)
+    // Another task at the same limit is the same request; after a grant, the next limit's is the next.
+    #expect(ledger.recordTaskAsked(for: "social", on: today) == 1)
+    try ledger.recordGrant(for: Rule(name: "social", apps: ["Instagram"]), on: today)
     #expect(ledger.recordTaskAsked(for: "social", on: today) == 2)
     #expect(ledger.recordTaskAsked(for: "video", on: today) == 1)
     #expect(ledger.recordBackedOut(for: "social", on: today) == 1)
@@ -36,11 +39,42 @@ struct LedgerRequestsTests {
     let text = ledger.json.serialized
     #expect(
       text
-        == #"{"version":1,"days":[{"date":"2026-11-28","grants":{},"tasksAsked":{"social":1}},"#
-        + #"{"date":"2026-11-29","grants":{},"tasksAsked":{"social":2,"video":1},"backedOut":{"social":1}}]}"#)
+        == #"{"version":1,"days":[{"date":"2026-11-28","grants":{},"tasksAsked":{"social":1},"#
+        + #""tasksAskedAt":{"social":0}},{"date":"2026-11-29","grants":{"social":1},"#
+        + #""tasksAsked":{"social":2,"video":1},"backedOut":{"social":1},"tasksAskedAt":{"social":1,"video":0}}]}"#)
     let read = try Ledger(json: JSONValue(parsing: text))
     #expect(read == ledger)
     #expect(read.json.serialized == text)
+  }
+
+  @Test("Over seeded sequences of asks, grants and days, a request counts exactly when its rule's shield is new")
+  func oncePerShield() throws {
+    var random = SeededRandom(seed: 25)
+    let rules = ["social", "video"].map { Rule(name: $0, apps: [AppPattern(name: $0)], maxGrantsPerDay: 100) }
+    for _ in 0..<300 {
+      var ledger = Ledger()
+      // The model: per day and rule, the grants at the last counted request, and the count.
+      var lastShield: [LocalDay: [String: Int]] = [:]
+      var counts: [LocalDay: [String: Int]] = [:]
+      for _ in 0..<40 {
+        let rule = rules[Int.random(in: 0..<rules.count, using: &random)]
+        let day = today.adding(days: Int.random(in: 0..<2, using: &random))!
+        if Int.random(in: 0..<3, using: &random) == 0 {
+          try ledger.recordGrant(for: rule, on: day)
+          continue
+        }
+        let shield = ledger.grants(for: rule.name, on: day)
+        let isNew = lastShield[day]?[rule.name] != shield
+        if isNew {
+          lastShield[day, default: [:]][rule.name] = shield
+          counts[day, default: [:]][rule.name, default: 0] += 1
+        }
+        let counted = ledger.recordTaskAsked(for: rule.name, on: day)
+        #expect(counted == counts[day]?[rule.name])
+        // What is written reads back to the same decisions.
+        ledger = try Ledger(json: JSONValue(parsing: ledger.json.serialized))
+      }
+    }
   }
 
   @Test("A day with only counts may leave out its grants, as a day of use may")
@@ -88,9 +122,10 @@ struct LedgerRequestsTests {
     let store = LedgerStore(directory: state.path)
     let rule = Rule(name: "social", apps: ["Instagram"])
     #expect(try store.recordTaskAsked(for: "social").value.count == 1)
-    #expect(try store.recordTaskAsked(for: "social").value == DayCount(day: store.today, count: 2))
+    #expect(try store.recordTaskAsked(for: "social").value == DayCount(day: store.today, count: 1))
     #expect(try store.recordBackedOut(for: "social").value.count == 1)
     _ = try store.recordGrant(for: rule)
+    #expect(try store.recordTaskAsked(for: "social").value == DayCount(day: store.today, count: 2))
     _ = try store.recordMeter(
       usage: [store.today: ["social": 120]], metered: ["social"], limitReached: ["social": 1], on: store.today)
     let ledger = try store.load().value
@@ -100,7 +135,7 @@ struct LedgerRequestsTests {
     #expect(ledger.usedSeconds(for: "social", on: store.today) == 120)
   }
 
-  @Test("Requests counted at the same moment by separate stores are all kept")
+  @Test("Counts made at the same moment by separate stores are all kept; the requests are one shield's")
   func concurrentCounts() throws {
     let state = try TemporaryDirectory()
     let stores = (0..<4).map { _ in LedgerStore(directory: state.path) }
@@ -114,7 +149,7 @@ struct LedgerRequestsTests {
     }
     #expect(failures.load(ordering: .relaxed) == 0)
     let ledger = try stores[0].load().value
-    #expect(ledger.tasksAsked(for: "social", on: stores[0].today) == 20)
+    #expect(ledger.tasksAsked(for: "social", on: stores[0].today) == 1)
     #expect(ledger.backedOut(for: "social", on: stores[0].today) == 20)
   }
 

@@ -191,11 +191,18 @@ struct UsageMeterLimitTests {
     #expect(meter.usage(of: "social")?.overLimit == true)
   }
 
-  @Test("A warning longer than the limit comes at the first use")
-  func warningLongerThanLimit() {
+  @Test(
+    "A warning as long as the limit or longer is none: the limit comes alone",
+    arguments: [(1, 1), (1, 2), (5, 10)])
+  func warningAsLongAsTheLimit(limit: Int, warn: Int) {
     var clock = MeterClock(wall: localNoon("2026-06-15"))
-    var meter = makeMeter([socialRule(dailyLimitMinutes: 1, warnMinutes: 2)], clock: clock)
-    #expect(meter.inUse(["social"], at: clock.now) == [.warning(rule: "social", remaining: .seconds(60))])
+    var meter = makeMeter([socialRule(dailyLimitMinutes: limit, warnMinutes: warn)], clock: clock)
+    #expect(meter.inUse(["social"], at: clock.now) == [])
+    #expect(
+      meter.nextDeadline()
+        == MonotonicTime(nanoseconds: clock.now.monotonic.nanoseconds + UInt64(limit) * 60_000_000_000))
+    clock.pass(.seconds(1))
+    #expect(meter.advance(to: clock.now) == [])
     clock.pass(until: meter.nextDeadline()!)
     #expect(meter.advance(to: clock.now) == [.limitReached(rule: "social")])
   }
@@ -246,7 +253,8 @@ struct UsageMeterGrantTests {
   func grantTooCloseForWarning() {
     var clock = MeterClock(wall: localNoon("2026-06-15"))
     var meter = makeMeter([socialRule(warnMinutes: 10)], clock: clock)
-    #expect(meter.inUse(["social"], at: clock.now) == [.warning(rule: "social", remaining: .seconds(300))])
+    // A warning longer than the limit is none.
+    #expect(meter.inUse(["social"], at: clock.now) == [])
     clock.pass(.seconds(300))
     #expect(meter.advance(to: clock.now) == [.limitReached(rule: "social")])
     #expect(meter.granted("social", grantsToday: 1, at: clock.now) == [.lifted(rule: "social")])

@@ -83,8 +83,8 @@ struct CallingThreadTests {
       path: try ObjectPath("/org/example/Signals"), interface: Ping.interface, member: Ping.member, "one")
     // The bus forwards the signal before it answers the emitter's next call, and
     // answers the listener's call after the signal: waiting for that reply reads it.
-    _ = try await emitter.call(.bus, .bus, .bus, try MemberName("GetId"))
-    _ = try await listener.call(.bus, .bus, .bus, try MemberName("GetId"))
+    _ = try await emitter.call(BusInterface.getId, destination: .bus, path: .bus)
+    _ = try await listener.call(BusInterface.getId, destination: .bus, path: .bus)
     var iterator = stream.makeAsyncIterator()
     #expect(await iterator.next()?.text == "one")
   }

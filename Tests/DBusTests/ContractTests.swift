@@ -122,9 +122,9 @@ struct ContractTests {
 
   @Test func introspectionNamesTheDeclaredArguments() async throws {
     let exported = try Exported()
-    let reply = try await exported.client.call(
-      exported.server.uniqueName, Shapes.path, .introspectable, try MemberName("Introspect"))
-    let document = try XMLDocument(xmlString: try reply.decode(String.self))
+    let xml = try await exported.client.call(
+      IntrospectableInterface.introspect, destination: exported.server.uniqueName, path: Shapes.path)
+    let document = try XMLDocument(xmlString: xml)
     func values(_ path: String) throws -> [String] {
       try document.nodes(forXPath: "/node/interface[@name='org.example.Shapes1']/" + path).compactMap(\.stringValue)
     }
@@ -135,7 +135,7 @@ struct ContractTests {
     #expect(try values("method[@name='Forget']/arg/@type") == ["s", "at"])
     #expect(try values("signal[@name='Resized']/arg/@name") == ["width", "height"])
     // The contract's own description is the element the object introspects with.
-    #expect(try reply.decode(String.self).contains(Shapes.contract.introspectionXML))
+    #expect(xml.contains(Shapes.contract.introspectionXML))
   }
 
   @Test func anInterfaceMissingOrAddingAMethodIsRefused() throws {

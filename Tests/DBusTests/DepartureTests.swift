@@ -18,8 +18,8 @@ struct DepartureTests {
     let calls = Calls()
     let subscription = try await watcher.watchDeparture(of: peer.uniqueName) { calls.add() }
     try spoofer.emit(
-      path: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), destination: watcher.uniqueName,
-      peer.uniqueName.rawValue, peer.uniqueName.rawValue, "")
+      BusInterface.nameOwnerChanged, path: .bus, destination: watcher.uniqueName, peer.uniqueName.rawValue,
+      peer.uniqueName.rawValue, "")
     // A call on the watcher's connection comes back after the forged signal was dispatched.
     _ = try await watcher.nameOwner(.bus)
     #expect(calls.count == 0)

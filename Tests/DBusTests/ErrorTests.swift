@@ -33,9 +33,7 @@ struct ErrorTests {
                 return []
               }),
             try Method("BlockingOnOwnThread") { [client = server] call in
-              _ = try client.callBlocking(
-                try Message.methodCall(
-                  destination: .bus, path: .bus, interface: .bus, member: try MemberName("GetId")))
+              _ = try client.callBlocking(try BusInterface.getId.message(destination: .bus, path: .bus))
               return []
             },
           ])

@@ -22,9 +22,8 @@ struct ExportTests {
     try server.export([interface], at: try ObjectPath("/org/example/shapes/square"))
 
     func introspect(_ path: String) async throws -> String {
-      let reply = try await client.call(
-        server.uniqueName, try ObjectPath(path), .introspectable, try MemberName("Introspect"))
-      return try reply.decode(String.self)
+      try await client.call(
+        IntrospectableInterface.introspect, destination: server.uniqueName, path: try ObjectPath(path))
     }
 
     let xml = try await introspect("/org/example/shapes/square")
@@ -59,9 +58,8 @@ struct ExportTests {
     let bus = try BusDaemon()
     let server = try Connection(.address(bus.address))
     let client = try Connection(.address(bus.address))
-    _ = try await client.call(server.uniqueName, .root, .peer, try MemberName("Ping"))
-    let machine = try await client.call(server.uniqueName, .root, .peer, try MemberName("GetMachineId"))
-    let id = try machine.decode(String.self)
+    try await client.call(PeerInterface.ping, destination: server.uniqueName, path: .root)
+    let id = try await client.call(PeerInterface.getMachineId, destination: server.uniqueName, path: .root)
     #expect(id.count == 32)
     #expect(id.allSatisfy { $0.isHexDigit })
   }

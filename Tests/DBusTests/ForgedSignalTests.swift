@@ -6,8 +6,7 @@ private func forgeNameOwnerChanged(
   from spoofer: Connection, to destination: BusName?, name: BusName, oldOwner: String, newOwner: String
 ) throws {
   try spoofer.emit(
-    path: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), destination: destination,
-    name.rawValue, oldOwner, newOwner)
+    BusInterface.nameOwnerChanged, path: .bus, destination: destination, name.rawValue, oldOwner, newOwner)
 }
 
 @Suite("Signals that claim to come from the bus or a well-known name are checked against their sender")
@@ -47,8 +46,7 @@ struct ForgedSignalTests {
   @Test func aStreamOfTheBussOwnSignalsIgnoresTheSameSignalFromAThirdConnection() async throws {
     let spoofer = try Connection(.address(bus.address))
     let watcher = try Connection(.address(bus.address))
-    let rule = MatchRule(
-      sender: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), arguments: [0: name.rawValue])
+    let rule = BusInterface.nameOwnerChanged.rule(sender: .bus, arguments: [0: name.rawValue])
     let stream = try await watcher.signals(matching: rule)
     try forgeNameOwnerChanged(from: spoofer, to: watcher.uniqueName, name: name, oldOwner: "", newOwner: ":1.999")
     try forgeNameOwnerChanged(from: spoofer, to: nil, name: name, oldOwner: "", newOwner: ":1.999")

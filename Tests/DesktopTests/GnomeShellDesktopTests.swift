@@ -26,6 +26,8 @@ import Testing
   @Test func focusHideCloseSpoofingDisablingAndARestartOfGnomeShell() async throws {
     let session = try await GnomeShellSession()
     _ = try await session.launchFoot(appID: "Other")
+    // The backend is the test process's: the extension serves it once this process owns the service's name.
+    try await session.ownServiceName()
     let desktop = try #require(try DesktopChoice.auto.open(environment: session.environment, covers: { _ in true }))
     #expect(desktop.kind == .gnome)
     #expect(desktop.attention == nil)
@@ -74,6 +76,8 @@ import Testing
         BusName("org.gnome.Shell"), ObjectPath("/org/shieldbridge/ShellExtension"),
         InterfaceName("org.shieldbridge.ShellExtension1"), MemberName("Hide"), [victim.id], timeout: HangBound.answer)
     }
+    // A connection of this process is served (the process owns the service's name); a foreign
+    // process is refused everything, Watch included: see MeterGnomeTests.
     _ = try await log.first("Victim's focus", after: mark, where: Self.isFocus(ofClass: "Victim"))
     #expect(!log.events.dropFirst(mark).contains(where: Self.isFocus(ofClass: "Spoofed")))
     #expect(log.events.dropFirst(mark).filter(Self.isNotice(containing: "ignored FocusChanged")).count == 1)
@@ -145,6 +149,7 @@ import Testing
 
   @Test func withoutTheExtensionTheBackendSaysWhatToRun() async throws {
     let session = try await GnomeShellSession(enabled: false)
+    try await session.ownServiceName()
     let desktop = try #require(try DesktopChoice.gnome.open(environment: session.environment, covers: { _ in true }))
     let log = EventLog<DesktopEvent>()
     let task = log.collect(desktop.events(idleAfter: .seconds(300)))
@@ -189,6 +194,7 @@ import Testing
   @Test func theExtensionsHelpersCopyOfTheShellsSignalIsNotAStrangers() async throws {
     let session = try await GnomeShellSession(extensionsHelper: true)
     _ = try await session.launchFoot(appID: "Other")
+    try await session.ownServiceName()
     let desktop = try #require(try DesktopChoice.gnome.open(environment: session.environment, covers: { _ in true }))
     let log = EventLog<DesktopEvent>()
     let task = log.collect(desktop.events(idleAfter: .seconds(300)))
@@ -199,11 +205,10 @@ import Testing
     defer { listener.close() }
     let heard = Mutex<[(sender: String, path: String, state: Double?)]>([])
     let subscription = try await listener.addSignalHandler(
-      matching: MatchRule(
-        interface: InterfaceName("org.gnome.Shell.Extensions"), member: MemberName("ExtensionStateChanged"))
+      matching: GnomeShellExtensionsInterface.extensionStateChanged.rule()
     ) { message in
       var state: Double?
-      if let (_, info) = try? message.decode(String.self, [String: Variant].self),
+      if let (_, info) = try? GnomeShellExtensionsInterface.extensionStateChanged.decode(message),
         case .double(let value)? = info["state"]?.value
       {
         state = value
@@ -252,9 +257,8 @@ import Testing
     let spoofer = try SignalSpoofer(address: session.bus.address)
     mark = log.count
     try spoofer.connection.emit(
-      path: ObjectPath("/org/gnome/Shell"), interface: InterfaceName("org.gnome.Shell.Extensions"),
-      member: MemberName("ExtensionStateChanged"), destination: nil, GnomeShellSession.uuid,
-      ["state": Variant(.double(2))] as [String: Variant])
+      GnomeShellExtensionsInterface.extensionStateChanged, path: GnomeShellExtensionsInterface.path,
+      destination: nil, GnomeShellSession.uuid, ["state": Variant(.double(2))])
     _ = try await log.first(
       "the notice of the stranger's ExtensionStateChanged", after: mark,
       where: Self.isNotice(containing: "ignored ExtensionStateChanged from \(spoofer.uniqueName)"))

@@ -21,6 +21,16 @@ struct KWinDesktopTests {
     return (bus, session)
   }
 
+  /// What KWin's `/Scripting` introspects is what ``KWinScriptingInterface`` declares.
+  static func expectTheDeclaredScriptingInterface(on bus: BusDaemon) async throws {
+    let checker = try Connection(.address(bus.address))
+    defer { checker.close() }
+    let differences = try await IntrospectedContract.differences(
+      KWinScriptingInterface.contract, destination: KWinScriptingInterface.busName, path: KWinScriptingInterface.path,
+      on: checker)
+    #expect(differences == [])
+  }
+
   static func isFocus(of windowClass: String, pid: Int32) -> @Sendable (DesktopEvent) -> Bool {
     { event in
       guard case .focus(let focused?) = event else { return false }
@@ -35,6 +45,7 @@ struct KWinDesktopTests {
   @Test("Focus of each xterm, a fake Activated refused, hide → Iconic, close → gone, vanished windows")
   func focusHideClose() async throws {
     let (bus, session) = try await Self.start()
+    try await Self.expectTheDeclaredScriptingInterface(on: bus)
     let alpha = try await session.launchXterm(windowClass: "Alpha")
     let beta = try await session.launchXterm(windowClass: "Beta")
     let desktop = try KWinDesktop(busAddress: bus.address, runtimeFolder: session.home.path)
@@ -108,10 +119,9 @@ struct KWinDesktopTests {
 
     // Someone unloads the focus script: the next hide finds it gone and loads it again.
     let plugins = try await intruder.call(
-      try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
-      try MemberName("unloadScript"), KWinDesktop.pluginPrefix(for: desktop.callbackName) + "-focus-1",
-      timeout: HangBound.answer
-    ).decode(Bool.self)
+      KWinScriptingInterface.unloadScript, destination: KWinScriptingInterface.busName,
+      path: KWinScriptingInterface.path, KWinDesktop.pluginPrefix(for: desktop.callbackName) + "-focus-1",
+      timeout: HangBound.answer)
     #expect(plugins)
     let unloaded = log.count
     #expect(try await desktop.hide(where: Self.isClass("Nobody")) == 0)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// What dunst sends for each gesture, as `NotificationClient` sees it: the
-/// dunst rows of `docs/notification-servers.md`, pinned against dunst under
+/// dunst rows of `docs/reference/notification-servers.md`, pinned against dunst under
 /// Xvfb with `Tests/Fixtures/dunstrc` (dunst's own mouse defaults).
 ///
 /// Each sequence is fenced as in ``XfceNotifydEndToEndTests``: a second

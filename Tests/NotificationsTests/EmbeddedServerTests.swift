@@ -138,11 +138,8 @@ struct EmbeddedServerMethodTests {
 
   @Test func introspectionDescribesBothInterfacesAndTheFourSignals() async throws {
     let fixture = try await EmbeddedServer()
-    let reply = try await fixture.connection().call(
-      NotificationsNames.busName, NotificationsNames.path,
-      InterfaceName("org.freedesktop.DBus.Introspectable"),
-      MemberName("Introspect"))
-    let xml = try reply.decode(String.self)
+    let xml = try await fixture.connection().call(
+      IntrospectableInterface.introspect, destination: NotificationsNames.busName, path: NotificationsNames.path)
     for name in [
       "org.freedesktop.Notifications", "org.shieldbridge.NotificationServer1", "Notify",
       "CloseNotification",

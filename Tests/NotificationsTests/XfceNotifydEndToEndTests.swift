@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// What a click on xfce4-notifyd's bubble sends, as `NotificationClient`
-/// sees it: the rows of `docs/notification-servers.md` for xfce4-notifyd
+/// sees it: the rows of `docs/reference/notification-servers.md` for xfce4-notifyd
 /// 0.7.3, pinned against the real server under Xvfb on a private bus.
 ///
 /// Each sequence is fenced: after the click the test posts a second

@@ -58,4 +58,26 @@ struct AtomicReplaceTests {
       #expect(left == ["ledger.json", "other.tmp-1"])
     }
   }
+
+  @Test("A replace removes the temporary files of its path whose writer is dead, and only those")
+  func staleTemporaryFilesOfDeadWritersGo() throws {
+    try withScratchFolder { folder in
+      let path = folder + "/config.json"
+      // A pid that ran and ended: a child that exited and was reaped.
+      let child = fork()
+      if child == 0 { _exit(0) }
+      var status: Int32 = 0
+      #expect(waitpid(child, &status, 0) == child)
+      let dead = "config.json\(FileSystem.temporaryInfix)\(child)-1a2b"
+      let live = "config.json\(FileSystem.temporaryInfix)\(getpid())-3c4d"
+      let initProcess = "config.json\(FileSystem.temporaryInfix)1-5e6f"
+      let odd = [
+        "config.json.tmp-notes", "config.json.tmp-\(child)-XYZ", "config.json.tmp-\(child)-", "other.tmp-\(child)-ab",
+      ]
+      for name in [dead, live, initProcess] + odd { plainWrite("x", to: folder + "/" + name) }
+      try FileSystem.replaceAtomically(path, with: Array("{}".utf8))
+      let left = try FileSystem.contentsOfDirectory(folder).sorted()
+      #expect(left == (["config.json", live, initProcess] + odd).sorted(), "\(left)")
+    }
+  }
 }

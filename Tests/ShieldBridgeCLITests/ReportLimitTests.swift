@@ -16,7 +16,10 @@ struct ReportLimitTests {
     // 2026-11-23 is a Monday.
     let from = LocalDay("2026-11-23")!
     let to = LocalDay("2026-11-29")!
-    let report = HistoryReport(history: History(), ledger: Ledger(), rules: RuleSet([rule]), from: from, to: to)
+    // Recorded from the Monday on, without the meter's limit: each day has the one the configuration gives.
+    var history = History()
+    history.record(HistoryEntry(), for: "social", on: from)
+    let report = HistoryReport(history: history, ledger: Ledger(), rules: RuleSet([rule]), from: from, to: to)
     #expect(report.days.map { $0.rules[0].limitSeconds } == [300, 300, 300, 300, 300, 1_800, 1_800])
     let lines = ReportText.lines(report, style: .ascii, localizer: .source)
     #expect(lines[1].hasPrefix("  2026-11-23  limit 5 minutes   "), "\(lines[1])")

@@ -69,7 +69,9 @@ struct ReportTextTests {
     let summary = try #require(report.summaries.first)
     #expect(summary.totalSeconds == 1_080)
     #expect(summary.averageSeconds == 1_080 / 7)
-    #expect(summary.previousAverageSeconds == 1_400 / 7)
+    // The period before is on record from its sixth day (the history's first, -8) on: two days.
+    #expect(summary.previousRecordedDays == 2)
+    #expect(summary.previousAverageSeconds == 1_400 / 2)
     #expect(summary.busiestApp == "Instagram")
     #expect(summary.grants == 1)
     #expect(summary.tasksDeclined == 2)
@@ -80,7 +82,7 @@ struct ReportTextTests {
     #expect(lines[6].hasSuffix("  15 minutes"))
     #expect(lines.contains("  Total: 18 minutes"))
     #expect(lines.contains("  On average 3 minutes a day"))
-    #expect(lines.contains("  About the same as the period before"))
+    #expect(lines.contains("  9 minutes a day less than the period before"))
     #expect(lines.contains("  Used most: Instagram, 10 minutes"))
     #expect(lines.contains("  1 grant taken"))
     #expect(lines.contains("  2 tasks declined"))
@@ -96,6 +98,100 @@ struct ReportTextTests {
     #expect(rule?["apps"]?.arrayValue?.count == 2)
     #expect(json["summary"]?.arrayValue?.first?["busiestApp"]?.stringValue == "Instagram")
     #expect(json["totalSeconds"]?.integerValue == 1_080)
+  }
+
+  /// Issue 33's ninth point: the week of a new install.
+  @Test("Days before the first record are no days: no limit, no bar, not in the average, nothing to compare")
+  func daysBeforeTheFirstRecord() throws {
+    // Installed today: 3 minutes of use, the limit the meter had in force.
+    let stored = history([(0, HistoryEntry(usedSeconds: 180, apps: ["Instagram": 180], limitSeconds: 600))])
+    let report = HistoryReport(
+      history: stored, ledger: Ledger(), rules: RuleSet([social]), from: today.adding(days: -6)!, to: today)
+    #expect(report.days.map(\.isRecorded) == [false, false, false, false, false, false, true])
+    #expect(report.days.map { $0.rules[0].limitSeconds } == [0, 0, 0, 0, 0, 0, 600])
+    let summary = try #require(report.summaries.first)
+    #expect(summary.recordedDays == 1 && summary.averageSeconds == 180)
+    #expect(summary.previousRecordedDays == 0 && summary.previousAverageSeconds == nil && summary.changeSeconds == nil)
+
+    let lines = ReportText.lines(report, style: .ascii, localizer: .source)
+    #expect(lines[1] == "  2026-11-23  no record")
+    #expect(lines[6] == "  2026-11-28  no record")
+    #expect(lines[7].hasPrefix("  2026-11-29  limit 10 minutes  ") && lines[7].hasSuffix("  3 minutes"))
+    #expect(lines.contains("  On average 3 minutes a day"), "\(lines)")
+    #expect(!lines.contains { $0.contains("period before") }, "\(lines)")
+    // The bar of the one day is drawn to its own scale: the limit's mark at the end.
+    #expect(lines[7].contains("|"))
+
+    let json = ReportJSON.json(report)
+    let days = try #require(json["days"]?.arrayValue)
+    #expect(days.map { $0["recorded"]?.boolValue } == [false, false, false, false, false, false, true])
+    #expect(days[0]["rules"]?.arrayValue?.first?["limitSeconds"] == nil)
+    #expect(days[6]["rules"]?.arrayValue?.first?["limitSeconds"]?.integerValue == 600)
+    let rule = json["summary"]?.arrayValue?.first
+    #expect(rule?["recordedDays"]?.integerValue == 1 && rule?["averageSeconds"]?.integerValue == 180)
+    #expect(rule?["previousAverageSeconds"] == .null && rule?["changeSeconds"] == .null)
+    #expect(json["recordedDays"]?.integerValue == 1 && json["averageSeconds"]?.integerValue == 180)
+
+    // Nothing recorded at all: every day is no day, and no average is said.
+    let empty = HistoryReport(
+      history: History(), ledger: Ledger(), rules: RuleSet([social]), from: today.adding(days: -6)!, to: today)
+    let emptyLines = ReportText.lines(empty, style: .ascii, localizer: .source)
+    #expect(emptyLines.filter { $0.hasSuffix("no record") }.count == 7)
+    #expect(emptyLines.contains("  Total: 0 minutes") && !emptyLines.contains { $0.contains("On average") })
+  }
+
+  @Test("A few seconds are under a minute, in the text and the weekly summary's words alike")
+  func underAMinute() throws {
+    let stored = history([
+      (-1, HistoryEntry(usedSeconds: 0, limitSeconds: 600)),
+      (0, HistoryEntry(usedSeconds: 40, apps: ["Instagram": 40], limitSeconds: 600)),
+    ])
+    let report = HistoryReport(
+      history: stored, ledger: Ledger(), rules: RuleSet([social]), from: today.adding(days: -1)!, to: today)
+    let lines = ReportText.lines(report, style: .ascii, localizer: .source)
+    #expect(lines[1].hasSuffix("  0 minutes"), "\(lines)")
+    #expect(lines[2].hasSuffix("  under a minute"), "\(lines)")
+    #expect(lines.contains("  Total: under a minute"))
+    #expect(lines.contains("  On average under a minute a day"))
+    #expect(lines.contains("  Used most: Instagram, under a minute"))
+    let english = Localizer.source
+    #expect(english.render(ProductMessage.time(0, as: .total)) == "Total: 0 minutes")
+    #expect(english.render(ProductMessage.time(59, as: .day)) == "under a minute")
+    #expect(english.render(ProductMessage.time(60, as: .day)) == "1 minute")
+    #expect(english.render(ProductMessage.time(90, as: .average)) == "On average 2 minutes a day")
+  }
+
+  /// A "Not now" on the shield page is counted in the ledger at once; the history takes it at the
+  /// service's next save. The page written just after it must show it.
+  @Test("The ledger's tasks asked and ways out count before the service saves the history")
+  func ledgerCountsAsTheyHappen() throws {
+    let stored = history([(0, HistoryEntry(usedSeconds: 300, limitSeconds: 600, shieldsShown: 1))])
+    var ledger = Ledger()
+    ledger.recordTaskAsked(for: "social", on: today)
+    ledger.recordBackedOut(for: "social", on: today)
+    let report = HistoryReport(
+      history: stored, ledger: ledger, rules: RuleSet([social]), from: today.adding(days: -6)!, to: today)
+    let day = try #require(report.days.last?.rules.first)
+    #expect(day.tasksAsked == 1 && day.backedOut == 1)
+    #expect(report.summaries.first?.tasksDeclined == 1 && report.summaries.first?.backedOut == 1)
+    #expect(ReportText.lines(report, style: .ascii, localizer: .source).contains("  1 task declined"))
+  }
+
+  @Test("The page draws a day before the first record without a bar or a limit, and has a legend for the line")
+  func pageOfANewInstall() throws {
+    let stored = history([(0, HistoryEntry(usedSeconds: 40, apps: ["Instagram": 30], limitSeconds: 600))])
+    let report = HistoryReport(
+      history: stored, ledger: Ledger(), rules: RuleSet([social]), from: today.adding(days: -6)!, to: today)
+    let page = ReportHTML.page(report, localizer: .source)
+    #expect(!page.contains("′"))
+    #expect(page.contains("<span class=\"limit\">") && page.contains("The day’s limit</span>"))
+    #expect(page.contains("Not split by app</span>"))
+    #expect(page.components(separatedBy: "class=\"limit\" x1=").count == 2, "one limit line: today's")
+    #expect(page.components(separatedBy: "data-recorded=\"false\"").count == 7)
+    // The time under the bar is the text's words, in lines that fit the day's slot.
+    #expect(page.contains(#"dy="0">under a</tspan><tspan x="332" dy="13">minute</tspan></text>"#), "\(page)")
+    #expect(page.contains(#"dy="0">no</tspan><tspan x="32" dy="13">record</tspan></text>"#))
+    #expect(page.contains("<td>no record</td>") && page.contains("<td>under a minute</td>"))
   }
 
   @Test("The report's texts come from the catalogs, with the language's plural forms")

@@ -92,7 +92,10 @@ import Testing
         ["rules", "add", "x", "--app", "A", "--on-limit", "kill"], .usage, "--on-limit takes one of hide, close, notify"
       ),
       (["rules", "add", "--app", "A"], .usage, "missing argument, expected: NAME"),
-      (["rules", "add", "x"], .configError, "rules[1].apps: expected at least one app"),
+      (
+        ["rules", "add", "x"], .usage,
+        "a rule covers at least one app or site: give --app APP or --site SITE, or run 'shieldbridge rules pick x'"
+      ),
       (["rules", "add", "x", "--app", "instagram"], .configError, "is already covered by the rule \"social\""),
       (
         ["rules", "add", "x", "--app", "A", "--grant", "0m"], .configError,
@@ -101,7 +104,6 @@ import Testing
       (["rules", "set", "social"], .usage, "give at least one setting to change"),
       (["rules", "set", "nope", "--limit", "5m"], .dataError, "no rule is named \"nope\""),
       (["rules", "remove", "nope"], .dataError, "no rule is named \"nope\""),
-      (["rules", "remove", "social"], .configError, "rules: expected at least one rule"),
       (["rules", "add-app", "social"], .usage, "give at least one --app"),
       (["rules", "remove-app", "social", "--app", "Nope"], .dataError, "the rule \"social\" lists no app \"Nope\""),
       (["rules", "add-site", "social"], .usage, "give at least one --site"),
@@ -118,6 +120,30 @@ import Testing
     #expect(ending.status == status)
     #expect(ending.error?.contains(message) == true, "\(ending.error ?? "")")
     #expect(place.text == Self.social)
+  }
+
+  @Test func anAppTheRuleHasJoinsItsEntry() async throws {
+    let place = try Place(
+      #"{"rules": [{"name": "social", "apps": [{"name": "Instagram", "sites": ["instagram.com"]}]}]}"#)
+    let ending = await place.run(["rules", "add-app", "social", "--app", "Instagram", "--app", "TikTok"])
+    #expect(ending.status == .success, "\(ending.error ?? "")")
+    let apps = place.rules[0].apps
+    #expect(apps.map(\.name) == ["Instagram", "TikTok"])
+    #expect(apps[0].classes == ["Instagram"] && apps[0].sites.map(\.name) == ["instagram.com"])
+    // Again: nothing to add, nothing written, and it is no failure.
+    let before = place.text
+    let again = await place.run(["rules", "add-app", "social", "--app", "instagram"])
+    #expect(again.status == .success)
+    #expect(place.text == before)
+  }
+
+  @Test func removingTheLastRuleLeavesNoRuleSet() async throws {
+    let place = try Place(#"{"idleMinutes": 3, "rules": [{"name": "social", "apps": ["Instagram"]}]}"#)
+    let ending = await place.run(["rules", "remove", "social"])
+    #expect(ending.status == .success, "\(ending.error ?? "")")
+    #expect(!place.text.contains("rules") && place.text.contains("\"idleMinutes\": 3"))
+    #expect(try Configuration.load(from: place.path).configuration.rules.isBuiltIn)
+    #expect(await place.run(["rules", "list"]).status == .success)
   }
 
   @Test func aBrokenFileIsNeitherListedNorEdited() async throws {

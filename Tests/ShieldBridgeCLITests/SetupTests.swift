@@ -39,7 +39,7 @@ import Testing
     #expect(
       script.transcript.filter { $0.hasPrefix("? ") } == [
         "? Which ones? Their numbers, such as 1 3 6:",
-        "? Minutes a day on them together before the shield [5]:",
+        "? Minutes a day they may be used, all together [5]:",
         "? Minutes one solved task adds [5]:",
         "? Tasks a day at most [5]:",
       ])

@@ -78,7 +78,15 @@ struct UsageTextTests {
       line(.processes, .running, choice: .processes)
         == #"counted: running processes ("desktop": "processes" in config.json)"#)
     #expect(line(nil, nil, choice: .off) == #"not counted: "desktop" is "off" in config.json"#)
-    #expect(line(nil, nil, hasRules: false) == "not counted: config.json has no rules, so no app is metered")
+    #expect(line(nil, nil, hasRules: false) == "not counted: no rule is set, so no app is metered")
+    // Where the log is, named: not "its log says why" without saying where it is.
+    #expect(
+      UsageText.sourceLine(
+        backend: nil, counting: nil, choice: .auto, hasRules: true, notRunning: nil,
+        log: "journalctl --user -u shieldbridge")
+        == "not counted: the service watches no desktop; its log says why: journalctl --user -u shieldbridge")
+    #expect(
+      line(nil, nil) == "not counted: the service watches no desktop; its log says why: see 'shieldbridge doctor'")
     #expect(
       line(nil, nil, notRunning: "the service is not running")
         == "not counted: the service is not running; the figures are from the ledger and may be up to 30 s old")

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import JSON
 import Notifications
+import Posix
 import Spawn
 import TestSupport
 import Testing
@@ -156,5 +157,79 @@ struct ClockJumpTests {
     #expect(lifted["date"]?.stringValue == today)
     _ = await second.terminate()
     #expect(!second.logLines.contains { $0.contains("a new day") }, "\(second.logLines)")
+  }
+
+  @Test("faketime -f +1d with libfaketime's defaults (boot and monotonic clocks faked too) is no new day")
+  func faketimeWithItsDefaults() async throws {
+    let faketime = try requiredTool("faketime", package: "faketime")
+    let sandbox = try Sandbox()
+    let app = try RenamedSleep(in: sandbox)
+    let running = try app.launch()
+    defer { running.process.signal(SIGKILL) }
+    try sandbox.writeConfig(
+      #"{"desktop":"processes","rules":[{"name":"social","apps":["\#(app.name)"],"#
+        + #""dailyLimitMinutes":2,"grantMinutes":1,"warnMinutes":0,"onLimit":"notify"}]}"#)
+    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    let watcher = try await ServiceWatcher(address: desk.bus.address)
+    let arguments = ["--minute-length", "1000", "--save-interval", "1000"]
+    func usage() async throws -> JSONValue {
+      let reply = try await watcher.call(ServiceInterface.usage.name)
+      return try JSONValue(parsing: try reply.decode(String.self))
+    }
+
+    // A day's use recorded by a service on the real clocks.
+    let first = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, arguments: arguments)
+    let atLimit = try await poll("the rule at its limit of 2 s", timeout: .seconds(30)) {
+      let report = try await usage()
+      return report.usageRule("social")?["overLimit"]?.boolValue == true ? report : JSONValue?.none
+    }
+    let today = try #require(atLimit["date"]?.stringValue, "\(atLimit)")
+    let limit = try #require(atLimit.usageRule("social")?["limitSeconds"]?.integerValue)
+    _ = await first.terminate()
+    let used = try sandbox.store.load().value.usedSeconds(for: "social", on: try #require(LocalDay(today)))
+    #expect(used >= 2)
+
+    // The attack as typed: faketime's own defaults, no FAKETIME_DONT_FAKE_MONOTONIC.
+    let faked = [faketime, "-f", "+1d"] + throughShell
+    let defaults = ["FAKETIME_DONT_FAKE_MONOTONIC": ""]
+    let environment = sandbox.serviceEnvironment(address: desk.bus.address).merging(defaults) { $1 }
+    let second = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: defaults, arguments: arguments,
+      launcher: faked)
+    let restarted = try await usage()
+    #expect(restarted["date"]?.stringValue == today, "\(restarted)")
+    let rule = try #require(restarted.usageRule("social"), "\(restarted)")
+    #expect((rule["usedSeconds"]?.integerValue ?? 0) >= used, "\(restarted)")
+    #expect(rule["limitSeconds"]?.integerValue == limit, "\(restarted)")
+    #expect(rule["overLimit"]?.boolValue == true, "\(restarted)")
+    // What notices it: the log names the faked clock.
+    _ = try await poll("the log's word on the faked boot clock", timeout: .seconds(30)) {
+      second.logLines.first { $0.contains("boot clock (CLOCK_BOOTTIME) is") && $0.contains("ahead of") }
+    }
+
+    // puzzle under the same faked clocks records on the same day.
+    let task = tasks(seed: 5, count: 1)[0]
+    let puzzle = try await onOwnThread {
+      try Subprocess.run(
+        faked + [ShieldBridgeTool.path, "puzzle", "--app", app.name, "--seed", "5"],
+        input: Array("\(task.answer)\n".utf8), environment: ShieldBridgeTool.mergedEnvironment(environment),
+        timeout: .seconds(30))
+    }
+    #expect(puzzle.status == 0, "\(puzzle.output) \(puzzle.error)")
+    let ledger = try sandbox.store.load().value
+    #expect(ledger.days.keys.map(\.description) == [today], "\(ledger.json.serialized)")
+    #expect(ledger.grants(for: "social", on: try #require(LocalDay(today))) == 1)
+    let lifted = try await poll("the grant lifts the rule", timeout: .seconds(30)) {
+      let report = try await usage()
+      return report.usageRule("social")?["grantsToday"]?.integerValue == 1 ? report : JSONValue?.none
+    }
+    #expect(lifted["date"]?.stringValue == today)
+    _ = await second.terminate()
+    #expect(!second.logLines.contains { $0.contains("a new day") }, "\(second.logLines)")
+    // Nothing of the faked clock reached the ledger's anchor: a service on the real clocks resumes it.
+    let anchor = try #require(try sandbox.store.load().value.dayAnchor)
+    #expect(anchor.day.description == today)
+    #expect(anchor.boot <= BootTime.now)
   }
 }

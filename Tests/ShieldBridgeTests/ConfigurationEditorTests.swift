@@ -102,19 +102,19 @@ import Testing
     }
   }
 
-  @Test func removeTakesTheRuleAwayAndTheLastOneIsRefusedByTheReader() throws {
+  @Test func removeTakesTheRuleAwayAndTheLastOneTakesTheRulesKeyWithIt() throws {
     let two = try edit(.add(name: "chat", apps: [RuleApp(name: "Discord")], sites: [], settings: .init()))
     let one = try edit(.remove(name: "Social"), two)
     #expect(try rules(one).map(\.name) == ["chat"])
     #expect(one.contains("futureKey"))
-    do {
-      _ = try edit(.remove(name: "chat"), one)
-      Issue.record("removing the last rule was accepted")
-    } catch {
-      guard case .invalid(let refusal) = error else { throw error }
-      #expect(refusal.keyPath == "rules")
-      #expect(refusal.problem.contains("expected at least one rule"))
-    }
+    // No rule is set: the file reads as one without "rules" (the reader refuses an empty list).
+    let none = try edit(.remove(name: "chat"), one)
+    #expect(!none.contains("\"rules\""))
+    #expect(none.contains("futureKey") && none.contains("\"scheme\": \"shieldbridge\""))
+    #expect(try Configuration.parse(Array(none.utf8), file: "config.json").0.rules.isBuiltIn)
+    // And a rule can be added again.
+    #expect(
+      try rules(try edit(.add(name: "x", apps: [RuleApp(name: "A")], sites: [], settings: .init()), none)).count == 1)
   }
 
   @Test func appsAndSitesAreAddedAndRemoved() throws {
@@ -148,7 +148,6 @@ import Testing
       RuleEdit.addSites(rule: "social", sites: ["https://www.reddit.com/"]), "rules[0].apps[2].sites[0]",
       "is not a host name"
     ),
-    (.addApps(rule: "social", apps: [RuleApp(name: "instagram")]), "rules[0].apps[2]", "listed twice"),
     (.add(name: "Social", apps: [RuleApp(name: "A")], sites: [], settings: .init()), "rules[1].name", "already used"),
     (
       .add(name: "more", apps: [RuleApp(name: "Instagram")], sites: [], settings: .init()), "rules[1].apps[0]",
@@ -274,6 +273,21 @@ import Testing
     #expect(
       PickedApp.app(for: AppIdentity(windowClass: "", appID: "a\u{1}b", executable: "ok"))
         == RuleApp(name: "ok", executables: ["ok"]))
+  }
+
+  /// A browser's windows share its class: picking one of its app windows must not add the whole browser.
+  @Test func aBrowsersAppWindowIsPickedAsItsSiteOrItsWebApp() {
+    let appWindow = AppIdentity(instance: "www.instagram.com", windowClass: "Chromium", executable: "chromium")
+    #expect(PickedApp.app(for: appWindow) == RuleApp(name: "instagram.com", sites: ["instagram.com"]))
+    let wayland = AppIdentity(appID: "chrome-www.instagram.com__reels-Default")
+    #expect(PickedApp.app(for: wayland) == RuleApp(name: "instagram.com", sites: ["instagram.com"]))
+    let webApp = AppIdentity(instance: "crx_abcdefghijklmnopabcdefghijklmnop", windowClass: "Chromium")
+    #expect(
+      PickedApp.app(for: webApp)
+        == RuleApp(name: "crx_abcdefghijklmnopabcdefghijklmnop", classes: ["crx_abcdefghijklmnopabcdefghijklmnop"]))
+    // The browser's own window: the browser, as the user picked it.
+    let browser = AppIdentity(instance: "chromium", windowClass: "Chromium")
+    #expect(PickedApp.app(for: browser) == RuleApp(name: "Chromium", classes: ["Chromium"]))
   }
 
   @Test func theNamesAreShownAsDesktopNamesThem() {

@@ -83,7 +83,7 @@ struct MeterKWinTests {
     // A third connection on KWin's bus claims the focus for Other: refused, the count goes on.
     let intruder = try Connection(.address(bus.address))
     defer { intruder.close() }
-    let names = try await intruder.call(.bus, .bus, .bus, try MemberName("ListNames")).decode([String].self)
+    let names = try await intruder.call(BusInterface.listNames, destination: .bus, path: .bus)
     var refused = 0
     for name in names where name.hasPrefix(":") && name != intruder.uniqueName.rawValue {
       do {

@@ -48,13 +48,12 @@ extension SiteHarness {
     let connection = try Connection(.address(bus.address))
     defer { connection.close() }
     return try await poll("a connection of process \(pid) on the bus") {
-      let names = try await connection.call(.bus, .bus, .bus, try MemberName("ListNames"), timeout: .seconds(10))
-      let all: [String] = try names.decode([String].self)
+      let all = try await connection.call(BusInterface.listNames, destination: .bus, path: .bus, timeout: .seconds(10))
       for name in all where name.hasPrefix(":") {
         guard let busName = BusName(rawValue: name),
-          let reply = try? await connection.call(
-            .bus, .bus, .bus, try MemberName("GetConnectionUnixProcessID"), name, timeout: .seconds(10)),
-          let owner = try? reply.decode(UInt32.self), Int32(bitPattern: owner) == pid
+          let owner = try? await connection.call(
+            BusInterface.getConnectionUnixProcessID, destination: .bus, path: .bus, name, timeout: .seconds(10)),
+          Int32(bitPattern: owner) == pid
         else { continue }
         return busName
       }

@@ -255,9 +255,8 @@ struct NativeHostTests {
     let watcher = try Connection(.address(harness.bus.address))
     defer { watcher.close() }
     let owner = try #require(try await watcher.nameOwner(ServiceNames.busName))
-    let pidReply = try await watcher.call(
-      .bus, .bus, .bus, try MemberName("GetConnectionUnixProcessID"), owner.rawValue, timeout: .seconds(10))
-    let pid = try pidReply.decode(UInt32.self)
+    let pid = try await watcher.call(
+      BusInterface.getConnectionUnixProcessID, destination: .bus, path: .bus, owner.rawValue, timeout: .seconds(10))
     kill(pid_t(pid), SIGKILL)
     _ = try await poll("the service to leave the bus") {
       try await watcher.nameOwner(ServiceNames.busName) == nil ? true : nil

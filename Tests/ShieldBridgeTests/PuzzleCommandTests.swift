@@ -100,6 +100,7 @@ struct PuzzleCommandTests {
     let first = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "1"], input: "")
     #expect(first.status == 1)
     #expect(!first.output.contains("asked"))
+    // Asked again at the same limit (no grant since): the same request, counted once.
     let task = tasks(seed: 42, count: 1)[0]
     let second = try await sandbox.run(["puzzle", "--app", "Instagram", "--seed", "42"], input: "\(task.answer)\n")
     #expect(second.status == 0, "\(second.error)")
@@ -108,7 +109,6 @@ struct PuzzleCommandTests {
         A short task
 
         Solve this task to unlock 5 more minutes for Instagram.
-        You asked for more time 2 times today.
 
         What is \(task.text)?
         Answer: 
@@ -116,26 +116,32 @@ struct PuzzleCommandTests {
         5 more minutes for Instagram are unlocked for today. Go back to it with your app switcher.
 
         """)
-    let ledger = try sandbox.store.load().value
-    #expect(ledger.tasksAsked(for: "social", on: sandbox.store.today) == 2)
+    var ledger = try sandbox.store.load().value
+    #expect(ledger.tasksAsked(for: "social", on: sandbox.store.today) == 1)
     #expect(ledger.grants(for: "social", on: sandbox.store.today) == 1)
 
-    // The third, fourth and fifth, in languages with other plural forms; the second grant's task is of step 1.
+    // The next limit's request is the second; then the third, fourth and fifth, each after a grant,
+    // in languages with other plural forms; each grant's task is of the next step.
     let expected = [
+      ("en_US", "You asked for more time 2 times today."),
       ("de_DE", "Du hast heute 3 Mal um mehr Zeit gebeten."),
       ("ru_RU", "Сегодня вы просили больше времени 4 раза."),
       ("pl_PL", "Dzisiaj o więcej czasu poproszono 5 razy."),
     ]
-    for (locale, line) in expected {
+    for (grants, (locale, line)) in expected.enumerated().map({ ($0.offset + 1, $0.element) }) {
       var environment = sandbox.environment
       environment["LANGUAGE"] = String(locale.prefix(2))
       environment["LANG"] = locale + ".UTF-8"
+      let step = tasks(seed: 3, count: 1, grant: grants)[0]
       let result = try await ShieldBridgeTool.run(
-        ["puzzle", "--app", "Instagram", "--seed", "3"], input: "", environment: environment)
-      #expect(result.status == 1)
+        ["puzzle", "--app", "Instagram", "--seed", "3"], input: "\(step.answer)\n", environment: environment)
+      #expect(result.status == 0, "\(result.error)")
       #expect(result.output.contains("\n" + line + "\n"), "\(result.output)")
-      #expect(Puzzle.find(in: result.output) == tasks(seed: 3, count: 1, grant: 1)[0])
+      #expect(Puzzle.find(in: result.output) == step)
     }
+    ledger = try sandbox.store.load().value
+    #expect(ledger.tasksAsked(for: "social", on: sandbox.store.today) == 5)
+    #expect(ledger.grants(for: "social", on: sandbox.store.today) == 5)
   }
 
   @Test("q instead of the answer takes the way out: counted, nothing unlocked, exit 1")
@@ -422,7 +428,7 @@ struct PuzzleCommandTests {
 
 @Suite("shieldbridge status shows the rules and today's limits")
 struct StatusCommandTests {
-  @Test("Without a configuration the built-in rule is shown")
+  @Test("Without a configuration the JSON has the built-in rule, and the text says that no rule is set")
   func builtInRule() async throws {
     let sandbox = try Sandbox()
     let result = try await sandbox.run(["status", "--json"])
@@ -433,8 +439,14 @@ struct StatusCommandTests {
     #expect(json["rules"]?.arrayValue?.first?["limitTodayMinutes"] == 5)
     #expect(sandbox.stateFiles().isEmpty)
 
+    // For a person: no rule is set, said plainly, with where to start; not the built-in rule's limits.
     let text = try await sandbox.run(["status"])
-    #expect(text.output.contains("default: every app\n  limit today: 5 minutes\n"))
+    #expect(
+      text.output.hasPrefix(
+        "No rule is set (there is no config.json yet): no app or site is counted or limited.\n"
+          + "Run 'shieldbridge setup' to choose the apps and sites to limit and how much.\n"), "\(text.output)")
+    #expect(!text.output.contains("default") && !text.output.contains("limit today"))
+    #expect(!text.output.contains("from tomorrow") && !text.output.contains("no longer in config.json"))
   }
 
   @Test("A damaged ledger is reported on stderr and kept aside")

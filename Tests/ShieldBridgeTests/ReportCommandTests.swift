@@ -56,6 +56,38 @@ struct ReportCommandTests {
     #expect(try sandbox.store.load().value == ledger)
   }
 
+  /// Issue 33's ninth point, through the binary: installed two days ago, 3 minutes in all.
+  @Test("A new install's week: the days before it are no record, the average is over the days since")
+  func newInstall() async throws {
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(config)
+    let today = sandbox.store.today
+    _ = try HistoryStore(beside: sandbox.store).update(keeping: 90, today: today) { history in
+      history.record(
+        HistoryEntry(usedSeconds: 180, apps: ["Instagram": 180], limitSeconds: 600), for: "social",
+        on: today.adding(days: -1)!)
+    }
+    // Today's use so far is in the ledger alone (the service has not saved the history since).
+    _ = try sandbox.store.recordUsage(["social": 20], on: today)
+    let text = try await sandbox.run(["report"])
+    #expect(text.status == 0, "\(text.error)")
+    let lines = text.output.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0.hasSuffix("  no record") }.count == 5, "\(text.output)")
+    #expect(!lines.contains { $0.hasSuffix("no record") && $0.contains("limit") })
+    #expect(lines.contains("  Total: 3 minutes"), "\(text.output)")
+    // 200 s over the two days on record: 100 s a day, rounded to the nearest minute.
+    #expect(lines.contains("  On average 2 minutes a day"), "\(text.output)")
+    #expect(!text.output.contains("period before"))
+    let json = try await JSONValue(parsing: try sandbox.run(["report", "--json"]).output)
+    #expect(
+      json["days"]?.arrayValue?.map { $0["recorded"]?.boolValue ?? false } == [
+        false, false, false, false, false, true, true,
+      ])
+    #expect(json["recordedDays"]?.integerValue == 2 && json["averageSeconds"]?.integerValue == 100)
+    #expect(json["previousAverageSeconds"] == .null)
+    #expect(json["summary"]?.arrayValue?.first?["changeSeconds"] == .null)
+  }
+
   @Test("Wrong options and a rule that does not exist are usage errors")
   func mistakes() async throws {
     let sandbox = try Sandbox()

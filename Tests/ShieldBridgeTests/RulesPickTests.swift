@@ -1,3 +1,4 @@
+import Brake
 import Foundation
 import Posix
 import ShieldBridge
@@ -54,20 +55,21 @@ struct RulesPickTests {
   }
 
   private func pick(
-    windowManager: XSession.WindowManager, answer: String
+    windowManager: XSession.WindowManager, answer: String, rule: String = "social",
+    config before: String = #"{"rules": [{"name": "social", "apps": ["Instagram"]}], "futureKey": 1}"#,
+    windowClass: String = "Pickme"
   ) async throws -> (Prompted, Int32?, String, String) {
     let session = try await XSession(windowManager: windowManager)
     let folder = session.home.path + "/shieldbridge"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let config = folder + "/config.json"
-    let before = #"{"rules": [{"name": "social", "apps": ["Instagram"]}], "futureKey": 1}"#
     try before.write(toFile: config, atomically: true, encoding: .utf8)
     // The terminal pick runs in: the window in front when it starts.
     _ = try await session.launchXterm(windowClass: "Terminal")
-    let pick = try Prompted(["rules", "pick", "social"], environment: session.environment)
+    let pick = try Prompted(["rules", "pick", rule], environment: session.environment)
     defer { pick.process.signal(SIGKILL) }
     try await pick.waitFor("Bring the app you want to limit to the front")
-    let app = try await session.launchXterm(windowClass: "Pickme")
+    let app = try await session.launchXterm(windowClass: windowClass)
     if windowManager == .openbox { try await session.xdotool(["windowactivate", "--sync", app.hexWindow]) }
     try await pick.waitFor("Add it? [Y/n]")
     try pick.answer(answer)
@@ -109,7 +111,7 @@ struct RulesPickTests {
     try setup.answer("1 \(another)")
     try await setup.waitFor("or Enter to pick its window:")
     try setup.answer("")
-    for prompt in ["before the shield [5]:", "Minutes one solved task adds [5]:", "Tasks a day at most [5]:"] {
+    for prompt in ["may be used, all together [5]:", "Minutes one solved task adds [5]:", "Tasks a day at most [5]:"] {
       try await setup.waitFor(prompt)
       try setup.answer("")
     }
@@ -125,11 +127,57 @@ struct RulesPickTests {
     #expect(rule.apps[1].classes == ["Pickme"])
   }
 
-  @Test func aRuleThatIsNotThereIsSaidBeforeWaiting() async throws {
-    let sandbox = try Sandbox()
-    try sandbox.writeConfig(#"{"rules": [{"name": "social", "apps": ["Instagram"]}]}"#)
-    let result = try await sandbox.run(["rules", "pick", "video"])
-    #expect(result.status == 65)
-    #expect(result.error.contains("no rule is named \"video\""))
+  /// Issue 33's second point: the list's Instagram as an earlier setup wrote it (its site alone) and a
+  /// window of class Instagram, which it did not cover; the pick joins the entry instead of failing.
+  @Test(arguments: [XSession.WindowManager.i3, .openbox])
+  func aWindowOfAnAppTheRuleHasJoinsItsEntry(windowManager: XSession.WindowManager) async throws {
+    let (pick, status, _, after) = try await pick(
+      windowManager: windowManager, answer: "y",
+      config: #"{"rules": [{"name": "social", "apps": [{"name": "Instagram", "sites": ["instagram.com"]}]}]}"#,
+      windowClass: "Instagram")
+    #expect(status == 0, "\(pick.errorText)")
+    #expect(
+      pick.text.contains(#"The rule "social" has Instagram already: class Instagram would be added to it."#),
+      "\(pick.text)")
+    #expect(pick.text.contains(#"the rule "social" has Instagram already: added class Instagram to it"#))
+    #expect(after.contains(#"{"name": "Instagram", "class": "Instagram", "sites": ["instagram.com"]}"#), "\(after)")
+    let rules = try Configuration.parse(Array(after.utf8), file: "config.json").0.rules
+    #expect(rules.rules[0].apps.map(\.name) == ["Instagram"])
+    #expect(rules.match(AppIdentity(instance: "xterm", windowClass: "Instagram"))?.app.name == "Instagram")
+  }
+
+  /// A window the rule covers already: nothing is asked, nothing added.
+  @Test func aWindowTheRuleCoversAlreadyAddsNothing() async throws {
+    let config = #"{"rules": [{"name": "social", "apps": [{"name": "Instagram", "class": "Instagram"}]}]}"#
+    let session = try await XSession(windowManager: .i3)
+    let folder = session.home.path + "/shieldbridge"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try config.write(toFile: folder + "/config.json", atomically: true, encoding: .utf8)
+    _ = try await session.launchXterm(windowClass: "Terminal")
+    let pick = try Prompted(["rules", "pick", "social"], environment: session.environment)
+    defer { pick.process.signal(SIGKILL) }
+    try await pick.waitFor("Bring the app you want to limit to the front")
+    _ = try await session.launchXterm(windowClass: "Instagram")
+    #expect(try await pick.status() == 0, "\(pick.errorText)")
+    #expect(
+      pick.text.contains(#"It is covered already by the rule "social" (app "Instagram"): there is nothing to add."#))
+    #expect(!pick.text.contains("Add it?"))
+    #expect(try String(contentsOfFile: folder + "/config.json", encoding: .utf8) == config)
+  }
+
+  /// Issue 33's tenth point: a rule that is not there yet is started by the pick, with the default limits.
+  @Test func aRuleThatIsNotThereIsStartedByThePick() async throws {
+    let (pick, status, _, after) = try await pick(windowManager: .i3, answer: "", rule: "video")
+    #expect(status == 0, "\(pick.errorText)")
+    #expect(
+      pick.text.hasPrefix(
+        "There is no rule \"video\" yet: the app you pick starts it, with the default limits (limit 5m a day, "
+          + "5m per task, at most 5 tasks a day, warned 1m before, on limit hide).\n"), "\(pick.text)")
+    #expect(pick.text.contains(#"started the rule "video" with Pickme and the default limits"#))
+    let rules = try Configuration.parse(Array(after.utf8), file: "config.json").0.rules.rules
+    #expect(rules.map(\.name) == ["social", "video"])
+    #expect(rules[1].apps.map(\.name) == ["Pickme"] && rules[1].apps[0].classes == ["Pickme"])
+    #expect(rules[1].dailyLimitMinutes == Rule.defaultDailyLimitMinutes)
+    #expect(after.contains(#""futureKey": 1"#))
   }
 }

@@ -124,9 +124,8 @@ struct ServiceEndsTests {
     let watcher = try Connection(.address(harness.bus.address))
     defer { watcher.close() }
     let owner = try #require(try await watcher.nameOwner(ServiceNames.busName))
-    let pidReply = try await watcher.call(
-      .bus, .bus, .bus, try MemberName("GetConnectionUnixProcessID"), owner.rawValue, timeout: .seconds(10))
-    let pid = try pidReply.decode(UInt32.self)
+    let pid = try await watcher.call(
+      BusInterface.getConnectionUnixProcessID, destination: .bus, path: .bus, owner.rawValue, timeout: .seconds(10))
     let mark = host.received.count
     kill(pid_t(pid), SIGTERM)
     let told = try await host.message("noService after the service ended", after: mark) {

@@ -263,9 +263,8 @@ struct ServiceFlowTests {
 
   @Test func theInterfaceIntrospectsWithItsMethodsAndSignal() async throws {
     let harness = try await ServiceHarness()
-    let reply = try await harness.watcher.call(
-      ServiceNames.busName, ServiceNames.path, .introspectable, try MemberName("Introspect"))
-    let xml = try reply.decode(String.self)
+    let xml = try await harness.watcher.call(
+      IntrospectableInterface.introspect, destination: ServiceNames.busName, path: ServiceNames.path)
     for part in [
       #"<method name="Shield">"#, #"<method name="Open">"#, #"<method name="Status">"#, #"<signal name="Dispatched">"#,
     ] {

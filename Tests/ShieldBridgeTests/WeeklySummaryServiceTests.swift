@@ -76,6 +76,8 @@ struct WeeklySummaryServiceTests {
       throw DesktopError("\(error); the page \(written); serve said: \(serve.logLines.suffix(20))")
     }
     #expect(given == page + "\n")
+    // Private like every other state file.
+    #expect((try FileManager.default.attributesOfItem(atPath: page)[.posixPermissions] as? Int) == 0o600)
     let html = try String(contentsOfFile: page, encoding: .utf8)
     #expect(html.contains(#"data-date="2026-11-23""#) && html.contains(#"data-date="2026-11-29""#))
     #expect(!html.contains(#"data-date="2026-11-22""#))

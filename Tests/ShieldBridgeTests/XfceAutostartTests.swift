@@ -76,8 +76,8 @@ import Testing
       "DISPLAY": xvfb.display, "DBUS_SESSION_BUS_ADDRESS": bus.address, "LANG": "C.UTF-8",
     ]
     // What the bus starts (xfconfd) gets the session's folders, as a session's login sets them.
-    _ = try await watcher.call(
-      .bus, .bus, .bus, MemberName("UpdateActivationEnvironment"), environment, timeout: .seconds(5))
+    try await watcher.call(
+      BusInterface.updateActivationEnvironment, destination: .bus, path: .bus, environment, timeout: .seconds(5))
     let session = try BackgroundProcess(
       ["env", "-i"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["xfce4-session"])
     var servePid: Int32?
@@ -94,8 +94,7 @@ import Testing
       return try? await watcher.nameOwner(ServiceNames.busName, timeout: .seconds(2))
     }
     let pid = try await watcher.call(
-      .bus, .bus, .bus, MemberName("GetConnectionUnixProcessID"), owner.rawValue, timeout: .seconds(5)
-    ).decode(UInt32.self)
+      BusInterface.getConnectionUnixProcessID, destination: .bus, path: .bus, owner.rawValue, timeout: .seconds(5))
     servePid = Int32(pid)
     let arguments = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
       .split(separator: "\0").map(String.init)

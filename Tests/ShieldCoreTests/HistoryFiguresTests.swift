@@ -47,4 +47,30 @@ struct HistoryFiguresTests {
       now: first.now)
     #expect(core.meter.appSeconds(on: day)["social"] == ["Instagram": 61])
   }
+
+  @Test("A core started without its ledger (deleted mid-day) takes today's use and grants from the history")
+  func ledgerLost() throws {
+    var first = CoreHarness()
+    first.send(.focus(CoreHarness.instagram))
+    let save = try #require(
+      first.pass(.seconds(61)).compactMap { if case .save(let save) = $0 { save } else { nil } }.last)
+    let day = first.core.meter.day
+    var ledger = Ledger()
+    ledger.recordUsedSeconds(61, for: "social", on: day)
+    ledger.recordKnownGrants([day: ["social": 1]])
+    var history = History()
+    HistoryFigures.record(save, ledger: ledger, rules: RuleSet([first.social]), today: day, into: &history)
+    // The ledger gone, the history kept: the day goes on where it was, at its limit.
+    let core = ShieldCore(
+      rules: RuleSet([first.social]), ledger: Ledger(), history: history, settings: ShieldCore.Settings(),
+      now: first.now)
+    #expect(core.meter.usage(of: "social")?.usedSeconds == 61)
+    #expect(core.meter.usage(of: "social")?.grantsToday == 1)
+    // And a ledger that holds more than the history is not lowered by it.
+    var more = Ledger()
+    more.recordUsedSeconds(90, for: "social", on: day)
+    let kept = ShieldCore(
+      rules: RuleSet([first.social]), ledger: more, history: history, settings: ShieldCore.Settings(), now: first.now)
+    #expect(kept.meter.usage(of: "social")?.usedSeconds == 90)
+  }
 }

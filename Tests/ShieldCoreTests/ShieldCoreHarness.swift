@@ -14,14 +14,19 @@ struct CoreHarness {
   var effects: [ShieldEffect] = []
   /// What each posted notification was, by id.
   var notifications: [UInt32: ShieldEffect.Post] = [:]
-  let social = Rule(
-    name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 2, warnMinutes: 0)
+  let social: Rule
   static let instagram = AppIdentity(instance: "instagram", windowClass: "Instagram", pid: 100)
   static let terminal = AppIdentity(instance: "xterm", windowClass: "XTerm", pid: 200)
   static let start = MeterInstant(
     monotonic: MonotonicTime(nanoseconds: 1_000_000_000), wall: WallTime(secondsSince1970: 1_780_000_000))
 
-  init(metered: Bool = true, settings: ShieldCore.Settings = ShieldCore.Settings(doubleClickWindow: .seconds(1))) {
+  /// The rule "social" on Instagram: 1 minute a day, 1 more per task, 2 tasks, no warning, unless given.
+  init(
+    metered: Bool = true, settings: ShieldCore.Settings = ShieldCore.Settings(doubleClickWindow: .seconds(1)),
+    rule: Rule = Rule(
+      name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 2, warnMinutes: 0)
+  ) {
+    social = rule
     now = Self.start
     core = ShieldCore(rules: RuleSet([social]), ledger: Ledger(), settings: settings, now: now)
     if metered { _ = send(.desktopStarted(countsRunning: false)) }

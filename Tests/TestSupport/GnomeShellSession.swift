@@ -1,4 +1,5 @@
 public import DBus
+import Desktop
 import Foundation
 import Spawn
 import Synchronization
@@ -119,10 +120,9 @@ public final class GnomeShellSession: Sendable {
     shell = Mutex(nil)
     try await start(waitForExtension: enabled && !broken)
     if extensionsHelper {
-      _ = try await observer.call(
-        BusName("org.freedesktop.DBus"), ObjectPath("/org/freedesktop/DBus"), InterfaceName("org.freedesktop.DBus"),
-        MemberName("UpdateActivationEnvironment"), shellEnvironment.merging(["WAYLAND_DISPLAY": waylandDisplay]) { $1 },
-        timeout: .seconds(5))
+      try await observer.call(
+        BusInterface.updateActivationEnvironment, destination: .bus, path: .bus,
+        shellEnvironment.merging(["WAYLAND_DISPLAY": waylandDisplay]) { $1 }, timeout: .seconds(5))
     }
   }
 
@@ -236,6 +236,9 @@ public final class GnomeShellSession: Sendable {
     let script =
       "if [ -d /run/systemd ]; then mount -t tmpfs none /run/systemd || exit 70; fi; "
       + "exec gnome-shell --headless --wayland \(xwayland ? "" : "--no-x11 ")--virtual-monitor \(Self.width)x\(Self.height)"
+      // Unsafe mode opens the shell's own `Eval`, through which the test looks at the windows:
+      // the extension serves only the service's process, which the test is not.
+      + " --unsafe-mode"
     // Until Xwayland runs, no Xvfb of this process picks a number, and every socket without a
     // lock gets one: Mutter skips locked numbers (it tries 50 from 0), so it never takes the
     // socket of an Xvfb that writes no lock.
@@ -280,7 +283,7 @@ public final class GnomeShellSession: Sendable {
         do {
           _ = try await poll("the extension's answer", timeout: .seconds(60), every: .milliseconds(100)) {
             do {
-              try await self.watch()
+              try await self.extensionAnswers()
               return true
             } catch {
               last.withLock { $0 = "\(error)" }
@@ -310,45 +313,78 @@ public final class GnomeShellSession: Sendable {
     try await start(waitForExtension: true)
   }
 
-  // MARK: What the extension sees
+  // MARK: What the shell sees
 
-  /// A window as the extension lists it.
+  /// A window as the shell has it.
   public struct Window: Hashable, Sendable {
     public var id: UInt64
     public var wmClass: String?
     public var isMinimized: Bool
   }
 
-  private static func window(_ fields: [String: Variant]) -> Window? {
-    guard case .uint64(let id)? = fields["id"]?.value else { return nil }
-    var wmClass: String?
-    if case .string(let text)? = fields["wmClass"]?.value { wmClass = text }
-    return Window(id: id, wmClass: wmClass, isMinimized: fields["minimized"]?.value == .boolean(true))
-  }
-
   private static let path = ObjectPath(rawValue: "/org/shieldbridge/ShellExtension")!
   private static let interface = InterfaceName(rawValue: "org.shieldbridge.ShellExtension1")!
 
-  /// The extension's `Watch`: the window with the focus (`nil`: none).
-  @discardableResult
-  public func watch() async throws -> Window? {
+  /// A window's fields as JavaScript in the shell writes them (never its title).
+  private static let describe = "w => ({id: w.get_id(), wmClass: w.get_wm_class(), minimized: w.minimized})"
+
+  /// Evaluates `expression` in the shell (`org.gnome.Shell.Eval`, open in unsafe mode); its value as JSON.
+  private func evaluate(_ expression: String) async throws -> Any? {
     let reply = try await observer.call(
-      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("Watch"), timeout: HangBound.answer)
-    let (_, focus) = try reply.decode(UInt32.self, [String: Variant].self)
-    return Self.window(focus)
+      BusName("org.gnome.Shell"), ObjectPath("/org/gnome/Shell"), InterfaceName("org.gnome.Shell"),
+      MemberName("Eval"), expression, timeout: HangBound.answer)
+    let (success, result) = try reply.decode(Bool.self, String.self)
+    guard success else { throw DesktopError("GNOME Shell's Eval failed: \(result)") }
+    guard !result.isEmpty else { return nil }
+    return try JSONSerialization.jsonObject(with: Data(result.utf8), options: [.fragmentsAllowed])
   }
 
-  /// Every window the extension lists.
+  private static func window(_ value: Any?) -> Window? {
+    guard let fields = value as? [String: Any], let id = (fields["id"] as? NSNumber)?.uint64Value else { return nil }
+    return Window(id: id, wmClass: fields["wmClass"] as? String, isMinimized: fields["minimized"] as? Bool == true)
+  }
+
+  /// The window with the focus, as the shell tells it (`nil`: none).
+  @discardableResult
+  public func watch() async throws -> Window? {
+    Self.window(
+      try await evaluate("(w => w ? (\(Self.describe))(w) : null)(global.display.get_focus_window())"))
+  }
+
+  /// Every window the shell manages (override-redirect ones aside), as the extension would list them.
   public func windows() async throws -> [Window] {
-    try await watch()
-    let reply = try await observer.call(
-      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("ListWindows"), timeout: HangBound.answer)
-    return try reply.decode([[String: Variant]].self).compactMap(Self.window)
+    let list = try await evaluate(
+      "global.get_window_actors().map(a => a.get_meta_window())"
+        + ".filter(w => w && !w.is_override_redirect()).map(\(Self.describe))")
+    return (list as? [Any] ?? []).compactMap(Self.window)
+  }
+
+  /// Whether the extension's object answers: its `Watch` is served, or refused as it refuses
+  /// every process but the service's.
+  public func extensionAnswers() async throws {
+    do {
+      _ = try await observer.call(
+        BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("Watch"), timeout: HangBound.answer)
+    } catch let error where error.name == DBusError.Name.accessDenied.rawValue {
+      return
+    }
+  }
+
+  /// Asks for the service's name (`org.shieldbridge.ShieldBridge`) on the test's own connection,
+  /// so that the extension serves this process, as it serves the service: for tests whose
+  /// backend runs in the test process.
+  public func ownServiceName() async throws {
+    let result = try await observer.call(
+      BusInterface.requestName, destination: .bus, path: .bus, "org.shieldbridge.ShieldBridge", UInt32(4),
+      timeout: HangBound.answer)
+    guard result == 1 || result == 4 else { throw DesktopError("RequestName answered \(result)") }
   }
 
   /// The extension's `Hide` or `Close` for `ids`, as a watcher calls it; the ids it acted on.
+  /// The extension serves only the service's process: see ``ownServiceName()``.
   public func act(_ member: String, on ids: [UInt64]) async throws -> [UInt64] {
-    try await watch()
+    _ = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("Watch"), timeout: HangBound.answer)
     let reply = try await observer.call(
       BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), ids, timeout: HangBound.answer)
     return try reply.decode([UInt64].self)
@@ -356,17 +392,18 @@ public final class GnomeShellSession: Sendable {
 
   /// A call of `member` with a string where the extension's signature wants ids.
   public func callWithWrongArguments(_ member: String) async throws {
-    try await watch()
+    _ = try await observer.call(
+      BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName("Watch"), timeout: HangBound.answer)
     _ = try await observer.call(
       BusName("org.gnome.Shell"), Self.path, Self.interface, MemberName(member), "not ids", timeout: HangBound.answer)
   }
 
   /// The shell's `ShellVersion` property, such as `48.7`.
   public func shellVersion() async throws -> String {
-    let reply = try await observer.call(
-      BusName("org.gnome.Shell"), ObjectPath("/org/gnome/Shell"), InterfaceName("org.freedesktop.DBus.Properties"),
-      MemberName("Get"), "org.gnome.Shell", "ShellVersion", timeout: HangBound.answer)
-    guard case .string(let version) = try reply.decode(Variant.self).value else {
+    let value = try await observer.call(
+      PropertiesInterface.get, destination: BusName("org.gnome.Shell"), path: ObjectPath("/org/gnome/Shell"),
+      "org.gnome.Shell", "ShellVersion", timeout: HangBound.answer)
+    guard case .string(let version) = value.value else {
       throw DesktopError("ShellVersion is not a string")
     }
     return version
@@ -374,10 +411,9 @@ public final class GnomeShellSession: Sendable {
 
   /// The extension's state as the shell tells it (`GetExtensionInfo`'s `state`: 1 is ACTIVE), `nil` when it does not know it.
   public func extensionState() async throws -> Double? {
-    let reply = try await observer.call(
-      BusName("org.gnome.Shell"), ObjectPath("/org/gnome/Shell"), InterfaceName("org.gnome.Shell.Extensions"),
-      MemberName("GetExtensionInfo"), Self.uuid, timeout: HangBound.answer)
-    let info = try reply.decode([String: Variant].self)
+    let info = try await observer.call(
+      GnomeShellExtensionsInterface.getExtensionInfo, destination: GnomeShellExtensionsInterface.busName,
+      path: GnomeShellExtensionsInterface.path, Self.uuid, timeout: HangBound.answer)
     guard case .double(let state)? = info["state"]?.value else { return nil }
     return state
   }
@@ -469,17 +505,15 @@ public final class GnomeShellSession: Sendable {
 
   /// Sends `events` in order through this session's remote-desktop session (made on first use).
   public func send(_ events: [InputEvent]) async throws {
-    let destination = try BusName("org.gnome.Mutter.RemoteDesktop")
-    let sessionInterface = try InterfaceName("org.gnome.Mutter.RemoteDesktop.Session")
+    let destination = MutterRemoteDesktopInterface.busName
+    typealias Session = MutterRemoteDesktopSessionInterface
     var current = keyboard.withLock { $0 }
     if current == nil {
       let connection = try Connection(.address(bus.address))
-      let reply = try await connection.call(
-        destination, ObjectPath("/org/gnome/Mutter/RemoteDesktop"), InterfaceName("org.gnome.Mutter.RemoteDesktop"),
-        MemberName("CreateSession"), timeout: HangBound.answer)
-      let session = try reply.decode(ObjectPath.self)
-      _ = try await connection.call(
-        destination, session, sessionInterface, MemberName("Start"), timeout: HangBound.answer)
+      let session = try await connection.call(
+        MutterRemoteDesktopInterface.createSession, destination: destination, path: MutterRemoteDesktopInterface.path,
+        timeout: HangBound.answer)
+      try await connection.call(Session.start, destination: destination, path: session, timeout: HangBound.answer)
       current = (connection, session)
       keyboard.withLock { $0 = current }
     }
@@ -487,16 +521,16 @@ public final class GnomeShellSession: Sendable {
     for event in events {
       switch event {
       case .key(let keysym, let down):
-        _ = try await connection.call(
-          destination, session, sessionInterface, MemberName("NotifyKeyboardKeysym"), keysym, down,
+        try await connection.call(
+          Session.notifyKeyboardKeysym, destination: destination, path: session, keysym, down,
           timeout: HangBound.answer)
       case .motion(let dx, let dy):
-        _ = try await connection.call(
-          destination, session, sessionInterface, MemberName("NotifyPointerMotionRelative"), dx, dy,
+        try await connection.call(
+          Session.notifyPointerMotionRelative, destination: destination, path: session, dx, dy,
           timeout: HangBound.answer)
       case .button(let code, let down):
-        _ = try await connection.call(
-          destination, session, sessionInterface, MemberName("NotifyPointerButton"), code, down,
+        try await connection.call(
+          Session.notifyPointerButton, destination: destination, path: session, code, down,
           timeout: HangBound.answer)
       }
     }

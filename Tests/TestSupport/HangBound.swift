@@ -2,7 +2,7 @@
 /// wait a hang and fails.
 ///
 /// A bound is for a hang, not for a slow machine: the suite runs beside other
-/// work (two cores, `stress-ng --cpu 2 --io 1`, see docs/testing.md), where a
+/// work (two cores, `stress-ng --cpu 2 --io 1`, see docs/developing/testing.md), where a
 /// bus that answers in a millisecond when idle can take seconds. Every wait
 /// ends on what it waits for (a reply, a signal, a file, a window state), so
 /// a generous bound costs nothing while the test passes. A timeout that a

@@ -1,4 +1,5 @@
 public import DBus
+import Desktop
 
 /// Waits until KWin serves its scripting interface on a test's bus.
 ///
@@ -13,8 +14,8 @@ public enum KWinReady {
     defer { connection.close() }
     _ = try await poll("org.kde.KWin to answer on \(bus.address)", timeout: timeout, every: .milliseconds(100)) {
       let reply = try? await connection.call(
-        try BusName("org.kde.KWin"), try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"),
-        try MemberName("isScriptLoaded"), "shieldbridge-none", timeout: HangBound.answer)
+        KWinScriptingInterface.isScriptLoaded, destination: KWinScriptingInterface.busName,
+        path: KWinScriptingInterface.path, "shieldbridge-none", timeout: HangBound.answer)
       return reply == nil ? nil : true
     }
   }

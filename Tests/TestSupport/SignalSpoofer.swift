@@ -22,8 +22,8 @@ public struct SignalSpoofer: Sendable {
   public func nameOwnerChanged(to target: BusName?, oldOwner: BusName?, newOwner: BusName?) throws {
     for destination in [target, nil] {
       try connection.emit(
-        path: .bus, interface: .bus, member: try MemberName("NameOwnerChanged"), destination: destination,
-        Self.notifications, oldOwner?.rawValue ?? "", newOwner?.rawValue ?? "")
+        BusInterface.nameOwnerChanged, path: .bus, destination: destination, Self.notifications,
+        oldOwner?.rawValue ?? "", newOwner?.rawValue ?? "")
     }
   }
 

@@ -12,7 +12,7 @@ import Synchronization
 /// off the private bus (`NO_AT_BRIDGE`, the memory backend), so that it asks
 /// for no service that is not there.
 ///
-/// What version 0.7.3 (Debian 12) does, as `docs/notification-servers.md`
+/// What version 0.7.3 (Debian 12) does, as `docs/reference/notification-servers.md`
 /// records: every action with a label is a button, and a click on a button
 /// sends `ActionInvoked(key)` then `NotificationClosed(2)`; a click anywhere
 /// else on the bubble sends `NotificationClosed(2)` alone, also when the

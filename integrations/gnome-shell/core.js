@@ -9,13 +9,18 @@
 // through `imports`). Everything the shell provides is passed in, so the file
 // names no module path of either style.
 //
-// The D-Bus contract (docs/gnome-shell.md): the extension exports
+// The D-Bus contract (docs/reference/gnome-shell.md): the extension exports
 // org.shieldbridge.ShellExtension1 at /org/shieldbridge/ShellExtension on the
 // shell's own session-bus connection, the one that owns org.gnome.Shell, so a
-// watcher checks that what it hears comes from that owner. Only connections
-// that called Watch() are served and told about focus changes: FocusChanged
-// goes to each of them by unique name, never broadcast. Window titles are
-// never read.
+// watcher checks that what it hears comes from that owner. It takes calls only
+// from the ShieldBridge service: a connection of the process that owns
+// org.shieldbridge.ShieldBridge, by the pids the bus daemon gives for the
+// caller and for that owner (the service watches from a connection of its
+// own, beside the one that owns the name). Every other caller is refused
+// before it is counted. Only connections that called Watch() are served and
+// told about focus changes, at most MAX_WATCHERS of the service's process:
+// FocusChanged goes to each of them by unique name, never broadcast. Window
+// titles are never read.
 
 /* exported createCore */
 
@@ -25,8 +30,10 @@ function createCore(deps) {
     const VERSION = 1;
     const PATH = '/org/shieldbridge/ShellExtension';
     const INTERFACE = 'org.shieldbridge.ShellExtension1';
-    // At most this many watchers: a guard against a peer that calls Watch from many connections.
-    const MAX_WATCHERS = 16;
+    // The one caller served: a connection of the process that owns this name.
+    const SERVICE_NAME = 'org.shieldbridge.ShieldBridge';
+    // At most this many watching connections of the service's process.
+    const MAX_WATCHERS = 4;
     // At most this many ids per Hide/Close call.
     const MAX_IDS = 4096;
 
@@ -87,10 +94,25 @@ function createCore(deps) {
         return windows().filter(win => wanted.has(win.get_id()));
     }
 
+    // A call to the bus daemon; resolves with the reply's first value.
+    function busCall(connection, method, name, replyType) {
+        return new Promise((resolve, reject) => {
+            connection.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', method,
+                new GLib.Variant('(s)', [name]), new GLib.VariantType(replyType), Gio.DBusCallFlags.NONE,
+                5000, null, (source, result) => {
+                    try {
+                        resolve(source.call_finish(result).deep_unpack()[0]);
+                    } catch (error) {
+                        reject(error);
+                    }
+                });
+        });
+    }
+
     class Core {
         constructor() {
             this._connection = Gio.DBus.session;
-            // Unique name → the id of its name watch.
+            // Unique name → {watch: the id of its name watch, pid: its process}.
             this._watchers = new Map();
             this._registration = 0;
             this._focusHandler = 0;
@@ -114,8 +136,8 @@ function createCore(deps) {
                 this._connection.unregister_object(this._registration);
                 this._registration = 0;
             }
-            for (const watch of this._watchers.values())
-                Gio.bus_unwatch_name(watch);
+            for (const watcher of this._watchers.values())
+                Gio.bus_unwatch_name(watcher.watch);
             this._watchers.clear();
         }
 
@@ -137,31 +159,60 @@ function createCore(deps) {
             }
         }
 
-        _watch(sender) {
+        _watch(sender, pid) {
             if (this._watchers.has(sender))
                 return true;
-            if (this._watchers.size >= MAX_WATCHERS)
+            let ofProcess = 0;
+            for (const watcher of this._watchers.values()) {
+                if (watcher.pid === pid)
+                    ofProcess++;
+            }
+            if (ofProcess >= MAX_WATCHERS)
                 return false;
             const watch = Gio.bus_watch_name_on_connection(
                 this._connection, sender, Gio.BusNameWatcherFlags.NONE, null, () => this._forget(sender));
-            this._watchers.set(sender, watch);
+            this._watchers.set(sender, {watch, pid});
             return true;
         }
 
         _forget(name) {
-            const watch = this._watchers.get(name);
-            if (watch === undefined)
+            const watcher = this._watchers.get(name);
+            if (watcher === undefined)
                 return;
             this._watchers.delete(name);
-            Gio.bus_unwatch_name(watch);
+            Gio.bus_unwatch_name(watcher.watch);
+        }
+
+        // The caller's pid when it is a connection of the service's process, else null.
+        async _servicePid(sender) {
+            const [callerPid, servicePid] = await Promise.all([
+                busCall(this._connection, 'GetConnectionUnixProcessID', sender, '(u)'),
+                busCall(this._connection, 'GetNameOwner', SERVICE_NAME, '(s)')
+                    .then(owner => busCall(this._connection, 'GetConnectionUnixProcessID', owner, '(u)'))
+                    .catch(() => null),
+            ]);
+            return servicePid !== null && callerPid === servicePid ? callerPid : null;
         }
 
         _call(sender, method, parameters, invocation) {
+            this._servicePid(sender).then(pid => {
+                if (!this._registration) {
+                    invocation.return_dbus_error('org.freedesktop.DBus.Error.Failed', 'the extension is disabled');
+                } else if (pid === null) {
+                    invocation.return_dbus_error('org.freedesktop.DBus.Error.AccessDenied',
+                        `only the ShieldBridge service (a connection of the process that owns ${SERVICE_NAME}) may call this`);
+                } else {
+                    this._serve(sender, pid, method, parameters, invocation);
+                }
+            }).catch(error => invocation.return_dbus_error('org.freedesktop.DBus.Error.Failed', String(error)));
+        }
+
+        _serve(sender, pid, method, parameters, invocation) {
             try {
                 if (method === 'Watch') {
-                    if (!this._watch(sender)) {
+                    if (!this._watch(sender, pid)) {
                         invocation.return_dbus_error('org.freedesktop.DBus.Error.LimitsExceeded',
-                            'too many watchers');
+                            'too many watchers of this process');
                         return;
                     }
                     invocation.return_value(new GLib.Variant('(ua{sv})', [VERSION, this._focus()]));

@@ -2,11 +2,13 @@
 // shows, and obeys the state it answers.
 //
 // What leaves the extension is the registrable domain of the active tab of the
-// last focused normal window that is not minimized (or null), and whether that
-// window says it has the focus; never an address or a title. The desktop is
-// the authority on which window is in front: the service counts the site while
-// the desktop says this browser is in front, and this script's own focus
-// decides only where the service sees no focus (docs/websites.md).
+// last focused browser window that is not minimized (or null), and whether that
+// window says it has the focus; never an address or a title. A browser window
+// is any of FRONT_WINDOW_TYPES: a popup or an app window shows a site as a
+// normal window does. The desktop is the authority on which window is in
+// front: the service counts the site while the desktop says this browser is
+// in front, and this script's own focus decides only where the service sees
+// no focus (docs/using/websites.md).
 // Nothing is stored: the address a shielded tab came from lives in this
 // script's memory only, to go back to it, and is lost when the browser ends.
 "use strict";
@@ -19,6 +21,12 @@ const api = globalThis.browser ?? globalThis.chrome;
 const HOST_NAME = "org.shieldbridge.shieldbridge";
 const SHIELD_PAGE = api.runtime.getURL("shield.html");
 const POPUP_PAGE = api.runtime.getURL("popup.html");
+// The windows whose tab is the site in front: every kind that shows a page in a
+// tab (window.open's popups, app windows, Firefox's panels), not only normal
+// ones. A detached DevTools window is left out: it shows no site, and while it
+// is in front the site of the window it came from stays the front, so its time
+// counts as that site's.
+const FRONT_WINDOW_TYPES = ["normal", "popup", "app", "panel"];
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 60000;
 // While the host is connected, the front is looked at again this often, whatever
@@ -285,13 +293,14 @@ async function update() {
 }
 
 /**
- * The active tab of the last focused normal window, unless that window is
- * minimized, and whether the window says it is focused. A blur does not
- * take the site away: the desktop decides whether the browser is in front.
+ * The active tab of the last focused browser window (any of
+ * FRONT_WINDOW_TYPES), unless that window is minimized, and whether the
+ * window says it is focused. A blur does not take the site away: the desktop
+ * decides whether the browser is in front.
  */
 async function computeFront() {
   const none = { tabId: null, site: null, url: null, focused: false };
-  const window = await api.windows.getLastFocused({ windowTypes: ["normal"] });
+  const window = await api.windows.getLastFocused({ windowTypes: FRONT_WINDOW_TYPES });
   if (!window || window.state === "minimized") return none;
   const [tab] = await api.tabs.query({ active: true, windowId: window.id });
   if (!tab || typeof tab.url !== "string") return none;
@@ -399,8 +408,8 @@ function toPopups(message) {
 
 /**
  * A popup (popup.html, in the toolbar or in a tab) is about the site in front:
- * the active tab of the last focused normal window, which the popup's own
- * window is not. It gets that site with the host's last state for it, and the
+ * the active tab of the last focused browser window, which the toolbar
+ * popup's own view is not. It gets that site with the host's last state for it, and the
  * rules to choose from; "limitSite" goes to the host as it is.
  */
 function onPopupConnect(port) {

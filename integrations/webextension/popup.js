@@ -1,7 +1,7 @@
 // The toolbar popup: the site in front, the rule that counts it and today's
 // use ("4 min of 5 min today"), and for a site no rule counts, "Limit this
 // site" with a choice of rule. It talks to the background, which holds the
-// native port (docs/websites.md); nothing is stored.
+// native port (docs/using/websites.md); nothing is stored.
 "use strict";
 
 const api = globalThis.browser ?? globalThis.chrome;

@@ -69,14 +69,16 @@ extension ConnectionCore {
       return
     }
     let exported = objects.withLock { $0.interfaces[path] }
-    if message.interface == .introspectable || (message.interface == nil && member.rawValue == "Introspect") {
+    let introspect = IntrospectableInterface.introspect.name
+    if message.interface == .introspectable || (message.interface == nil && member == introspect) {
       let children = objects.withLock { childNames(of: path, in: $0) }
-      guard member.rawValue == "Introspect" else {
+      guard member == introspect else {
         reply(to: message, error: DBusError(.unknownMethod, "no method \(member) in \(InterfaceName.introspectable)"))
         return
       }
       guard message.hasSignature("") else {
-        reply(to: message, error: DBusError(.invalidArgs, "Introspect takes no arguments, not '\(message.signature)'"))
+        reply(
+          to: message, error: DBusError(.invalidArgs, "\(introspect) takes no arguments, not '\(message.signature)'"))
         return
       }
       guard exported != nil || !children.isEmpty || path == .root else {

@@ -7,7 +7,7 @@ extension ConnectionCore {
   /// with; here a call with arguments is refused with `InvalidArgs`, as every
   /// exported method refuses a signature it does not take.
   func answerPeer(_ message: Message, member: MemberName) {
-    guard member.rawValue == "Ping" || member.rawValue == "GetMachineId" else {
+    guard member == PeerInterface.ping.name || member == PeerInterface.getMachineId.name else {
       reply(to: message, error: DBusError(.unknownMethod, "no method \(member) in \(InterfaceName.peer)"))
       return
     }
@@ -15,7 +15,7 @@ extension ConnectionCore {
       reply(to: message, error: DBusError(.invalidArgs, "\(member) takes no arguments, not '\(message.signature)'"))
       return
     }
-    guard member.rawValue == "GetMachineId" else {
+    guard member == PeerInterface.getMachineId.name else {
       reply(to: message, values: [])
       return
     }

@@ -118,10 +118,10 @@ final class ConnectionCore: @unchecked Sendable {
   /// Says `Hello` to the bus (what `dbus_bus_register` does, but within
   /// `timeout` and driven by our own poll loop) and records the unique name it gives.
   private func register(address: String, timeout: Duration) throws(DBusError) {
-    let hello = try Message.methodCall(
-      destination: .bus, path: .bus, interface: .bus, member: MemberName(trusted: "Hello"))
+    let hello = try BusInterface.hello.message(destination: .bus, path: .bus)
     let reply = try callBlocking(hello, timeout: timeout)
-    guard let text = try? reply.decode(String.self), let name = BusName(rawValue: text), name.isUnique else {
+    guard let text = try? BusInterface.hello.reply(from: reply), let name = BusName(rawValue: text), name.isUnique
+    else {
       throw DBusError(.noServer, "the bus at \(address) did not give this connection a name")
     }
     guard dbus_bus_set_unique_name(raw, name.rawValue) != 0 else { throw .outOfMemory }

@@ -4,18 +4,10 @@ func introspectionXML(interfaces: [Interface], children: [String]) -> String {
     #"<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN""#,
     #" "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">"#,
     "<node>",
-    #"  <interface name="org.freedesktop.DBus.Introspectable">"#,
-    #"    <method name="Introspect">"#,
-    #"      <arg name="xml_data" type="s" direction="out"/>"#,
-    "    </method>",
-    "  </interface>",
-    #"  <interface name="org.freedesktop.DBus.Peer">"#,
-    #"    <method name="Ping"/>"#,
-    #"    <method name="GetMachineId">"#,
-    #"      <arg name="machine_uuid" type="s" direction="out"/>"#,
-    "    </method>",
-    "  </interface>",
   ]
+  for standard in [IntrospectableInterface.contract, PeerInterface.contract] {
+    lines += interfaceXML(name: standard.name, methods: standard.methods, signals: standard.signals)
+  }
   for interface in interfaces.sorted(by: { $0.name.rawValue < $1.name.rawValue }) {
     lines += interfaceXML(
       name: interface.name, methods: interface.methods.map(\.declaration), signals: interface.signals,

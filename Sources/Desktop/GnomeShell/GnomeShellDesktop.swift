@@ -21,6 +21,9 @@ public final class GnomeShellDesktop: DesktopBackend {
   public let countingSource = CountingSource.focus
   /// How long GNOME Shell may stay away from the bus before the desktop is lost.
   public let restartTimeout: Duration
+  /// How long after the extension refused `Watch` it is asked again: it serves only the process
+  /// that owns the service's name, which the service asks for after it opened the desktop.
+  static let refusedRetry = Duration.seconds(1)
 
   public var limitations: [String] {
     ["idle inhibition (a video playing) is not visible: GNOME's session manager keeps it"]
@@ -56,6 +59,8 @@ public final class GnomeShellDesktop: DesktopBackend {
     case restartTimedOut(Int)
     /// Time to ask the starting shell again about its extension, in the shell's stay number so-and-so.
     case askAgain(Int)
+    /// Time to call `Watch` again after the extension refused it, in the shell's stay number so-and-so.
+    case watchAgain(Int)
     case disconnected(String)
     case stop
   }

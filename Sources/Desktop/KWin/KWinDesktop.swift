@@ -28,7 +28,7 @@ public final class KWinDesktop: DesktopBackend {
   public let limitations: [String]
 
   /// KWin's name on the session bus.
-  static let busName = "org.kde.KWin"
+  static let busName = KWinScriptingInterface.busName.rawValue
   /// How long KWin may be away from the bus (a restart) before the backend is lost.
   static let restartTimeout = Duration.seconds(10)
   /// How long a `hide` or `close` waits for its one-shot script.
@@ -94,7 +94,7 @@ public final class KWinDesktop: DesktopBackend {
     self.limitations = limitations
     do throws(DBusError) {
       connection = try Connection(.address(busAddress), timeout: .seconds(5))
-      kwin = try BusName(Self.busName)
+      kwin = KWinScriptingInterface.busName
     } catch {
       throw DesktopError("cannot connect to the session bus \(busAddress): \(error)")
     }
@@ -213,7 +213,7 @@ public final class KWinDesktop: DesktopBackend {
     let path = folder + "/focus.js"
     try write(KWinScript.focus(service: connection.uniqueName.rawValue), to: path)
     if let previous, previous.owner == owner {
-      _ = try? await scripting(owner, "unloadScript", previous.plugin)
+      await unload(previous.plugin, from: owner)
     }
     let deadline = ContinuousClock.now + Self.restartTimeout
     while true {
@@ -232,31 +232,36 @@ public final class KWinDesktop: DesktopBackend {
       state.loaded = (owner, plugin)
       return true
     }
-    if !stillWanted { _ = try? await scripting(owner, "unloadScript", plugin) }
+    if !stillWanted { await unload(plugin, from: owner) }
   }
 
   /// `loadScript(path, plugin)` and `start` on `owner`'s `/Scripting`.
   private func load(_ path: String, as plugin: String, into owner: BusName) async throws(DesktopError) {
-    let reply = try await scripting(owner, "loadScript", path, plugin)
-    guard let id = try? reply.decode(Int32.self), id >= 0 else {
-      throw DesktopError(
-        "KWin refused to load the script \(path) as \(plugin) (loadScript answered \(reply.signature))")
+    let id: Int32
+    do {
+      id = try await connection.call(
+        KWinScriptingInterface.loadScript, destination: owner, path: KWinScriptingInterface.path, path, plugin,
+        timeout: Self.callTimeout)
+    } catch {
+      throw DesktopError("KWin's loadScript failed: \(error)")
     }
-    _ = try await scripting(owner, "start")
+    guard id >= 0 else {
+      throw DesktopError("KWin refused to load the script \(path) as \(plugin) (loadScript answered \(id))")
+    }
+    do {
+      try await connection.call(
+        KWinScriptingInterface.start, destination: owner, path: KWinScriptingInterface.path, timeout: Self.callTimeout)
+    } catch {
+      throw DesktopError("KWin's start failed: \(error)")
+    }
   }
 
-  /// A call to `org.kde.kwin.Scripting` on `owner`.
+  /// `unloadScript(plugin)` on `owner`'s `/Scripting`; whether KWin had it, `nil` when the call failed.
   @discardableResult
-  private func scripting<each A: DBusArgument>(_ owner: BusName, _ member: String, _ arguments: repeat each A)
-    async throws(DesktopError) -> Message
-  {
-    do throws(DBusError) {
-      return try await connection.call(
-        owner, try ObjectPath("/Scripting"), try InterfaceName("org.kde.kwin.Scripting"), try MemberName(member),
-        repeat each arguments, timeout: Self.callTimeout)
-    } catch {
-      throw DesktopError("KWin's \(member) failed: \(error)")
-    }
+  private func unload(_ plugin: String, from owner: BusName) async -> Bool? {
+    try? await connection.call(
+      KWinScriptingInterface.unloadScript, destination: owner, path: KWinScriptingInterface.path, plugin,
+      timeout: Self.callTimeout)
   }
 
   private func write(_ script: String, to path: String) throws(DesktopError) {
@@ -401,7 +406,7 @@ public final class KWinDesktop: DesktopBackend {
       }
       timer.withLock { $0 = timeout }
     }
-    _ = try? await scripting(owner, "unloadScript", plugin)
+    await unload(plugin, from: owner)
     await reloadIfUnloaded(owner)
     let (count, pids) = try result.get()
     return (count, pids)
@@ -411,8 +416,10 @@ public final class KWinDesktop: DesktopBackend {
   /// stray `unloadScript`): KWin tells no one, so each hide and close asks.
   private func reloadIfUnloaded(_ owner: BusName) async {
     guard let plugin = state.withLock({ $0.loaded?.owner == owner ? $0.loaded?.plugin : nil }),
-      let reply = try? await scripting(owner, "isScriptLoaded", plugin),
-      let loaded = try? reply.decode(Bool.self), !loaded
+      let loaded = try? await connection.call(
+        KWinScriptingInterface.isScriptLoaded, destination: owner, path: KWinScriptingInterface.path, plugin,
+        timeout: Self.callTimeout),
+      !loaded
     else { return }
     do throws(DesktopError) {
       try await loadFocusScript(into: owner)
@@ -451,12 +458,11 @@ public final class KWinDesktop: DesktopBackend {
     timer?.cancel()
     for resume in pending { resume(.failure(DesktopError("the KWin backend was stopped"))) }
     if let loaded,
-      let message = try? Message.methodCall(
-        destination: loaded.owner, path: try ObjectPath("/Scripting"),
-        interface: try InterfaceName("org.kde.kwin.Scripting"), member: try MemberName("unloadScript"))
+      let message = try? KWinScriptingInterface.unloadScript.message(
+        destination: loaded.owner, path: KWinScriptingInterface.path, loaded.plugin)
     {
       // Sent without waiting: stop must not block; close flushes it first.
-      if (try? message.append(loaded.plugin)) != nil { try? connection.send(message) }
+      try? connection.send(message)
     }
     continuation?.finish()
     connection.close()

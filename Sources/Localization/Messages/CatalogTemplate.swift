@@ -7,7 +7,7 @@ public enum CatalogTemplate {
     var lines = [
       "# Messages of ShieldBridge.",
       "# The template is generated: shieldbridge locales template > locales/shieldbridge.pot",
-      "# docs/translating.md explains how to add a language and update a catalog.",
+      "# docs/developing/translating.md explains how to add a language and update a catalog.",
       "#, fuzzy",
       "msgid \"\"",
       "msgstr \"\"",

@@ -52,6 +52,14 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   // brake2
   case puzzleDowntime = "puzzle.downtime"
   case reportLimit = "report.limit"
+  case puzzleSolvedPage = "puzzle.solved-page"
+  case reportDayUnderMinute = "report.day-under"
+  case reportTotalUnderMinute = "report.total-under"
+  case reportAverageUnderMinute = "report.average-under"
+  case reportBusiestUnderMinute = "report.busiest-under"
+  case reportNoRecord = "report.no-record"
+  case reportLegendLimit = "report.legend-limit"
+  case reportLegendUnsplit = "report.legend-unsplit"
 
   /// The message's role, source texts and comment for translators.
   public var definition: MessageDefinition {
@@ -318,6 +326,59 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "shieldbridge report: the limit of one day, between its date and its bar (limits may differ by weekday "
           + "and with the grants). {minutes} is a number of minutes.",
         MessageSource("limit {minutes} minute", plural: "limit {minutes} minutes"))
+    case .puzzleSolvedPage:
+      return define(
+        .puzzle,
+        "After a right answer on the browser's shield page, whose tab goes back to the site by itself. "
+          + "Calm, without praise. {minutes} is the number of minutes unlocked; {app} is the app's name.",
+        MessageSource(
+          "{minutes} more minute for {app} is unlocked for today. This tab goes back to the site by itself.",
+          plural:
+            "{minutes} more minutes for {app} are unlocked for today. This tab goes back to the site by itself."),
+        MessageSource(
+          context: noApp,
+          "{minutes} more minute is unlocked for today. This tab goes back to the site by itself.",
+          plural: "{minutes} more minutes are unlocked for today. This tab goes back to the site by itself."))
+    case .reportDayUnderMinute:
+      return define(
+        .body,
+        "shieldbridge report: the time used on one day, after its bar, when it is more than nothing but "
+          + "less than a minute.",
+        MessageSource("under a minute"))
+    case .reportTotalUnderMinute:
+      return define(
+        .body,
+        "shieldbridge report and the weekly summary: the time used in all the days shown, when it is less "
+          + "than a minute.",
+        MessageSource("Total: under a minute"))
+    case .reportAverageUnderMinute:
+      return define(
+        .body,
+        "shieldbridge report: the time used on an average day (of the days on record), when it is less "
+          + "than a minute.",
+        MessageSource("On average under a minute a day"))
+    case .reportBusiestUnderMinute:
+      return define(
+        .body,
+        "shieldbridge report: the app or site used most in the days shown, when that is less than a "
+          + "minute. {app} is its name.",
+        MessageSource("Used most: {app}, under a minute"))
+    case .reportNoRecord:
+      return define(
+        .body,
+        "shieldbridge report: a day before ShieldBridge recorded anything (before it was installed), "
+          + "shown instead of its bar and time.",
+        MessageSource("no record"))
+    case .reportLegendLimit:
+      return define(
+        .body, "shieldbridge report --html: the legend of the red line drawn at each day's limit.",
+        MessageSource("The day’s limit"))
+    case .reportLegendUnsplit:
+      return define(
+        .body,
+        "shieldbridge report --html: the legend of the grey part of a bar: time counted before the time "
+          + "was split by app or site.",
+        MessageSource("Not split by app"))
     }
   }
 

@@ -106,11 +106,54 @@ public enum ProductMessage: Hashable, Sendable {
   case puzzleDowntime(app: String?, time: String)
   /// `shieldbridge report`: a day's limit, "limit {minutes} minutes".
   case reportLimit(minutes: Int)
+  /// After a right answer on the shield page: "{minutes} more minutes for {app} are unlocked for today. This tab …"
+  case puzzleSolvedPage(app: String?, minutes: Int)
+  /// `shieldbridge report`: a day's time of a few seconds, "under a minute".
+  case reportDayUnderMinute
+  /// `shieldbridge report`: "Total: under a minute".
+  case reportTotalUnderMinute
+  /// `shieldbridge report`: "On average under a minute a day".
+  case reportAverageUnderMinute
+  /// `shieldbridge report`: "Used most: {app}, under a minute".
+  case reportBusiestUnderMinute(app: String?)
+  /// `shieldbridge report`: a day before the first record, "no record".
+  case reportNoRecord
+  /// `report --html`: the legend of the limit line, "The day’s limit".
+  case reportLegendLimit
+  /// `report --html`: the legend of the time without a split, "Not split by app".
+  case reportLegendUnsplit
 
   // week2
   /// Whole minutes, to the nearest: how the report and the weekly summary show seconds.
   public static func minutes(_ seconds: Int) -> Int {
     (max(0, seconds) + 30) / 60
+  }
+
+  /// How the report and the weekly summary write a time: whole minutes, to
+  /// the nearest, except that a time of more than nothing and less than a
+  /// minute is "under a minute" (never "0 minutes" for 25 seconds, nor "1
+  /// minute" for 40). The four places a time is written choose their words here.
+  public enum TimeUse: Sendable {
+    /// A day's time, after its bar.
+    case day
+    /// The total of the days shown.
+    case total
+    /// The average of the days on record.
+    case average
+    /// The time of the app used most.
+    case busiest(app: String?)
+  }
+
+  /// `seconds` in the words of `use`: ``reportDay(minutes:)`` and its kin, or their "under a minute".
+  public static func time(_ seconds: Int, as use: TimeUse) -> ProductMessage {
+    let underMinute = seconds > 0 && seconds < 60
+    switch use {
+    case .day: return underMinute ? .reportDayUnderMinute : .reportDay(minutes: minutes(seconds))
+    case .total: return underMinute ? .reportTotalUnderMinute : .reportTotal(minutes: minutes(seconds))
+    case .average: return underMinute ? .reportAverageUnderMinute : .reportAverage(minutes: minutes(seconds))
+    case .busiest(let app):
+      return underMinute ? .reportBusiestUnderMinute(app: app) : .reportBusiest(app: app, minutes: minutes(seconds))
+    }
   }
 
   /// The change from the period before in whole minutes a day: less, more,
@@ -178,6 +221,14 @@ public enum ProductMessage: Hashable, Sendable {
     // brake2
     case .puzzleDowntime: .puzzleDowntime
     case .reportLimit: .reportLimit
+    case .puzzleSolvedPage: .puzzleSolvedPage
+    case .reportDayUnderMinute: .reportDayUnderMinute
+    case .reportTotalUnderMinute: .reportTotalUnderMinute
+    case .reportAverageUnderMinute: .reportAverageUnderMinute
+    case .reportBusiestUnderMinute: .reportBusiestUnderMinute
+    case .reportNoRecord: .reportNoRecord
+    case .reportLegendLimit: .reportLegendLimit
+    case .reportLegendUnsplit: .reportLegendUnsplit
     }
   }
 
@@ -208,6 +259,10 @@ public enum ProductMessage: Hashable, Sendable {
       .weekSummary(from: "2026-11-23", to: "2026-11-29"), .weekShow,
       // brake2
       .puzzleDowntime(app: app, time: "07:00"), .reportLimit(minutes: minutes),
+      .puzzleSolvedPage(app: app, minutes: minutes),
+      .reportDayUnderMinute, .reportTotalUnderMinute, .reportAverageUnderMinute,
+      .reportBusiestUnderMinute(app: Localizer.clean(app ?? "").isEmpty ? "Instagram" : app), .reportNoRecord,
+      .reportLegendLimit, .reportLegendUnsplit,
     ]
   }
 
@@ -219,7 +274,9 @@ public enum ProductMessage: Hashable, Sendable {
       .actionWayOut(let name), .puzzleWayOut(let name), .puzzleDowntime(let name, _):
       app = name
     case .shieldBody(let name, _), .puzzleIntro(let name, _), .puzzleSolved(let name, _),
-      .usageWarning(let name, _), .reportBusiest(let name, _):
+      .usageWarning(let name, _), .reportBusiest(let name, _), .puzzleSolvedPage(let name, _):
+      app = name
+    case .reportBusiestUnderMinute(let name):
       app = name
     default: app = nil
     }
@@ -237,6 +294,7 @@ public enum ProductMessage: Hashable, Sendable {
     case .puzzleAsked(let times): times
     case .puzzleWait(let seconds): seconds
     case .reportLimit(let minutes): minutes
+    case .puzzleSolvedPage(_, let minutes): minutes
     // week
     case .reportDay(let minutes), .reportTotal(let minutes), .reportAverage(let minutes), .reportLess(let minutes),
       .reportMore(let minutes), .reportBusiest(_, let minutes):

@@ -14,12 +14,13 @@ extension Configuration {
   /// the link: the file it leads to is replaced, with its permissions.
   ///
   /// - Parameter lockTimeout: How long to wait for another edit's lock.
-  /// - Returns: The configuration as the service will read it, with its warnings.
+  /// - Returns: The configuration as the service will read it, with its
+  ///   warnings, and what each app of an `addApps` came to.
   /// - Throws: ``RuleEditError``.
   @discardableResult
   public static func edit(
     at path: String, _ edit: RuleEdit, lockTimeout: Duration = editLockTimeout
-  ) throws(RuleEditError) -> LoadedConfiguration {
+  ) throws(RuleEditError) -> EditedConfiguration {
     let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     do {
       try FileSystem.makeDirectories(folder.isEmpty ? "/" : folder)
@@ -34,14 +35,15 @@ extension Configuration {
       }
     }
     return try FileLock.withLock(path: folder + "/config.lock", timeout: lockTimeout, lockFailure: lockFailure) {
-      () throws(RuleEditError) -> LoadedConfiguration in
+      () throws(RuleEditError) -> EditedConfiguration in
       let old: [UInt8]?
       do throws(ConfigurationFile.ReadFailure) {
         old = try ConfigurationFile.read(path, limit: maximumFileSize)
       } catch {
         throw .invalid(ConfigurationError(code: .unreadable, file: path, keyPath: "", problem: error.description))
       }
-      let new = try ConfigurationEditor.edited(old, file: path, applying: edit)
+      let edited = try ConfigurationEditor.editing(old, file: path, applying: edit)
+      let new = edited.bytes
       if new != old {
         let target = FileSystem.resolvingLinks(path) ?? path
         let permissions = (try? FileSystem.status(target))?.permissions ?? 0o600
@@ -53,10 +55,20 @@ extension Configuration {
       }
       do throws(ConfigurationError) {
         let (configuration, warnings) = try parse(new, file: path)
-        return LoadedConfiguration(configuration: configuration, path: path, isDefault: false, warnings: warnings)
+        return EditedConfiguration(
+          loaded: LoadedConfiguration(configuration: configuration, path: path, isDefault: false, warnings: warnings),
+          additions: edited.additions)
       } catch {
         throw .invalid(error)
       }
     }
   }
+}
+
+/// `config.json` as an edit left it, and what each app of an `addApps` came to.
+public struct EditedConfiguration: Sendable {
+  /// The configuration as the service will read it, with its warnings.
+  public var loaded: LoadedConfiguration
+  /// One per app of an `addApps`, in its order; empty for every other edit.
+  public var additions: [AppAddition]
 }

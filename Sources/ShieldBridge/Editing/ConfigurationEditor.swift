@@ -14,10 +14,14 @@ public import JSON
 ///   (creating `rules`, which replaces the built-in rule). Apps are written
 ///   as names, or objects when they carry more; a site becomes an app of its
 ///   own named after it: `{"name": "reddit.com", "sites": ["reddit.com"]}`.
+/// - `remove` removes the rule; the last one takes `rules` with it, so that
+///   no rule is set (the reader refuses an empty `rules`).
 /// - `set` replaces the settings given in place (a setting the rule did not
 ///   have is added after the settings before it); `--app`/`--site` given to
 ///   `set` replace the rule's apps with the apps and sites given.
-/// - `addApps`/`addSites` append to the rule's `apps`; `removeApps` removes
+/// - `addApps` appends each app to the rule's `apps`, or, where the rule
+///   has an app of that name already, adds the names and sites it lacks to
+///   that entry (``AppAddition``); `addSites` appends; `removeApps` removes
 ///   the apps of those names (plain or objects); `removeSites` removes the
 ///   site from the app that lists it, and that app as well when it was the
 ///   site alone (named after it, nothing else).
@@ -37,6 +41,15 @@ public enum ConfigurationEditor {
   public static func edited(_ bytes: [UInt8]?, file: String, applying edit: RuleEdit) throws(RuleEditError)
     -> [UInt8]
   {
+    try editing(bytes, file: file, applying: edit).bytes
+  }
+
+  /// The bytes `config.json` holds after `edit`, with what each app of an `addApps` came to.
+  ///
+  /// - Throws: As ``edited(_:file:applying:)``.
+  public static func editing(_ bytes: [UInt8]?, file: String, applying edit: RuleEdit) throws(RuleEditError)
+    -> EditedText
+  {
     var json = JSONValue.object([])
     if let bytes {
       // The file as the service reads it first: an edit never turns a refused file into another.
@@ -53,16 +66,24 @@ public enum ConfigurationEditor {
       }
       json = carried
     }
-    let new = try applying(edit, to: json)
+    let (new, additions) = try apply(edit, to: json)
     let text = Array(ConfigurationLayout.text(of: new).utf8)
     do { _ = try Configuration.parse(text, file: file) } catch { throw .invalid(error) }
-    return text
+    return EditedText(bytes: text, additions: additions)
   }
 
   /// `json` with `edit` applied; not yet checked by the reader.
   ///
   /// - Throws: ``RuleEditError`` when the edit names a rule, app or site that is not there.
   public static func applying(_ edit: RuleEdit, to json: JSONValue) throws(RuleEditError) -> JSONValue {
+    try apply(edit, to: json).json
+  }
+
+  /// `json` with `edit` applied, and what each app of an `addApps` came to.
+  private static func apply(_ edit: RuleEdit, to json: JSONValue) throws(RuleEditError)
+    -> (json: JSONValue, additions: [AppAddition])
+  {
+    var additions: [AppAddition] = []
     var root = json.objectValue ?? []
     var rules = root.value(of: "rules")?.arrayValue ?? []
     switch edit {
@@ -85,7 +106,9 @@ public enum ConfigurationEditor {
     case .remove(let name):
       rules.remove(at: try ruleIndex(name, in: rules))
     case .addApps(let name, let apps):
-      try editApps(of: name, in: &rules) { list throws(RuleEditError) in list += apps.map(appValue) }
+      try editApps(of: name, in: &rules) { list throws(RuleEditError) in
+        for app in apps { additions.append(AppEntries.add(app, to: &list)) }
+      }
     case .addSites(let name, let sites):
       try editApps(of: name, in: &rules) { list throws(RuleEditError) in list += sites.map(siteApp) }
     case .removeApps(let name, let apps):
@@ -104,8 +127,13 @@ public enum ConfigurationEditor {
         }
       }
     }
-    root.set("rules", .array(rules))
-    return .object(root)
+    if rules.isEmpty {
+      // The last rule gone: no rule is set, as in a file without "rules" (the reader refuses an empty list).
+      root.removeAll { $0.0 == "rules" }
+    } else {
+      root.set("rules", .array(rules))
+    }
+    return (.object(root), additions)
   }
 
   // MARK: - Parts
@@ -136,7 +164,8 @@ public enum ConfigurationEditor {
     if let onLimit = settings.onLimit { rule.set("onLimit", .string(onLimit.rawValue)) }
   }
 
-  private static func appValue(_ app: RuleApp) -> JSONValue {
+  /// An app as an entry of `apps`: its name alone, or an object with the names and sites it has.
+  static func appValue(_ app: RuleApp) -> JSONValue {
     guard !app.classes.isEmpty || !app.appIDs.isEmpty || !app.executables.isEmpty || !app.sites.isEmpty else {
       return .string(app.name)
     }
@@ -217,4 +246,11 @@ extension [(String, JSONValue)] {
       insert((key, value), at: 0)
     }
   }
+}
+
+/// The text of `config.json` after an edit, and what each app of an `addApps` came to.
+public struct EditedText: Hashable, Sendable {
+  public var bytes: [UInt8]
+  /// One per app of an `addApps`, in its order; empty for every other edit.
+  public var additions: [AppAddition]
 }

@@ -10,9 +10,28 @@ public import Brake
 /// every program run in it) or name a launcher. The app is named after the
 /// name it is matched by, and written as an object with that one name, so
 /// it matches nothing else.
+///
+/// A browser's windows share the browser's class, so for them the class
+/// would add the whole browser: an app window of a site (`chromium
+/// --app=URL`, ``Brake/AppIdentity/appWindowSite``) is added as that site
+/// (without a leading `www.`),
+/// and an installed web app's window (Chromium's instance `crx_…`) by its
+/// instance, which names that web app alone.
 public enum PickedApp {
   /// The app to add, or `nil` when the window gave no name to match.
   public static func app(for identity: AppIdentity) -> RuleApp? {
+    if let site = identity.appWindowSite {
+      // `www.` left out: the extension reports a tab of the site as `instagram.com`, which `www.` would not cover.
+      let name =
+        site.name.hasPrefix("www.") && site.name.dropFirst(4).contains(".") ? String(site.name.dropFirst(4)) : site.name
+      return RuleApp(name: name, sites: [name])
+    }
+    if let instance = usable(identity.instance), instance.hasPrefix("crx_"),
+      let windowClass = identity.windowClass,
+      AppIdentity.appWindowBrowserClasses.contains(windowClass.lowercased())
+    {
+      return RuleApp(name: instance, classes: [instance])
+    }
     if let windowClass = usable(identity.windowClass) {
       return RuleApp(name: windowClass, classes: [windowClass])
     }

@@ -8,7 +8,7 @@ import Posix
 ///
 /// The service counts the site while the desktop says the browser is in
 /// front; ``windowFocused`` decides only where the desktop says nothing of
-/// focus (the process fallback). See docs/websites.md.
+/// focus (the process fallback). See docs/using/websites.md.
 struct BrowserFront: Hashable, Sendable {
   var site: Site?
   var windowFocused: Bool

@@ -2,6 +2,7 @@ import Brake
 import JSON
 import Localization
 import Posix
+import ShieldCore
 
 extension NativeHost {
   /// The longest language tag `hello` may name (BCP 47 allows 35 characters in practice).
@@ -93,6 +94,11 @@ extension NativeHost {
 
   /// `{"type":"puzzle","site":"instagram.com"}`: a task for the site's rule,
   /// `usedUp`, or `notAtLimit` while the service's meter has not seen the rule at its limit.
+  ///
+  /// One task per rule: while a task of the site's rule is open (a shield
+  /// page reloaded, a second tab of the rule's sites, the page asking again),
+  /// the open one is sent again, with its count and what is left of its
+  /// pause, and no new request is counted.
   private func puzzleMessage(_ message: JSONValue) {
     guard let text = message["site"]?.stringValue, let site = Site(text) else {
       refuse("puzzle: \"site\" is not a host name such as instagram.com")
@@ -128,6 +134,11 @@ extension NativeHost {
       refuse("puzzle: the ledger cannot be used: \(error)")
       return
     }
+    if let open = puzzle, open.match.rule.name == match.rule.name, open.run.status.day == run.status.day {
+      options.logger.info("puzzle: the task of rule \(match.rule.name) is open; it is sent again, not counted again")
+      send(task(open))
+      return
+    }
     // The request is counted as the task is asked (issue 25 point 2).
     let asked: Int
     do {
@@ -145,9 +156,12 @@ extension NativeHost {
 
   /// `{"type":"wayOut","site":"instagram.com"}`: the shield page's way out
   /// ("Not now", issue 25 point 1) was taken. It is counted for the site's
-  /// rule today (``Brake/LedgerStore/recordBackedOut(for:)``), the open task
-  /// is dropped, and `{"type":"backedOut","site":…,"text":…}` tells the page
-  /// to stay a plain paused page (the text is the shield's summary).
+  /// rule today (``Brake/LedgerStore/recordBackedOut(for:)``) once per
+  /// shield shown (``ShieldCore/WayOut/Tally``): only while a meter counts
+  /// the rule and it is at its limit (the extension shows its shield page
+  /// only then), and once for that limit however often it comes. The open
+  /// task is dropped, and `{"type":"backedOut","site":…,"text":…}` tells the
+  /// page to stay a plain paused page (the text is the shield's summary).
   private func wayOutMessage(_ message: JSONValue) {
     guard let text = message["site"]?.stringValue, let site = Site(text) else {
       refuse("wayOut: \"site\" is not a host name such as instagram.com")
@@ -159,9 +173,28 @@ extension NativeHost {
       return
     }
     do {
-      let counted = try options.ledger.recordBackedOut(for: match.rule.name)
-      for warning in counted.warnings { options.logger.warning("\(warning)") }
-      options.logger.info("the way out was taken for \(site) (rule \(match.rule.name), \(counted.value.count) today)")
+      let loaded = try options.ledger.load()
+      for warning in loaded.warnings { options.logger.warning("\(warning)") }
+      let day = options.ledger.today(in: loaded.value)
+      // A shield page is shown only where the service's meter says the site's rule is at its limit.
+      let isShown =
+        loaded.value.metered(on: day).contains(match.rule.name) && loaded.value.isAtLimit(match.rule, on: day)
+      let shield =
+        isShown
+        ? WayOut.Shield(rule: match.rule.name, day: day, grants: loaded.value.grants(for: match.rule.name, on: day))
+        : nil
+      if wayOuts.take(at: shield) {
+        let counted = try options.ledger.recordBackedOut(for: match.rule.name)
+        for warning in counted.warnings { options.logger.warning("\(warning)") }
+        options.logger.info(
+          "the way out was taken for \(site) (rule \(match.rule.name), \(counted.value.count) today)")
+      } else {
+        options.logger.info(
+          "the way out for \(site) is not counted: "
+            + (shield == nil
+              ? "no meter has rule \(match.rule.name) at its limit, so no shield is shown"
+              : "it was counted for this shield already"))
+      }
     } catch {
       refuse("wayOut: the ledger cannot be used: \(error)")
       return
@@ -240,7 +273,8 @@ extension NativeHost {
       send(
         .object([
           ("type", .string("answer")), ("puzzle", .int(open.id)), ("result", .string("solved")),
-          ("minutes", .int(minutes)), ("text", .string(localizer.render(.puzzleSolved(app: app, minutes: minutes)))),
+          ("minutes", .int(minutes)),
+          ("text", .string(localizer.render(.puzzleSolvedPage(app: app, minutes: minutes)))),
         ]))
       // The service reads the grant from the ledger at this call: the state says unshielded.
       if wanted == nil { wanted = told ?? BrowserFront(site: open.site, windowFocused: true) }

@@ -67,7 +67,7 @@ extension NativeHost {
       options.logger.warning("SiteFocus failed: \(error.name): \(error.message)")
       // No owner, and none the bus could start: nothing counts until one runs.
       if error.is(.serviceUnknown) || error.is(.nameHasNoOwner)
-        || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+        || error.isSpawnFailure
       {
         lastState = nil
         return noService("the ShieldBridge service is not running: \(error.message)")

@@ -5,6 +5,7 @@ import JSON
 public import Localization
 public import Log
 public import Posix
+import ShieldCore
 import Spawn
 
 /// `shieldbridge native-host`: the browser extension's side of ShieldBridge.
@@ -142,6 +143,8 @@ public actor NativeHost {
   var lastCall: MonotonicTime?
   var focusTimer: Task<Void, Never>?
   var puzzle: OpenPuzzle?
+  /// The ways out counted, once per shield shown.
+  var wayOuts = WayOut.Tally()
   var nextPuzzleID = 1
   /// Set when output failed: the browser is gone.
   var outputFailure: String?

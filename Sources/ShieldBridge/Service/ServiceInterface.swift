@@ -5,7 +5,7 @@ import Version
 /// the commands, the native host and the tests call it from this declaration.
 ///
 /// `Open`, `Status`, `Usage` and `SiteFocus` answer JSON in a string, which
-/// scripts read: their fields are a contract of their own, in docs/service.md.
+/// scripts read: their fields are a contract of their own, in docs/reference/service.md.
 /// The force unwraps cannot fail for these literals and no input reaches them.
 public enum ServiceInterface {
   public static let name = InterfaceName(rawValue: "org.shieldbridge.ShieldBridge1")!

@@ -89,7 +89,7 @@ extension ShieldService {
     while !queue.isEmpty {
       let next = queue.removeFirst()
       if case .closed(let id, _) = next.input { posted.remove(id) }
-      for effect in core.handle(next.input, at: next.at) {
+      for effect in core.handle(next.input, at: checkedForDay(next.at)) {
         // The results come back before any input that arrived meanwhile.
         queue += await carryOut(effect).map { Envelope($0, at: instant()) }
       }
@@ -118,7 +118,10 @@ extension ShieldService {
       escalation.cancelAll()
       return []
     case .dayBegan(let day):
-      return beginDay(day)
+      let inputs = beginDay(day)
+      // The new day's rules are metered as a start today would meter them: the built-in rule stops the meter.
+      await meter(options.configuration.rules)
+      return inputs
     case .openTask(let request):
       return await openTask(request)
     case .wayOut(let name, let wayOut):
@@ -132,7 +135,7 @@ extension ShieldService {
       await enforce(name, as: wayOut)
       return []
     case .recordGrant(let name):
-      guard let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return [] }
+      guard let rule = core.rules.rules.first(where: { $0.name == name }) else { return [] }
       return [.grant(rule: name, grant(for: rule))]
     case .save(let save):
       return self.save(save)
@@ -243,7 +246,8 @@ extension ShieldService {
     do {
       let result = try options.ledger.recordMeter(
         usage: save.usedSecondsByDay, replacing: save.replacing, grants: save.grantsByDay, metered: save.metered,
-        limitReached: save.limitReached, on: core.meter.day, anchor: save.anchor)
+        limitReached: save.limitReached, on: core.meter.day, anchor: save.anchor,
+        rulesInForce: save.rulesInForce.isBuiltIn ? nil : RulesInForce.json(of: save.rulesInForce))
       for warning in result.warnings { meterLog.warning("\(warning)") }
       if ledgerRefusal != nil {
         ledgerRefusal = nil

@@ -5,23 +5,54 @@ import Posix
 import ShieldCore
 
 extension ShieldService {
-  /// Starts the meter on ``Options/desktop``, unless there is none or nothing to meter.
+  /// Starts the meter on ``Options/desktop`` (or the one
+  /// ``Options/openingDesktop`` opens), unless there is none or nothing to meter.
   ///
   /// With the built-in rule alone nothing is metered: it covers every app for
   /// a shield asked by name, but names none the desktop could report. The
-  /// backend is then stopped at once.
+  /// desktop is then opened only when a reload brings rules (``meter(_:)``).
   func startMeter() async {
-    guard let desktop = options.desktop else {
-      meterLog.info("off (no desktop is watched)")
+    tellBootCheck()
+    await meter(options.configuration.rules)
+  }
+
+  /// Meters `rules`, the rules in force now, as a start with them would: the
+  /// desktop opened and watched when there are rules and none is watched
+  /// yet, the meter off with the built-in rule alone.
+  ///
+  /// A desktop lost for good (no backend left to fall back on) stays lost
+  /// until the service restarts, as the log said.
+  func meter(_ rules: RuleSet) async {
+    options.coverage.update(rules)
+    guard !stopped else { return }
+    if rules.isBuiltIn {
+      let wasWatching = backend != nil
+      if let backend {
+        // Its events end with it; the generation drops what is still on the way.
+        generation += 1
+        reader?.cancel()
+        reader = nil
+        backend.stop()
+        self.backend = nil
+        inbox.yield(Envelope(.desktopLost, at: instant()))
+      }
+      if wasWatching || meterState != .offWithoutRules {
+        meterLog.info("off (config.json has no rules, so no app is metered)")
+      }
+      meterState = .offWithoutRules
       return
     }
-    guard !options.configuration.rules.isBuiltIn else {
-      desktop.stop()
-      meterLog.info("off (config.json has no rules, so no app is metered)")
+    guard backend == nil, meterState != .lost else { return }
+    let desktop = unwatchedDesktop ?? options.openingDesktop?()
+    unwatchedDesktop = nil
+    guard let desktop else {
+      if meterState != .offWithoutDesktop { meterLog.info("off (no desktop is watched)") }
+      meterState = .offWithoutDesktop
       return
     }
     // A stop of the process is told from a busy machine by its SIGCONT (noteMissedTimer()).
     ContinueSignal.watch()
+    meterState = .watching
     watch(desktop)
   }
 
@@ -88,6 +119,7 @@ extension ShieldService {
     } else {
       meterLog.error("no other desktop to fall back on; nothing is counted until the service restarts")
     }
+    if backend == nil { meterState = .lost }
   }
 
   /// Stops the desktop and the timer; the loop saves what was counted when it ends.
@@ -100,16 +132,48 @@ extension ShieldService {
     timer = nil
     backend?.stop()
     backend = nil
+    unwatchedDesktop?.stop()
+    unwatchedDesktop = nil
   }
 
   /// Writes the use counted up to now (the service stops).
   func saveAtStop() {
-    if let last = core.stop(at: instant()) { _ = save(last) }
+    if let last = core.stop(at: checkedForDay(instant())) { _ = save(last) }
+  }
+
+  /// `instant`, its boot time checked against the kernel's uptime again when
+  /// the meter would begin another day at it: the one decision the boot time
+  /// vouches for, so that only it reads `/proc` (``CheckedBootClock``).
+  func checkedForDay(_ instant: MeterInstant) -> MeterInstant {
+    guard core.meter.endsDay(at: instant) else { return instant }
+    var checked = instant
+    checked.boot = startOptions.ledger.clock.recheckBoot(instant.boot)
+    tellBootCheck()
+    return checked
+  }
+
+  /// Logs what the last check of the boot time found, once per change: a
+  /// boot clock faked for this process is not believed, and the log says so.
+  func tellBootCheck() {
+    guard let check = startOptions.ledger.clock.bootClock?.lastCheck, check.offset != toldBootOffset else { return }
+    toldBootOffset = check.offset
+    guard check.offset != 0 else {
+      meterLog.info("the boot clock agrees with the kernel's uptime (/proc/uptime) again")
+      return
+    }
+    let seconds = Int(min(Double(check.offset.magnitude) / 1e9, 1e12).rounded())
+    meterLog.warning(
+      "this process's boot clock (CLOCK_BOOTTIME) is \(seconds) s \(check.offset > 0 ? "ahead of" : "behind") "
+        + "the kernel's uptime (/proc/uptime): it is faked for the process (libfaketime fakes it unless "
+        + "FAKETIME_DONT_FAKE_MONOTONIC is set); the kernel's uptime is used, so the day stays as the kernel has it")
   }
 
   /// The rule's `onLimit` on its apps: hide (or close where the backend cannot hide), close, or nothing.
+  ///
+  /// The rule is the core's, which decided it: a reload that renamed it
+  /// while the decision was on its way does not make it a rule of no apps.
   func enforce(_ name: String, as wayOut: WayOut? = nil) async {
-    guard let backend, let rule = options.configuration.rules.rules.first(where: { $0.name == name }) else { return }
+    guard let backend, let rule = core.rules.rules.first(where: { $0.name == name }) else { return }
     let patterns = rule.apps
     let matches: @Sendable (AppIdentity) -> Bool = { identity in patterns.contains { $0.matches(identity) } }
     // The way out hides or closes as the core decided (WayOut.decide), the limit as onLimit says.

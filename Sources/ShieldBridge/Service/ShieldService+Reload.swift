@@ -40,14 +40,17 @@ extension ShieldService {
   /// A good file replaces the views and handlers at once, and the rules as
   /// far as it tightens them; what it loosens waits for the next day's start
   /// (``RulesInForce``), and the log says so. The meter is rebuilt from the
-  /// ledger with the rules in force. A file that cannot be
+  /// ledger with the rules in force, each with the day of the rules it takes
+  /// over (``Brake/RuleSet/change(to:)``), and the first rules open the
+  /// desktop, so that what a reload reaches is what a start with the same
+  /// files reaches. A file that cannot be
   /// used (broken JSON, a bad rule) keeps the configuration in force, and the
   /// log says why. A removed file puts the defaults back, as at a start
-  /// without one. What the running service cannot change is kept as it
+  /// without one (today's rules stay in force). What the running service
+  /// cannot change is kept as it
   /// was, and the log says that a restart is needed: the link scheme (the
   /// links already posted, and the router, use it), `desktop` and
-  /// `idleMinutes` (the backend was opened with them), and the meter itself
-  /// when it was off because there were no rules.
+  /// `idleMinutes` (the backend was opened with them).
   ///
   /// - Returns: Whether a new configuration was put in force.
   @discardableResult
@@ -64,7 +67,8 @@ extension ShieldService {
     var new = loaded.configuration
     let old = currentConfiguration.withLock { $0 }
     let configured = new.rules
-    new.rules = old.rules.tightened(by: configured)
+    let change = old.rules.change(to: configured)
+    new.rules = change.rules
     let changed = configured != configuredRules
     configuredRules = configured
     guard new != old || changed else { return false }
@@ -80,13 +84,13 @@ extension ShieldService {
       needsRestart.append("\"dayStartsAt\" (then from the next day's start)")
       new.dayStartsAt = old.dayStartsAt
     }
-    if backend == nil && options.desktop != nil && old.rules.isBuiltIn && !new.rules.isBuiltIn {
-      needsRestart.append("metering the new rules (the meter was off without rules)")
-    }
     currentConfiguration.withLock { $0 = new }
+    if new.weeklySummary != old.weeklySummary { startWeeklySummary() }
     if new.rules != old.rules {
+      await settle(.rulesReplaced(change, Self.storedLedger(options)))
+      // The ledger has them (the core's save), then the file.
       keepRulesInForce()
-      await settle(.rulesReplaced(new.rules, Self.storedLedger(options)))
+      await meter(new.rules)
     }
     let rules = new.rules.isBuiltIn ? "the built-in rule" : new.rules.rules.map(\.name).joined(separator: ", ")
     log.notice("config.json reloaded from \(loaded.path): rules \(rules)")
@@ -102,9 +106,18 @@ extension ShieldService {
     return true
   }
 
+  /// Stores what the service starts from: the rules in force with the
+  /// counts they took over, in the ledger in one write, then in the file.
+  func keepStartingRules() {
+    // The built-in rule alone has nothing to keep: no copy says what the configuration says.
+    if !core.rules.isBuiltIn, let starting = core.startingSave(at: instant()) { _ = save(starting) }
+    keepRulesInForce()
+  }
+
   /// Writes the rules in force on `day` (today by default) to
   /// ``RulesInForce``'s file, so that a restart, the terminal task and the
-  /// browser's host keep them.
+  /// browser's host keep them also without the ledger's copy (which the
+  /// core's saves write).
   func keepRulesInForce(day: LocalDay? = nil) {
     let store = startOptions.ledger
     let held = RulesInForce(day: day ?? store.today, rules: options.configuration.rules)
@@ -123,6 +136,6 @@ extension ShieldService {
     keepRulesInForce(day: day)
     guard configured != inForce else { return [] }
     log.notice("a new day: config.json's rules are in force as it says them")
-    return [.rulesReplaced(configured, Self.storedLedger(options))]
+    return [.rulesReplaced(RuleChange(rules: configured), Self.storedLedger(options))]
   }
 }

@@ -2,28 +2,32 @@ import Brake
 import Notifications
 import Posix
 
-// week2: the weekly summary (`weeklySummary` in config.json; docs/report.md).
+// week2: the weekly summary (`weeklySummary` in config.json; docs/using/report.md).
 extension ShieldService {
   /// The key of the summary's button; the listener hands its clicks here, not to the core.
   static let weekActionKey = "shieldbridge-week"
   /// The summary's fixed identifier: posted again, it replaces the last one instead of piling up.
   static let weekIdentifier = "weekly-summary"
 
-  /// Checks whether the weekly summary is due now, and then at the start of
-  /// every minute of the wall clock, while the service runs. With no
-  /// `weeklySummary` configured (the default) each check does nothing; a
-  /// reloaded config.json counts from the next check.
+  /// The longest wait between two checks: the wall clock can be set, or jump,
+  /// while the service sleeps on a clock that does not follow it.
+  static let longestWeeklyWait = Duration.seconds(3600)
+
+  /// Checks whether the weekly summary is due now, then sleeps until its next
+  /// time (at most ``longestWeeklyWait``) and checks again, while the service
+  /// runs. With no `weeklySummary` configured (the default) nothing waits: a
+  /// reload that sets one starts the checks again (``reloadConfiguration()``),
+  /// so that an idle service has no timer to wake for.
   func startWeeklySummary() {
+    weeklySummaryTask?.cancel()
+    weeklySummaryTask = nil
+    guard currentConfiguration.withLock({ $0.weeklySummary }) != nil else { return }
     weeklySummaryTask = Task { [weak self] in
       var first = true
       while !Task.isCancelled {
-        guard let service = self else { return }
-        await service.postWeeklySummaryIfDue(saying: first)
+        guard let service = self, let wait = await service.postWeeklySummaryIfDue(saying: first) else { return }
         first = false
-        let now = service.startOptions.ledger.clock.now()
-        let intoMinute = Int(((now.secondsSince1970 % 60) + 60) % 60)
-        // Just after the next whole minute, when a scheduled time can first be reached.
-        try? await Task.sleep(for: .seconds(60 - intoMinute) + .milliseconds(100))
+        try? await Task.sleep(for: wait)
       }
     }
   }
@@ -36,26 +40,36 @@ extension ShieldService {
   /// Posts the weekly summary when ``WeeklySchedule/due(at:lastShown:)`` says
   /// so, and remembers the week in `weekly-summary.json` once it was posted.
   /// With `saying` (the check at the start) the debug log says what was decided.
-  func postWeeklySummaryIfDue(saying: Bool = false) async {
-    guard let schedule = currentConfiguration.withLock({ $0.weeklySummary }) else { return }
+  ///
+  /// - Returns: How long to wait before the next check: to the next time of
+  ///   the schedule, at most ``longestWeeklyWait``, or a minute after a post
+  ///   that failed; `nil` when no `weeklySummary` is configured.
+  @discardableResult
+  func postWeeklySummaryIfDue(saying: Bool = false) async -> Duration? {
+    guard let schedule = currentConfiguration.withLock({ $0.weeklySummary }) else { return nil }
     let state = WeeklySummaryStore(directory: options.ledger.directory)
-    let now = LocalMinute.containing(options.ledger.clock.now())
+    let clock = options.ledger.clock.now()
+    let now = LocalMinute.containing(clock)
+    let next = schedule.nextOccurrence(after: now)
+    let untilNext = next.day.instant(at: ClockTime(hour: next.minute / 60, minute: next.minute % 60) ?? .midnight).secondsSince1970 - clock.secondsSince1970
+    // Just after the next time's minute begins, when it can first be reached.
+    let wait = min(.seconds(max(untilNext, 1)) + .milliseconds(100), Self.longestWeeklyWait)
     let lastShown = state.lastShown()
     guard let week = schedule.due(at: now, lastShown: lastShown) else {
       if saying {
         let shown = lastShown.map { "already shown for \($0)" } ?? "none shown yet"
-        log.debug("weekly summary: \(shown); none due at \(now), the next at \(schedule.nextOccurrence(after: now))")
+        log.debug("weekly summary: \(shown); none due at \(now), the next at \(next)")
       }
-      return
+      return wait
     }
     let report = weekReport(ending: week)
     let notification = texts.weekSummary(report, identifier: Self.weekIdentifier, actionKey: Self.weekActionKey)
     do {
       _ = try await post(notification)
     } catch {
-      // Tried again at the next minute, while the week's summary is still due.
+      // Tried again a minute later, while the week's summary is still due.
       log.warning("cannot post the weekly summary: \(error)")
-      return
+      return .seconds(60)
     }
     do {
       try state.recordShown(week)
@@ -64,6 +78,7 @@ extension ShieldService {
     }
     let text = notification.body.split(separator: "\n").joined(separator: "; ")
     log.notice("weekly summary posted for \(report.from) to \(report.to): \(text)")
+    return wait
   }
 
   /// The report of the 7 days ending `week`, as `shieldbridge report --to` gives it.

@@ -36,12 +36,22 @@ public actor ShieldService {
     public var doubleClickWindow: Duration
     /// How long each call to the notification server may take.
     public var notificationTimeout: Duration
+    /// Whether the service leaves the notification server's name to the desktop's own server
+    /// for a while after its start (``ServerActivation/desktopWait(from:bound:)``), as `serve`
+    /// does; otherwise every call may have the bus start one (docs/reference/notifications.md, "Which server").
+    public var waitsForDesktopNotifications = false
     /// How long ``ShieldService/stop()`` waits for the posts still in flight
     /// before it closes what was posted.
     public var stopTimeout: Duration
-    /// The desktop the meter watches, opened by the caller (`serve` passes
-    /// the one `Desktop.open` chose); `nil` runs the service without a meter.
+    /// The desktop the meter watches, opened by the caller; `nil`: the one
+    /// ``openingDesktop`` opens, or none (no meter).
     public var desktop: (any DesktopBackend)?
+    /// Opens the desktop the meter watches when there are rules in force to
+    /// meter, at the start or at the first reload that brings rules (`serve`
+    /// sets it, ``openDesktop(environment:)``); `nil`: only ``desktop``.
+    public var openingDesktop: (@Sendable () -> (any DesktopBackend)?)?
+    /// The rules in force as the backends ``openingDesktop`` opens see them.
+    public let coverage = DesktopCoverage()
     /// Opens the backend to go on with when the desktop is lost, given every
     /// kind lost so far; `nil` (the default, or its answer) goes on without one.
     public var fallbackDesktop: (@Sendable (_ lost: Set<DesktopKind>) async -> (any DesktopBackend)?)?
@@ -122,6 +132,10 @@ public actor ShieldService {
   private var listener: Task<Void, Never>?
   /// The desktop watched, and what it counts with (see ShieldService+Meter.swift).
   var backend: (any DesktopBackend)?
+  /// ``Options/desktop`` while it is not watched yet (no rules to meter).
+  var unwatchedDesktop: (any DesktopBackend)?
+  /// Whether the meter runs, and why not.
+  var meterState = MeterState.starting
   /// Counts the backends started, so that a late event of a lost one is dropped.
   var generation = 0
   var lostKinds: Set<DesktopKind> = []
@@ -133,6 +147,8 @@ public actor ShieldService {
   /// to the core; and the last one told, so that it is told once.
   var missedDeadline: MonotonicTime?
   var toldMissedDeadline: MonotonicTime?
+  /// The boot clock's offset from the kernel's uptime as last logged (``BootCheck/offset``): told once per change.
+  var toldBootOffset: Int64 = 0
   var escalation: CloseEscalation
   var stopped = false
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
@@ -154,10 +170,12 @@ public actor ShieldService {
     // Today's rules, which config.json loosens only from tomorrow, also across a restart.
     var options = options
     let configured = options.configuration.rules
-    options.configuration.rules = RulesInForce.resolve(configured: configured, store: options.ledger)
+    let change = RulesInForce.resolved(configured: configured, store: options.ledger).change
+    options.configuration.rules = change.rules
     do {
-      let service = try await starting(on: connection, options: options, configured: configured)
-      await service.keepRulesInForce()
+      let service = try await starting(
+        on: connection, options: options, configured: configured, takeOver: change.takeOver)
+      await service.keepStartingRules()
       await service.startLoop()
       await service.startMeter()
       await service.watchFiles()
@@ -169,9 +187,9 @@ public actor ShieldService {
     }
   }
 
-  private static func starting(on connection: Connection, options: Options, configured: RuleSet)
-    async throws(ServiceError) -> ShieldService
-  {
+  private static func starting(
+    on connection: Connection, options: Options, configured: RuleSet, takeOver: [String: [String]]
+  ) async throws(ServiceError) -> ShieldService {
     let links: LinkConfiguration
     do {
       links = try LinkConfiguration(scheme: options.configuration.scheme)
@@ -180,12 +198,15 @@ public actor ShieldService {
     }
     let client: NotificationClient
     do {
-      client = try await NotificationClient(connection: connection, timeout: options.notificationTimeout)
+      client = try await NotificationClient(
+        connection: connection, timeout: options.notificationTimeout,
+        activation: options.waitsForDesktopNotifications ? .desktopWait(from: .now) : .always)
     } catch {
       throw ServiceError(.bus, "cannot follow the notification server: \(error.message)")
     }
     let service = ShieldService(
-      connection: connection, client: client, options: options, links: links, configured: configured)
+      connection: connection, client: client, options: options, links: links, configured: configured,
+      takeOver: takeOver)
     do {
       try connection.export([try service.interface()], at: ServiceNames.path)
     } catch {
@@ -208,7 +229,7 @@ public actor ShieldService {
 
   private init(
     connection: Connection, client: NotificationClient, options: Options, links: LinkConfiguration,
-    configured: RuleSet
+    configured: RuleSet, takeOver: [String: [String]]
   ) {
     self.connection = connection
     configuredRules = configured
@@ -226,12 +247,28 @@ public actor ShieldService {
     settings.dayStart = options.ledger.dayStart
     let stored = Self.readLedger(options)
     core = ShieldCore(
-      rules: options.configuration.rules, ledger: stored.ledger, history: Self.storedHistory(options),
+      rules: options.configuration.rules, ledger: stored.ledger, takeOver: takeOver,
+      history: Self.storedHistory(options),
       settings: settings, links: links,
       now: .now(wall: options.ledger.clock))
     ledgerRefusal = stored.refusal
     escalation = CloseEscalation(closeGrace: options.meter.closeGrace, killGrace: options.meter.killGrace)
+    unwatchedDesktop = options.desktop
     (inputs, inbox) = AsyncStream.makeStream(of: Envelope.self)
+  }
+
+  /// Whether the meter runs, and why not (see ShieldService+Meter.swift).
+  enum MeterState: Hashable, Sendable {
+    /// Not started yet.
+    case starting
+    /// A desktop is watched.
+    case watching
+    /// The built-in rule alone is in force: nothing to meter.
+    case offWithoutRules
+    /// Rules are in force, but no desktop could be opened (or `"desktop": "off"`).
+    case offWithoutDesktop
+    /// The desktop was lost with nothing to fall back on: until the service restarts.
+    case lost
   }
 
   /// How many closed shields keep their links.

@@ -148,11 +148,11 @@ public struct ShieldTexts: Sendable {
   /// before, in the report's words, and a button that opens the picture of the
   /// week (`actionKey`). Plain: no praise, nothing urgent.
   func weekSummary(_ report: HistoryReport, identifier: String, actionKey: String) -> Notification {
-    let change = report.averageSeconds - report.previousAverageSeconds
-    let body = [
-      localizer.render(.reportTotal(minutes: ProductMessage.minutes(report.totalSeconds))),
-      localizer.render(ProductMessage.change(seconds: change)),
-    ].joined(separator: "\n")
+    // The report's own words: the total, and the change where the week before has days on record.
+    let body =
+      ([localizer.render(ProductMessage.time(report.totalSeconds, as: .total))]
+      + (report.changeSeconds.map { [localizer.render(ProductMessage.change(seconds: $0))] } ?? [])).joined(
+        separator: "\n")
     var notification = base(
       summary: .weekSummary(from: report.from.description, to: report.to.description), body: body,
       identifier: identifier)

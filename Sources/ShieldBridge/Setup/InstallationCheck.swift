@@ -6,8 +6,11 @@ import Posix
 /// What `setup` finds of the parts around the configuration: the service, the browsers' host, the extension.
 ///
 /// Each finding says what it found and, when something is missing, the one
-/// thing to do about it. Nothing is started or installed: the service is
-/// asked for on the bus without activating it, the host manifests are
+/// thing to do about it, in the words of the way this machine got
+/// ShieldBridge: the Debian package installs the extension for the browsers
+/// and starts the service at log-in, so its user is never sent to a source
+/// tree. Nothing is started or installed: the service is asked for on the
+/// bus without activating it, the host manifests and the extension are
 /// looked for where browsers read them, and the extension is known to
 /// answer when a browser runs our host for it (`shieldbridge native-host`,
 /// which the browser starts only for a loaded extension).
@@ -15,26 +18,69 @@ public struct InstallationCheck: Hashable, Sendable {
   /// The name of the host manifest browsers look for.
   public static let manifestName = "org.shieldbridge.shieldbridge.json"
 
+  /// How the browser extension came onto this machine, as far as the browsers can take it up.
+  public enum ExtensionInstall: Hashable, Sendable {
+    /// Installed where the browsers take it up by themselves (the Debian package): the browsers, by
+    /// name (none named when the package is installed but no folder of a browser holds it yet).
+    case forBrowsers([String])
+    /// Unpacked by `make install` at this folder: a browser loads it from there by hand.
+    case unpacked(String)
+    /// Neither: the source tree's `integrations/webextension`.
+    case sourceTree
+  }
+
+  /// What starts the service at log-in, where it is not running.
+  public enum ServiceStart: Hashable, Sendable {
+    /// The systemd user manager runs: the unit, once enabled.
+    case systemd
+    /// No systemd user manager; the session starts this XDG autostart entry at log-in.
+    case autostart(String)
+    /// Neither.
+    case none
+  }
+
   /// Whether a process owns the service's name on the bus; `nil` when there is no bus.
   public var serviceRuns: Bool?
   /// The host manifests found, as paths.
   public var hostManifests: [String]
   /// How many `shieldbridge native-host` processes the user runs: one per browser with the extension.
   public var runningHosts: Int
+  /// Where the browsers get the extension from.
+  public var extensionInstall: ExtensionInstall
+  /// What starts the service at log-in.
+  public var serviceStart: ServiceStart
+  /// Where the running service's log goes; `nil` when none runs or it cannot be read.
+  public var serviceLog: ServiceLog?
 
-  public init(serviceRuns: Bool?, hostManifests: [String], runningHosts: Int) {
+  public init(
+    serviceRuns: Bool?, hostManifests: [String], runningHosts: Int, extensionInstall: ExtensionInstall = .sourceTree,
+    serviceStart: ServiceStart = .systemd, serviceLog: ServiceLog? = nil
+  ) {
     self.serviceRuns = serviceRuns
     self.hostManifests = hostManifests
     self.runningHosts = runningHosts
+    self.extensionInstall = extensionInstall
+    self.serviceStart = serviceStart
+    self.serviceLog = serviceLog
   }
 
-  /// Looks at this machine: the bus, the manifest folders of `environment`'s home, and the processes under `proc`.
-  public static func run(bus: Connection.Bus, environment: [String: String], proc: String = "/proc") async
-    -> InstallationCheck
-  {
-    InstallationCheck(
-      serviceRuns: await serviceRuns(on: bus), hostManifests: hostManifests(environment: environment),
-      runningHosts: runningHosts(proc: proc))
+  /// Looks at this machine: the bus, the manifest and extension folders, the autostart entries, and the processes under `proc`.
+  ///
+  /// - Parameters:
+  ///   - executable: The running `shieldbridge`, whose prefix (`/usr/local` for `/usr/local/bin/shieldbridge`)
+  ///     says where `make install` put the unpacked extension.
+  ///   - root: Prefixed to the system's folders (`/usr/share/…`, `/etc/…`); `""` for this machine.
+  public static func run(
+    bus: Connection.Bus, environment: [String: String], executable: String? = nil, proc: String = "/proc",
+    root: String = ""
+  ) async -> InstallationCheck {
+    let runs = await serviceRuns(on: bus)
+    return InstallationCheck(
+      serviceRuns: runs, hostManifests: hostManifests(environment: environment, root: root),
+      runningHosts: runningHosts(proc: proc),
+      extensionInstall: extensionInstall(executable: executable, root: root),
+      serviceStart: serviceStart(environment: environment, root: root),
+      serviceLog: runs == true ? await ServiceLog.find(on: bus, proc: proc) : nil)
   }
 
   /// The lines `setup` prints: one per part, and what to do for each that is missing.
@@ -44,9 +90,7 @@ public struct InstallationCheck: Hashable, Sendable {
     case true?:
       lines.append("The service runs: it reloads config.json by itself, so the rule counts from now on.")
     case false?:
-      lines.append(
-        "The service is not running. Start it, and at every login: systemctl --user enable --now shieldbridge "
-          + "(docs/install.md).")
+      lines.append("The service is not running. " + serviceToDo + ".")
     case nil:
       lines.append(
         "No session bus was found, so the service cannot run in this session. Run setup again inside the desktop "
@@ -57,25 +101,57 @@ public struct InstallationCheck: Hashable, Sendable {
     } else {
       lines.append(
         "The browsers' host is not installed, so sites are not counted. Install it: make install-user "
-          + "(or scripts/install-native-host user) in the source tree (docs/websites.md).")
+          + "(or scripts/install-native-host user) in the source tree (docs/using/websites.md).")
     }
     if runningHosts > 0 {
       lines.append(
         "The browser extension answers (\(runningHosts) \(runningHosts == 1 ? "browser" : "browsers")).")
     } else {
       lines.append(
-        "No browser extension answers. Load it in Chromium or Firefox from integrations/webextension, "
-          + "then keep the browser open (docs/websites.md).")
+        "No browser extension answers. " + extensionToDo + ", then keep the browser open (docs/using/websites.md).")
     }
     return lines
+  }
+
+  /// What to do for a service that is not running, in the words of what starts it at log-in.
+  var serviceToDo: String {
+    switch serviceStart {
+    case .systemd:
+      "Start it, and at every login: systemctl --user enable --now shieldbridge"
+    case .autostart(let entry):
+      "The desktop starts it at log-in (\(entry)): log out and log in again"
+    case .none:
+      "Nothing starts it at log-in here: start 'shieldbridge serve' with the desktop session (docs/using/install.md)"
+    }
+  }
+
+  /// What to do for an extension that does not answer, in the words of how it was installed.
+  var extensionToDo: String {
+    switch extensionInstall {
+    case .forBrowsers(let browsers):
+      "The package installed it for " + Self.list(browsers)
+        + ": restart the browser, and where ShieldBridge is turned off in its extensions page "
+        + "(chrome://extensions, about:addons), turn it on"
+    case .unpacked(let folder):
+      "Load it in Chromium (chrome://extensions, Developer mode, Load unpacked) or Firefox "
+        + "(about:debugging, Load Temporary Add-on) from \(folder)"
+    case .sourceTree:
+      "Load it in Chromium or Firefox from integrations/webextension in the source tree"
+    }
+  }
+
+  /// `Chromium`, `Chromium and Firefox`, `Chromium, Google Chrome and Firefox`.
+  private static func list(_ names: [String]) -> String {
+    guard names.count > 1 else { return names.first ?? "the browsers" }
+    return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
   }
 
   /// The lines `doctor` adds: `service:`, `browser host:` and `browser extension:`, each with what to do when missing.
   public var reportLines: [String] {
     let service: String =
       switch serviceRuns {
-      case true?: "running"
-      case false?: "not running (to do: systemctl --user enable --now shieldbridge)"
+      case true?: "running" + (serviceLog.map { " (its log: \($0.text))" } ?? "")
+      case false?: "not running (to do: \(Self.lowercasingFirst(serviceToDo)))"
       case nil: "no session bus"
       }
     let host =
@@ -83,16 +159,22 @@ public struct InstallationCheck: Hashable, Sendable {
     let extensionLine =
       runningHosts > 0
       ? "answers (\(runningHosts) \(runningHosts == 1 ? "browser" : "browsers"))"
-      : "no browser runs it (to do: load integrations/webextension in Chromium or Firefox)"
+      : "no browser runs it (to do: \(Self.lowercasingFirst(extensionToDo)))"
     return ["service: \(service)", "browser host: \(host)", "browser extension: \(extensionLine)"]
   }
 
-  /// `{"service": true, "hostManifests": ["…"], "runningHosts": 1}`, `service` `null` without a bus.
+  private static func lowercasingFirst(_ text: String) -> String {
+    text.prefix(1).lowercased() + text.dropFirst()
+  }
+
+  /// `{"service": true, "hostManifests": ["…"], "runningHosts": 1, "serviceLog": "journalctl --user -u shieldbridge"}`,
+  /// `service` `null` without a bus, `serviceLog` `null` when no service runs or its log cannot be told.
   public var json: JSONValue {
     .object([
       ("service", serviceRuns.map { .bool($0) } ?? .null),
       ("hostManifests", .array(hostManifests.map { .string($0) })),
       ("runningHosts", .integer(Int64(runningHosts))),
+      ("serviceLog", serviceLog.map { .string($0.text) } ?? .null),
     ])
   }
 
@@ -108,7 +190,7 @@ public struct InstallationCheck: Hashable, Sendable {
   }
 
   /// The folders Chromium, Chrome and Firefox read host manifests from, the user's first.
-  static func manifestFolders(environment: [String: String]) -> [String] {
+  static func manifestFolders(environment: [String: String], root: String = "") -> [String] {
     var folders: [String] = []
     if let home = environment["HOME"], home.hasPrefix("/") {
       let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
@@ -120,12 +202,84 @@ public struct InstallationCheck: Hashable, Sendable {
     folders += [
       "/etc/chromium/native-messaging-hosts", "/etc/opt/chrome/native-messaging-hosts",
       "/usr/lib/mozilla/native-messaging-hosts", "/usr/lib64/mozilla/native-messaging-hosts",
-    ]
+    ].map { root + $0 }
     return folders
   }
 
-  private static func hostManifests(environment: [String: String]) -> [String] {
-    manifestFolders(environment: environment).map { $0 + "/" + manifestName }.filter(FileSystem.isRegularFile)
+  private static func hostManifests(environment: [String: String], root: String) -> [String] {
+    manifestFolders(environment: environment, root: root).map { $0 + "/" + manifestName }
+      .filter(FileSystem.isRegularFile)
+  }
+
+  /// The folders from which a browser takes up an extension by itself, by browser:
+  /// Chromium's and Google Chrome's external extensions, Firefox's system add-ons.
+  static let browserExtensionFolders = [
+    ("Chromium", "/usr/share/chromium/extensions"), ("Google Chrome", "/usr/share/google-chrome/extensions"),
+    ("Firefox", "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}"),
+  ]
+
+  /// The list of files dpkg keeps for the installed Debian package.
+  static let packageFileList = "/var/lib/dpkg/info/shieldbridge.list"
+
+  /// Where the browsers get the extension: installed for them (an entry of ours in their folders,
+  /// or the Debian package installed, which puts them there), else unpacked beside the binary
+  /// (`PREFIX/share/shieldbridge/webextension`), else the source tree.
+  static func extensionInstall(executable: String?, root: String) -> ExtensionInstall {
+    let browsers = browserExtensionFolders.compactMap { browser, folder -> String? in
+      let entries = (try? FileSystem.contentsOfDirectory(root + folder)) ?? []
+      return entries.contains { isOurs(entry: root + folder + "/" + $0) } ? browser : nil
+    }
+    if !browsers.isEmpty || FileSystem.isRegularFile(root + packageFileList) { return .forBrowsers(browsers) }
+    if let executable, executable.hasPrefix("/") {
+      let parts = executable.split(separator: "/", omittingEmptySubsequences: false)
+      if parts.count >= 3, parts[parts.count - 2] == "bin" {
+        let folder = parts.dropLast(2).joined(separator: "/") + "/share/shieldbridge/webextension"
+        if FileSystem.isRegularFile(folder + "/manifest.json") { return .unpacked(folder) }
+      }
+    }
+    return .sourceTree
+  }
+
+  /// Whether a browser's extension entry is ShieldBridge: named after it (Firefox's
+  /// `shieldbridge@shieldbridge.org`), leading into a `shieldbridge` folder (a link to
+  /// the unpacked extension), or a file that names one (Chromium's `ID.json`, whose
+  /// `external_crx` is `/usr/share/shieldbridge/shieldbridge.crx`).
+  private static func isOurs(entry path: String) -> Bool {
+    let name = path.split(separator: "/").last.map(String.init) ?? ""
+    if name.lowercased().includes("shieldbridge") { return true }
+    if let target = FileSystem.resolvingLinks(path), target.includes("/shieldbridge/") { return true }
+    if FileSystem.isRegularFile(path), let bytes = try? FileSystem.readPrefix(path, limit: 64 << 10) {
+      return String(decoding: bytes, as: UTF8.self).includes("/shieldbridge/")
+    }
+    if FileSystem.isRegularFile(path + "/manifest.json"),
+      let bytes = try? FileSystem.readPrefix(path + "/manifest.json", limit: 256 << 10)
+    {
+      return String(decoding: bytes, as: UTF8.self).includes("\"ShieldBridge\"")
+    }
+    return false
+  }
+
+  /// What starts the service at log-in: the systemd user manager where it runs (its private
+  /// socket in `XDG_RUNTIME_DIR`), else an autostart entry (the user's first, then `XDG_CONFIG_DIRS`').
+  static func serviceStart(environment: [String: String], root: String) -> ServiceStart {
+    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
+      FileSystem.exists(runtime + "/systemd/private")
+    {
+      return .systemd
+    }
+    var folders: [String] = []
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      folders.append(config)
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+      folders.append(home + "/.config")
+    }
+    let system = (environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg")
+      .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+    folders += system.map { root + $0 }
+    for folder in folders where FileSystem.isRegularFile(folder + "/autostart/shieldbridge.desktop") {
+      return .autostart(folder + "/autostart/shieldbridge.desktop")
+    }
+    return .none
   }
 
   /// The user's processes whose command line is `…shieldbridge native-host …` (the launcher's exec included).

@@ -21,7 +21,8 @@ extension Command {
       """,
     body: { invocation in
       let diagnosis = await NotificationDiagnosis.run(bus: bus(invocation))
-      let installation = await InstallationCheck.run(bus: bus(invocation), environment: Environment.all)
+      let installation = await InstallationCheck.run(
+        bus: bus(invocation), environment: Environment.all, executable: currentExecutable())
       if invocation[\.json] {
         var members = diagnosis.json.objectValue ?? []
         members.append(("installation", installation.json))

@@ -52,10 +52,11 @@ private func runNativeHost(_ invocation: Invocation<NativeHostOptions>) async th
   }
   // Browsers pass no options: the level comes from SHIELDBRIDGE_LOG_LEVEL alone.
   let logger = Logger.standardError(program: "shieldbridge native-host", level: nil)
-  let store = try standardLedgerStore()
+  let configuration = try loadConfiguration()
+  let store = try standardLedgerStore(dayStart: configuration.dayStartsAt)
   let options = NativeHost.Options(
     bus: bus(invocation), browserPID: CurrentProcess.parentID,
-    rules: RulesInForce.resolve(configured: try loadConfiguration().rules, store: store),
+    rules: RulesInForce.resolve(configured: configuration.rules, store: store),
     reloadRules: {
       (try? Configuration.load().configuration.rules).map { RulesInForce.resolve(configured: $0, store: store) }
     }, ledger: store, logger: logger, configurationPath: Configuration.standardPath(environment: Environment.all))

@@ -26,7 +26,7 @@ extension Command {
       with REASON (expired, dismissed, closed, undefined or 1-4; default
       dismissed); reply sends NotificationReplied (needs inline-reply); list
       shows the open notifications. It keeps the 1,000 most recent within
-      16 MiB of JSON, each text cut to 64 KiB (see docs/notifications.md).
+      16 MiB of JSON, each text cut to 64 KiB (see docs/reference/notifications.md).
       """,
     body: { invocation in
       switch invocation.positional(0) {

@@ -54,7 +54,7 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
   let seed = try invocation[\.seed]
 
   let configuration = try loadConfiguration()
-  let store = try standardLedgerStore()
+  let store = try standardLedgerStore(dayStart: configuration.dayStartsAt)
   let rule: Rule
   do {
     rule = try RulesInForce.resolve(configured: configuration.rules, store: store).rule(for: app)

@@ -21,16 +21,19 @@ extension Command {
       ASCII otherwise.
 
       --json prints one line of JSON with every figure; its keys are in
-      docs/report.md. --html FILE writes one self-contained page (the days
+      docs/using/report.md. --html FILE writes one self-contained page (the days
       as bars stacked by app, each day's limit as a line, and the same
-      figures) and prints its path; open it with xdg-open FILE.
+      figures), readable by you alone, and prints its path; open it with
+      xdg-open FILE. FILE is replaced, so it must be a regular file or
+      not exist yet.
 
       --forget removes the history of the days before --before DATE
       (default: before today); today's use and grants stay, they are the
       limit.
 
       Exit status: 0, 64 for a wrong option, 78 when the configuration is
-      wrong, 74 when the history or the ledger cannot be read.
+      wrong, 74 when the history or the ledger cannot be read (or FILE
+      written), 73 when FILE is not a regular file.
       """,
     body: { invocation in try runReport(invocation) }
   )
@@ -69,7 +72,7 @@ private func day(_ text: String?, option: String) throws(CommandFailure) -> Loca
 
 private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFailure) -> ExitCode {
   let configuration = try loadConfiguration()
-  let store = try standardLedgerStore()
+  let store = try standardLedgerStore(dayStart: configuration.dayStartsAt)
   let history = HistoryStore(beside: store)
   let ledger = try loadLedger(store)
   let today = store.today(in: ledger)
@@ -112,9 +115,16 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
   if let path = invocation[\.html] {
     if invocation[\.json] { throw .usage("--html and --json cannot go together") }
     let page = ReportHTML.page(HistoryReport(table), localizer: Localizer.current())
+    // The page replaces a file by rename: whatever else is at the path (a
+    // symbolic link, a device, a FIFO, a folder) would be replaced by it.
+    if let existing = try? FileSystem.status(path, followingLinks: false), existing.kind != .regular {
+      throw CommandFailure(
+        "cannot write \(path): it is \(existing.kind), not a regular file (--html writes a file of its own there)",
+        exitCode: .cannotCreate)
+    }
     do {
-      // Readable by the browser xdg-open starts, which may run as another sandboxed process.
-      try FileSystem.replaceAtomically(path, with: Array(page.utf8), permissions: 0o644)
+      // Private like every state file: the browser xdg-open starts runs as the same user.
+      try FileSystem.replaceAtomically(path, with: Array(page.utf8), permissions: 0o600)
     } catch {
       throw CommandFailure("cannot write \(path): \(error.errno)", exitCode: .ioError)
     }

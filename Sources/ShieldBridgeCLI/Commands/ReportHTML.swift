@@ -4,21 +4,33 @@ import NotificationMarkup
 
 /// `report --html FILE`: one self-contained page (inline SVG and CSS, no
 /// script, no network, no external font) with the days as bars stacked by
-/// app or site, each day's limit as a line, and the same figures and texts as
-/// the terminal report.
+/// app or site, each day's limit as a line, a legend of the colours and the
+/// line, and the same figures and texts as the terminal report: each day's
+/// time under its bar is written as the text writes it (`26 minutes`,
+/// `under a minute`), and a day before the first record has no bar and no
+/// limit line, only "no record".
 ///
 /// Every figure the picture shows is also in its attributes (`data-date`,
-/// `data-used`, `data-limit` on a day, `data-app`, `data-seconds` on a part
-/// of its bar), so a test reads the page a browser renders and compares it with `--json`.
+/// `data-used`, `data-limit` and `data-recorded` on a day, `data-app`,
+/// `data-seconds` on a part of its bar), so a test reads the page a browser
+/// renders and compares it with `--json`.
 enum ReportHTML {
   /// The height of the bars' area, in CSS pixels: the scale's seconds fill it.
   static let chartHeight = 200
-  /// The width of one day's bar, and the gap after it.
+  /// The width of one day's bar, and the least gap after it (a day's slot widens for its words).
   static let barWidth = 36
   static let gap = 14
-  /// Above the bars (room for a limit line at the top) and below them (the dates).
+  /// Above the bars (room for a limit line at the top), and below them the date's line.
   static let top = 10
-  static let bottom = 44
+  static let dateLine = 16
+  /// The height of a line of the words under a bar, and the room left below the last.
+  static let lineHeight = 13
+  static let below = 8
+  /// The widths the words of a label are reckoned at, in CSS pixels at the page's 11 px: a
+  /// character of a Latin, Greek or Cyrillic script, and a wide one (CJK, kana, Hangul);
+  /// more than a sans-serif font gives them, so that words never reach the next day.
+  static let narrowWidth = 7
+  static let wideWidth = 12
 
   /// The colours of the apps, in the order of the rule's apps; time without a split is grey.
   static let palette = ["#3465a4", "#f57900", "#4e9a06", "#75507b", "#c4a000", "#06989a", "#a40000", "#5c3566"]
@@ -53,14 +65,20 @@ enum ReportHTML {
       let heading = localizer.render(
         .reportHeading(rule: summary.name, days: count, from: report.from.description, to: report.to.description))
       let figures = report.days.map { $0.rules[index] }
+      let times = zip(report.days, figures).map { day, rule in
+        day.isRecorded ? ReportText.dayTime(rule.usedSeconds, localizer: localizer) : localizer.render(.reportNoRecord)
+      }
       html += "<section data-rule=\"\(escape(summary.name))\">\n<h2>\(escape(heading))</h2>\n"
-      html += chart(report: report, figures: figures, title: heading)
-      html += legend(figures.first?.apps.map(\.name) ?? [])
+      html += chart(report: report, rule: index, times: times, title: heading)
+      let unsplit = zip(report.days, figures).contains { day, rule in
+        day.isRecorded && rule.usedSeconds > rule.apps.reduce(0) { $0 + $1.usedSeconds }
+      }
+      html += legend(
+        figures.first?.apps.map(\.name) ?? [], unsplit: unsplit ? localizer.render(.reportLegendUnsplit) : nil,
+        limit: report.days.contains(where: \.isRecorded) ? localizer.render(.reportLegendLimit) : nil)
       html += "<table>\n"
-      for (day, rule) in zip(report.days, figures) {
-        html +=
-          "<tr data-date=\"\(day.date)\"><td>\(day.date)</td>"
-          + "<td>\(escape(localizer.render(.reportDay(minutes: ReportText.minutes(rule.usedSeconds)))))</td></tr>\n"
+      for (day, time) in zip(report.days, times) {
+        html += "<tr data-date=\"\(day.date)\"><td>\(day.date)</td><td>\(escape(time))</td></tr>\n"
       }
       html += "</table>\n<ul>\n"
       for line in ReportText.summaryLines(summary, localizer: localizer) { html += "<li>\(escape(line))</li>\n" }
@@ -71,27 +89,68 @@ enum ReportHTML {
     return html
   }
 
-  /// The seconds the full height of the chart stands for: the most used day, or the farthest limit.
-  static func scale(_ figures: [HistoryReport.RuleDay]) -> Int {
-    max(1, figures.map { max($0.usedSeconds, $0.limitSeconds) }.max() ?? 1)
+  /// The reckoned width of `text` at the page's size (``narrowWidth``, ``wideWidth``).
+  static func width(of text: some StringProtocol) -> Int {
+    text.unicodeScalars.reduce(0) { sum, scalar in
+      let wide =
+        (0x1100...0x115F).contains(scalar.value) || (0x2E80...0xA4CF).contains(scalar.value)
+        || (0xAC00...0xD7A3).contains(scalar.value) || (0xF900...0xFAFF).contains(scalar.value)
+        || (0xFE30...0xFE4F).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value)
+      return sum + (wide ? wideWidth : narrowWidth)
+    }
   }
 
-  private static func chart(report: HistoryReport, figures: [HistoryReport.RuleDay], title: String) -> String {
-    let scale = scale(figures)
-    let width = figures.count * (barWidth + gap) + gap
-    let height = top + chartHeight + bottom
+  /// `text` in lines no wider than `width`, broken at spaces; a word wider than that is a line of its own.
+  static func lines(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      let joined = line.isEmpty ? String(word) : line + " " + word
+      if line.isEmpty || self.width(of: joined) <= width {
+        line = joined
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
+  private static func chart(report: HistoryReport, rule index: Int, times: [String], title: String) -> String {
+    let scale = ReportText.scale(report.days, rule: index)
+    // A day's slot: the bar and its gap, or wider where a word of its label would not fit.
+    let widest = times.flatMap { $0.split(separator: " ") }.map { Self.width(of: $0) }.max() ?? 0
+    let slot = max(barWidth + gap, widest + 8)
+    let labels: [[String]] = times.map { Self.lines($0, width: slot - 1) }
+    let width = report.days.count * slot + gap
     let base = top + chartHeight
+    let height = base + dateLine + (labels.map { $0.count }.max() ?? 1) * lineHeight + below
     func pixels(_ seconds: Int) -> Double { Double(seconds) * Double(chartHeight) / Double(scale) }
     var svg =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
       + "viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(escape(title))\" data-scale=\"\(scale)\" "
       + "data-chart-top=\"\(top)\" data-chart-height=\"\(chartHeight)\">\n"
     svg += "<line x1=\"0\" y1=\"\(base)\" x2=\"\(width)\" y2=\"\(base)\" stroke=\"#888a85\" stroke-width=\"1\"/>\n"
-    for (offset, (day, rule)) in zip(report.days, figures).enumerated() {
-      let x = gap + offset * (barWidth + gap)
+    for (offset, day) in report.days.enumerated() {
+      let rule = day.rules[index]
+      let x = gap + offset * slot + (slot - gap - barWidth) / 2
+      let middle = x + barWidth / 2
       svg +=
-        "<g class=\"day\" data-date=\"\(day.date)\" data-used=\"\(rule.usedSeconds)\" "
-        + "data-limit=\"\(rule.limitSeconds)\">\n"
+        "<g class=\"day\" data-date=\"\(day.date)\" data-recorded=\"\(day.isRecorded)\" "
+        + "data-used=\"\(rule.usedSeconds)\" data-limit=\"\(rule.limitSeconds)\">\n"
+      let label = String(day.date.description.dropFirst(5))
+      svg += "<text class=\"date\" x=\"\(middle)\" y=\"\(base + 16)\" text-anchor=\"middle\">\(label)</text>\n"
+      svg += "<text class=\"time\" x=\"\(middle)\" y=\"\(base + dateLine + lineHeight + 3)\" text-anchor=\"middle\">"
+      for (number, line) in labels[offset].enumerated() {
+        svg += "<tspan x=\"\(middle)\" dy=\"\(number == 0 ? 0 : lineHeight)\">\(escape(line))</tspan>"
+      }
+      svg += "</text>\n"
+      // Before the first record: no bar and no limit line, as none was in force.
+      guard day.isRecorded else {
+        svg += "</g>\n"
+        continue
+      }
       var stacked = 0
       var parts = rule.apps.enumerated().map { (colour: palette[$0.offset % palette.count], app: $0.element) }
       let unsplit = rule.usedSeconds - rule.apps.reduce(0) { $0 + $1.usedSeconds }
@@ -107,20 +166,27 @@ enum ReportHTML {
       let limitY = Double(base) - pixels(rule.limitSeconds)
       svg +=
         "<line class=\"limit\" x1=\"\(x - 4)\" y1=\"\(format(limitY))\" x2=\"\(x + barWidth + 4)\" "
-        + "y2=\"\(format(limitY))\" stroke=\"#cc0000\" stroke-width=\"2\"/>\n"
-      let label = String(day.date.description.dropFirst(5))
-      svg +=
-        "<text x=\"\(x + barWidth / 2)\" y=\"\(base + 16)\" text-anchor=\"middle\">\(label)</text>\n"
-        + "<text x=\"\(x + barWidth / 2)\" y=\"\(base + 32)\" text-anchor=\"middle\">"
-        + "\(ReportText.minutes(rule.usedSeconds))′</text>\n</g>\n"
+        + "y2=\"\(format(limitY))\" stroke=\"\(limitColour)\" stroke-width=\"2\"/>\n</g>\n"
     }
     return svg + "</svg>\n"
   }
 
-  private static func legend(_ apps: [String]) -> String {
+  /// The colour of the limit lines.
+  static let limitColour = "#cc0000"
+
+  /// The apps' colours, then the grey of time without a split (where there is such time) and the limit's line.
+  private static func legend(_ apps: [String], unsplit: String?, limit: String?) -> String {
     var html = "<div class=\"legend\">"
     for (index, app) in apps.enumerated() {
       html += "<span><i style=\"background:\(palette[index % palette.count])\"></i>\(escape(app))</span>"
+    }
+    if let unsplit {
+      html += "<span class=\"unsplit\"><i style=\"background:\(unsplitColour)\"></i>\(escape(unsplit))</span>"
+    }
+    if let limit {
+      html +=
+        "<span class=\"limit\"><i style=\"background:\(limitColour);height:2px;vertical-align:3px\"></i>"
+        + "\(escape(limit))</span>"
     }
     return html + "</div>\n"
   }

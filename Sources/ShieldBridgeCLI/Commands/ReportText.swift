@@ -28,9 +28,13 @@ enum ReportText {
   }
 
   /// The whole report in `localizer`'s language: per rule a heading, a line per day, and the summary lines.
+  ///
+  /// A day before the first record is its date and "no record": no bar and
+  /// no limit, as no limit was in force before ShieldBridge counted.
   static func lines(_ report: HistoryReport, style: Style, localizer: Localizer) -> [String] {
     var lines: [String] = []
     let count = report.days.count
+    let noRecord = localizer.render(.reportNoRecord)
     for (index, summary) in report.summaries.enumerated() {
       if index > 0 { lines.append("") }
       lines.append(
@@ -38,13 +42,14 @@ enum ReportText {
           .reportHeading(rule: summary.name, days: count, from: report.from.description, to: report.to.description)))
       let figures = report.days.map { $0.rules[index] }
       // One scale for the rule's days: the most used, or the farthest limit.
-      let scale = max(1, figures.map { max($0.usedSeconds, $0.limitSeconds) }.max() ?? 1)
+      let scale = scale(report.days, rule: index)
       // Each day's own limit (it differs by weekday and with the grants), padded to one column. A long
       // report repeats its bars, limits and minutes: each is drawn and rendered once.
       var bars: [BarCells: String] = [:]
       var dayTexts: [Int: String] = [:]
       var limitTexts: [Int: String] = [:]
-      let limits = figures.map { rule in
+      let limits = zip(report.days, figures).map { day, rule -> String in
+        guard day.isRecorded else { return "" }
         let limit = minutes(rule.limitSeconds)
         let text = limitTexts[limit] ?? localizer.render(.reportLimit(minutes: limit))
         limitTexts[limit] = text
@@ -52,12 +57,17 @@ enum ReportText {
       }
       let width = limits.map(\.count).max() ?? 0
       for ((day, rule), limit) in zip(zip(report.days, figures), limits) {
+        guard day.isRecorded else {
+          lines.append("  \(day.date)  \(noRecord)")
+          continue
+        }
         let cells = BarCells(usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, scale: scale)
         let bar = bars[cells] ?? cells.drawn(style: style)
         bars[cells] = bar
-        let used = minutes(rule.usedSeconds)
-        let text = dayTexts[used] ?? localizer.render(.reportDay(minutes: used))
-        dayTexts[used] = text
+        // Keyed by the seconds under a minute, by the minutes from one on.
+        let key = rule.usedSeconds < 60 ? -rule.usedSeconds : minutes(rule.usedSeconds)
+        let text = dayTexts[key] ?? dayTime(rule.usedSeconds, localizer: localizer)
+        dayTexts[key] = text
         let padded = limit + String(repeating: " ", count: width - limit.count)
         lines.append("  \(day.date)  \(padded)  \(bar)  \(text)")
       }
@@ -67,20 +77,34 @@ enum ReportText {
     return lines
   }
 
+  /// The seconds the longest bar stands for: the most used day, or the farthest limit, of the days on record.
+  static func scale(_ days: [HistoryReport.Day], rule index: Int) -> Int {
+    max(1, days.map { $0.isRecorded ? max($0.rules[index].usedSeconds, $0.rules[index].limitSeconds) : 0 }.max() ?? 1)
+  }
+
   /// Whole minutes, to the nearest.
   static func minutes(_ seconds: Int) -> Int {
     ProductMessage.minutes(seconds)
   }
 
+  /// A day's time as the text and the page write it: `26 minutes`, `under a minute`, `0 minutes`.
+  static func dayTime(_ seconds: Int, localizer: Localizer) -> String {
+    localizer.render(ProductMessage.time(seconds, as: .day))
+  }
+
   /// The total and the average, the change, the busiest app, grants and tasks declined.
+  ///
+  /// The average is over the days on record, and the change is said only
+  /// where both periods have days on record: without one there is nothing
+  /// to average or compare, and neither line is said.
   static func summaryLines(_ summary: HistoryReport.RuleSummary, localizer: Localizer) -> [String] {
-    var lines = [
-      localizer.render(.reportTotal(minutes: minutes(summary.totalSeconds))),
-      localizer.render(.reportAverage(minutes: minutes(summary.averageSeconds))),
-      localizer.render(change(seconds: summary.changeSeconds)),
-    ]
+    var lines = [localizer.render(ProductMessage.time(summary.totalSeconds, as: .total))]
+    if summary.recordedDays > 0 {
+      lines.append(localizer.render(ProductMessage.time(summary.averageSeconds, as: .average)))
+    }
+    if let change = summary.changeSeconds { lines.append(localizer.render(self.change(seconds: change))) }
     if let app = summary.busiestApp {
-      lines.append(localizer.render(.reportBusiest(app: app, minutes: minutes(summary.busiestAppSeconds))))
+      lines.append(localizer.render(ProductMessage.time(summary.busiestAppSeconds, as: .busiest(app: app))))
     }
     lines.append(localizer.render(.reportGrants(count: summary.grants)))
     lines.append(localizer.render(.reportDeclined(count: summary.tasksDeclined)))
@@ -139,7 +163,7 @@ enum ReportText {
   }
 }
 
-/// `report --json`: every figure, keys documented in docs/report.md.
+/// `report --json`: every figure, keys documented in docs/using/report.md.
 enum ReportJSON {
   /// Writes the report as one line of JSON, newline included, handing it to
   /// `output` in pieces of about 64 KiB: a year of 100 rules is 9 MB of it,
@@ -147,13 +171,15 @@ enum ReportJSON {
   static func write(_ table: HistoryReport.Table, to output: (UnsafeBufferPointer<UInt8>) -> Void) {
     let header = Header(
       from: table.from, to: table.to, summaries: table.summaries, totalSeconds: table.totalSeconds,
-      averageSeconds: table.averageSeconds, previousAverageSeconds: table.previousAverageSeconds)
+      recordedDays: table.recordedDays, averageSeconds: table.averageSeconds,
+      previousAverageSeconds: table.previousAverageSeconds)
     let names = table.names
     let appNames = table.appNames
-    write(header, days: table.dates, to: output) { day, writer in
+    let recorded = table.dates.map(table.isRecorded)
+    write(header, days: table.dates, recorded: recorded, to: output) { day, writer in
       for rule in names.indices {
         write(
-          name: names[rule], table.figures(day: day, rule: rule), apps: appNames[rule],
+          name: names[rule], table.figures(day: day, rule: rule), recorded: recorded[day], apps: appNames[rule],
           seconds: table.appSeconds(day: day, rule: rule), to: &writer)
       }
     }
@@ -163,16 +189,18 @@ enum ReportJSON {
   static func write(_ report: HistoryReport, to output: (UnsafeBufferPointer<UInt8>) -> Void) {
     let header = Header(
       from: report.from, to: report.to, summaries: report.summaries, totalSeconds: report.totalSeconds,
-      averageSeconds: report.averageSeconds, previousAverageSeconds: report.previousAverageSeconds)
-    write(header, days: report.days.map(\.date), to: output) { day, writer in
+      recordedDays: report.recordedDays, averageSeconds: report.averageSeconds,
+      previousAverageSeconds: report.previousAverageSeconds)
+    let recorded = report.days.map(\.isRecorded)
+    write(header, days: report.days.map(\.date), recorded: recorded, to: output) { day, writer in
       for rule in report.days[day].rules {
         let figures = HistoryReport.Table.Figures(
           usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, grants: rule.grants,
           shieldsShown: rule.shieldsShown, tasksAsked: rule.tasksAsked, tasksSolved: rule.tasksSolved,
           backedOut: rule.backedOut)
         write(
-          name: rule.name, figures, apps: rule.apps.map(\.name), seconds: rule.apps.map(\.usedSeconds)[...],
-          to: &writer)
+          name: rule.name, figures, recorded: recorded[day], apps: rule.apps.map(\.name),
+          seconds: rule.apps.map(\.usedSeconds)[...], to: &writer)
       }
     }
   }
@@ -191,13 +219,14 @@ enum ReportJSON {
     var to: LocalDay
     var summaries: [HistoryReport.RuleSummary]
     var totalSeconds: Int
+    var recordedDays: Int
     var averageSeconds: Int
-    var previousAverageSeconds: Int
+    var previousAverageSeconds: Int?
   }
 
   /// Writes the report, each day's rules by `rules` (given the day's place in `days`).
   private static func write(
-    _ report: Header, days: [LocalDay], to output: (UnsafeBufferPointer<UInt8>) -> Void,
+    _ report: Header, days: [LocalDay], recorded: [Bool], to output: (UnsafeBufferPointer<UInt8>) -> Void,
     rules: (Int, inout JSONWriter) -> Void
   ) {
     var writer = JSONWriter(capacity: 80 << 10)
@@ -212,6 +241,8 @@ enum ReportJSON {
       writer.beginObject()
       writer.key("date")
       writer.string(date.description)
+      writer.key("recorded")
+      writer.bool(recorded[index])
       writer.key("rules")
       writer.beginArray()
       rules(index, &writer)
@@ -231,12 +262,16 @@ enum ReportJSON {
       writer.string(summary.name)
       writer.key("totalSeconds")
       writer.integer(summary.totalSeconds)
+      writer.key("recordedDays")
+      writer.integer(summary.recordedDays)
       writer.key("averageSeconds")
       writer.integer(summary.averageSeconds)
+      writer.key("previousRecordedDays")
+      writer.integer(summary.previousRecordedDays)
       writer.key("previousAverageSeconds")
-      writer.integer(summary.previousAverageSeconds)
+      optional(summary.previousAverageSeconds, to: &writer)
       writer.key("changeSeconds")
-      writer.integer(summary.changeSeconds)
+      optional(summary.changeSeconds, to: &writer)
       writer.key("busiestApp")
       writer.string(summary.busiestApp)
       writer.key("busiestAppSeconds")
@@ -254,17 +289,25 @@ enum ReportJSON {
     writer.endArray()
     writer.key("totalSeconds")
     writer.integer(report.totalSeconds)
+    writer.key("recordedDays")
+    writer.integer(report.recordedDays)
     writer.key("averageSeconds")
     writer.integer(report.averageSeconds)
     writer.key("previousAverageSeconds")
-    writer.integer(report.previousAverageSeconds)
+    optional(report.previousAverageSeconds, to: &writer)
     writer.endObject()
     writer.newline()
     writer.withBytes(output)
   }
 
+  /// A number, or `null` for none.
+  private static func optional(_ value: Int?, to writer: inout JSONWriter) {
+    if let value { writer.integer(value) } else { writer.null() }
+  }
+
+  /// One rule on one day; a day before the first record has no `limitSeconds` (none was in force).
   private static func write(
-    name: String, _ rule: HistoryReport.Table.Figures, apps: [String], seconds: ArraySlice<Int>,
+    name: String, _ rule: HistoryReport.Table.Figures, recorded: Bool, apps: [String], seconds: ArraySlice<Int>,
     to writer: inout JSONWriter
   ) {
     writer.beginObject()
@@ -272,8 +315,10 @@ enum ReportJSON {
     writer.string(name)
     writer.key("usedSeconds")
     writer.integer(rule.usedSeconds)
-    writer.key("limitSeconds")
-    writer.integer(rule.limitSeconds)
+    if recorded {
+      writer.key("limitSeconds")
+      writer.integer(rule.limitSeconds)
+    }
     writer.key("grants")
     writer.integer(rule.grants)
     writer.key("apps")

@@ -15,7 +15,7 @@ extension Command {
       service reloads the file at once; what loosens a rule takes effect at
       the next day's start. Durations are written 90s, 5m or 1h30m
       (a number alone is minutes); config.json holds whole minutes, so 90s is
-      refused. See docs/rules.md.
+      refused. See docs/using/rules.md.
 
       Exit status: 0; 64 for a usage error; 65 when the rule, app or site named
       is not there; 74 when the file cannot be written; 75 when another edit
@@ -48,10 +48,17 @@ extension Command {
     discussion: """
       For example: shieldbridge rules add social --app Instagram --site reddit.com --limit 20m
       A setting not given keeps the default (5m a day, 5m per task, 5 tasks a
-      day, warned 1m before, hide at the limit).
+      day, warned 1m before, hide at the limit). A rule covers at least one
+      app or site; for an app whose names you do not know, 'shieldbridge
+      rules pick NAME' starts the rule with the window you bring to the front.
       """,
     body: { invocation in
       let name = invocation.positionals[0]
+      guard !invocation[\.app].isEmpty || !invocation[\.site].isEmpty else {
+        throw CommandFailure.usage(
+          "a rule covers at least one app or site: give --app APP or --site SITE, or run "
+            + "'shieldbridge rules pick \(name)' to start it with the app whose window you bring to the front")
+      }
       return try runEdit(
         .add(
           name: name, apps: invocation[\.app].map { RuleApp(name: $0) }, sites: invocation[\.site],
@@ -84,12 +91,15 @@ extension Command {
   static let rulesAddApp = Command(
     name: "add-app", abstract: "Add apps to a rule.", arguments: "NAME", argumentCount: 1...1,
     options: AppOptions.self,
+    discussion: """
+      An app of the same name as one the rule has already joins that entry:
+      the names it brings that the entry lacks (a name alone stands for the
+      class, app id and executable of that name) are added to it.
+      """,
     body: { invocation in
       let name = invocation.positionals[0]
       let apps = try required(invocation[\.app], "--app")
-      return try runEdit(
-        .addApps(rule: name, apps: apps.map { RuleApp(name: $0) }),
-        done: "added \(apps.joined(separator: ", ")) to the rule \"\(name)\"", rule: name)
+      return try runEdit(.addApps(rule: name, apps: apps.map { RuleApp(name: $0) }), done: nil, rule: name)
     })
 
   static let rulesRemoveApp = Command(
@@ -140,7 +150,8 @@ struct RuleSettingOptions: OptionGroup {
   init(declaring options: inout OptionDeclarations) {
     app = options.repeated("--app", "APP", "An app the rule covers, by name, class, app id or executable; repeats.")
     site = options.repeated("--site", "SITE", "A website the rule covers, such as reddit.com; repeats.")
-    limit = options.value("--limit", "DURATION", "The time a day before the shield, such as 20m.")
+    limit = options.value(
+      "--limit", "DURATION", "The time a day the rule's apps and sites may be used, all together, such as 20m.")
     grant = options.value("--grant", "DURATION", "The time a solved task adds, such as 5m.")
     max = options.integer(
       "--max", "N", in: Rule.maxGrantsPerDayRange, digitsOnly: true, "The tasks that may be solved a day.")
@@ -220,21 +231,29 @@ extension CommandFailure {
 }
 
 /// Applies `edit` to the user's `config.json` and says what it did, then the rule as it now is.
-private func runEdit(_ edit: RuleEdit, done: String, rule: String?) throws(CommandFailure) -> ExitCode {
+///
+/// - Parameter done: What to say; `nil` for an `addApps`, which says what each app came to.
+func runEdit(_ edit: RuleEdit, done: String?, rule: String?) throws(CommandFailure) -> ExitCode {
   let path = try configurationPath()
-  let loaded: LoadedConfiguration
+  let edited: EditedConfiguration
   do {
-    loaded = try Configuration.edit(at: path, edit)
+    edited = try Configuration.edit(at: path, edit)
   } catch {
     throw CommandFailure(error)
   }
+  let loaded = edited.loaded
   for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
-  Output.out("\(path): \(done)")
-  if let rule, let found = loaded.configuration.rules.rules.first(where: { $0.name.lowercased() == rule.lowercased() })
+  if let done { Output.out("\(path): \(done)") }
+  for addition in edited.additions { Output.out("\(path): \(addition.sentence(rule: rule ?? ""))") }
+  if loaded.configuration.rules.isBuiltIn {
+    Output.out(RulesText.noRuleLines[0])
+    Output.out(RulesText.noRuleLines[1])
+  } else if let rule,
+    let found = loaded.configuration.rules.rules.first(where: { $0.name.lowercased() == rule.lowercased() })
   {
     for line in RulesText.lines(RuleSet([found])) { Output.out(line) }
   }
-  // What loosens today's rules comes at the next day's start (docs/configuration.md).
+  // What loosens today's rules comes at the next day's start (docs/using/limits.md).
   if let store = try? LedgerStore.standard(),
     RulesInForce.resolve(configured: loaded.configuration.rules, store: store) != loaded.configuration.rules
   {
@@ -245,13 +264,14 @@ private func runEdit(_ edit: RuleEdit, done: String, rule: String?) throws(Comma
 
 /// The rules as `rules list` prints them.
 enum RulesText {
+  /// What `list` says, and a change that took the last rule away, when no rule is set.
+  static let noRuleLines = [
+    "No rule is set: no app or site is counted or limited.",
+    "Start one with 'shieldbridge setup', 'shieldbridge rules add NAME --app APP' or 'shieldbridge rules pick NAME'.",
+  ]
+
   static func lines(_ rules: RuleSet) -> [String] {
-    if rules.isBuiltIn {
-      return [
-        "No rules are configured: the built-in rule covers every app that asks for a shield, and nothing is metered.",
-        "Add one with 'shieldbridge rules add NAME --app APP' or run 'shieldbridge setup'.",
-      ]
-    }
+    if rules.isBuiltIn { return noRuleLines }
     var lines: [String] = []
     for rule in rules.rules {
       let apps = rule.apps.filter { !isSiteAlone($0) }
@@ -260,15 +280,22 @@ enum RulesText {
       if !apps.isEmpty { line += " apps " + apps.map(describe).joined(separator: ", ") }
       if !sites.isEmpty { line += (apps.isEmpty ? "" : ";") + " sites " + sites.joined(separator: ", ") }
       lines.append(line)
-      lines.append(
-        "  limit \(limitText(rule.dailyLimit)), "
-          + "\(DurationText.text(minutes: rule.grantMinutes)) per task, "
-          + "at most \(rule.maxGrantsPerDay) \(rule.maxGrantsPerDay == 1 ? "task" : "tasks") a day, "
-          + (rule.warnMinutes == 0 ? "no warning" : "warned \(DurationText.text(minutes: rule.warnMinutes)) before")
-          + ", on limit \(rule.onLimit.rawValue)")
+      lines.append("  " + settingsText(rule))
     }
     return lines
   }
+
+  /// `limit 20m a day, 5m per task, at most 5 tasks a day, warned 1m before, on limit hide`.
+  static func settingsText(_ rule: Rule) -> String {
+    "limit \(limitText(rule.dailyLimit)), "
+      + "\(DurationText.text(minutes: rule.grantMinutes)) per task, "
+      + "at most \(rule.maxGrantsPerDay) \(rule.maxGrantsPerDay == 1 ? "task" : "tasks") a day, "
+      + (rule.warnMinutes == 0 ? "no warning" : "warned \(DurationText.text(minutes: rule.warnMinutes)) before")
+      + ", on limit \(rule.onLimit.rawValue)"
+  }
+
+  /// The settings a rule has when none is given.
+  static var defaultsText: String { settingsText(Rule.builtIn) }
 
   /// `20m a day`, or by weekday `5m a day on mon-fri, 30m on sat,sun`.
   private static func limitText(_ limit: DailyLimit) -> String {

@@ -14,9 +14,12 @@ extension Command {
       than the one in front now (the terminal) to take the focus, shows the
       names the desktop gives it, and asks to confirm. The app is added as an
       object with the narrowest of them: its X11 class, else its app id, else
-      its executable. Needs a desktop that tells the focus (X11, i3, sway,
-      KWin, GNOME Shell); with the running processes alone, use
-      'shieldbridge desktop' and 'rules add-app'.
+      its executable; a browser's app window of a site (chromium --app=URL)
+      is added as the site. An app of the same name as one the rule has
+      joins that entry (the names it lacks are added to it), and a rule that
+      is not there yet is started with the default limits. Needs a desktop
+      that tells the focus (X11, i3, sway, KWin, GNOME Shell); with the
+      running processes alone, use 'shieldbridge desktop' and 'rules add-app'.
 
       Exit status: 0 when added, or when you answered no; 66 when the input
       ended before the answer; 69 when the desktop tells no focus; 75 when no
@@ -52,9 +55,14 @@ private func runPick(_ invocation: Invocation<PickOptions>) async throws(Command
   } catch {
     throw CommandFailure(error)
   }
-  // The rule first: waiting for a window for a rule that is not there would waste the user's time.
-  guard configuration.rules.rules.contains(where: { $0.name.lowercased() == rule.lowercased() }) else {
-    throw CommandFailure(RuleEditError.noSuchRule(rule))
+  // Said before the wait: a rule that is not there is started by the pick.
+  let exists =
+    !configuration.rules.isBuiltIn
+    && configuration.rules.rules.contains(where: { $0.name.lowercased() == rule.lowercased() })
+  if !exists {
+    Output.out(
+      "There is no rule \"\(rule)\" yet: the app you pick starts it, with the default limits "
+        + "(\(RulesText.defaultsText)).")
   }
   var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
   let echoes = FileDescriptor.standardInput.isTerminal
@@ -71,20 +79,17 @@ private func runPick(_ invocation: Invocation<PickOptions>) async throws(Command
     Output.out("Nothing was added.")
     return .success
   }
-  let loaded: LoadedConfiguration
-  do {
-    loaded = try Configuration.edit(at: path, .addApps(rule: rule, apps: [app]))
-  } catch {
-    throw CommandFailure(error)
+  if exists {
+    return try runEdit(.addApps(rule: rule, apps: [app]), done: nil, rule: rule)
   }
-  for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
-  Output.out("\(path): added \(app.name) to the rule \"\(rule)\"")
-  return .success
+  return try runEdit(
+    .add(name: rule, apps: [app], sites: [], settings: RuleSettings()),
+    done: "started the rule \"\(rule)\" with \(app.name) and the default limits", rule: rule)
 }
 
 /// Waits for the window brought to the front, shows its names and asks through `ask` to add it to `rule`.
 ///
-/// - Returns: The app to add, or `nil` when the answer was no.
+/// - Returns: The app to add, or `nil` when the answer was no or the rule covers the window already.
 /// - Throws: A failure when the desktop tells no focus, no window came in
 ///   `timeout`, the window has no name to match, or the input ended.
 func pickApp(
@@ -135,11 +140,30 @@ func pickApp(
     [("name", .string(app.name))]
       + (app.classes.isEmpty ? [] : [("class", .string(app.classes[0]))])
       + (app.appIDs.isEmpty ? [] : [("appId", .string(app.appIDs[0]))])
-      + (app.executables.isEmpty ? [] : [("exe", .array([.string(app.executables[0])]))]))
+      + (app.executables.isEmpty ? [] : [("exe", .array([.string(app.executables[0])]))])
+      + (app.sites.isEmpty ? [] : [("sites", .array([.string(app.sites[0])]))]))
   if let covering = rules.match(focused.app) {
+    guard covering.rule.name.lowercased() != rule.lowercased() else {
+      // Asking would add nothing: the rule covers the window already.
+      Output.out(
+        "It is covered already by the rule \"\(covering.rule.name)\" (app \"\(covering.app.name)\"): "
+          + "there is nothing to add.")
+      return nil
+    }
     Output.out("It is covered already, by the rule \"\(covering.rule.name)\" (app \"\(covering.app.name)\").")
   }
-  Output.out("It would be added to the rule \"\(rule)\" as \(object.serialized).")
+  let entry =
+    rules.isBuiltIn
+    ? nil
+    : rules.rules.first { $0.name.lowercased() == rule.lowercased() }?.apps.first {
+      $0.name.lowercased() == app.name.lowercased()
+    }
+  if let entry {
+    Output.out(
+      "The rule \"\(rule)\" has \(entry.name) already: \(app.namesText) would be added to it.")
+  } else {
+    Output.out("It would be added to the rule \"\(rule)\" as \(object.serialized).")
+  }
   guard let answer = ask("Add it? [Y/n]") else {
     throw CommandFailure("the input ended before the answer; nothing was added", exitCode: .noInput)
   }

@@ -102,8 +102,9 @@ private func runService(_ invocation: Invocation<ServeOptions>) async throws(Com
 /// user's language, this environment and this executable, logging to `logger`.
 func serviceOptions(logger: Logger) throws(CommandFailure) -> ShieldService.Options {
   let environment = Environment.all
+  let configuration = try loadConfiguration()
   return ShieldService.Options(
-    configuration: try loadConfiguration(), ledger: try standardLedgerStore(),
+    configuration: configuration, ledger: try standardLedgerStore(dayStart: configuration.dayStartsAt),
     localizer: Localizer.current(environment: environment), launcher: Launcher(environment: environment),
     executable: currentExecutable(), logger: logger)
 }
@@ -115,6 +116,8 @@ func meteredServiceOptions(_ invocation: Invocation<ServeOptions>) throws(Comman
   if let milliseconds = try invocation[\.minuteLength] { options.meter.minuteLength = .milliseconds(milliseconds) }
   if let milliseconds = try invocation[\.saveInterval] { options.meter.saveInterval = .milliseconds(milliseconds) }
   options.openDesktop(environment: Environment.all)
+  // Started with the session, it leaves the name to the desktop's own notification server for a while.
+  options.waitsForDesktopNotifications = true
   // The service reloads config.json when it changes (see ShieldService.reloadConfiguration).
   options.configurationPath = Configuration.standardPath(environment: Environment.all)
   return options

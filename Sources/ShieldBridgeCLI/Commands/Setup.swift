@@ -47,7 +47,8 @@ struct SetupOptions: BusOptions {
     name = options.value("--name", "RULE", "The rule to write (default \"social\").")
     app = options.repeated("--app", "APP", "With --yes: an app to limit, from the list or by name; repeats.")
     site = options.repeated("--site", "SITE", "With --yes: a website to limit, such as reddit.com; repeats.")
-    limit = options.value("--limit", "DURATION", "With --yes: the time a day before the shield (default 5m).")
+    limit = options.value(
+      "--limit", "DURATION", "With --yes: the time a day they may be used, all together (default 5m).")
     grant = options.value("--grant", "DURATION", "With --yes: the time a solved task adds (default 5m).")
     max = options.integer(
       "--max", "N", in: Rule.maxGrantsPerDayRange, digitsOnly: true, "With --yes: the tasks a day (default 5).")
@@ -66,9 +67,13 @@ struct SetupChoice: Equatable, Sendable {
   var pickWindow = false
 
   /// The edit that writes it as the rule `name`: replacing a rule of that name, or adding it.
+  ///
+  /// An app given twice by name (from the list, and picked by its window)
+  /// is written once, with the names and sites of both.
   func edit(name: String, existing: RuleSet) -> RuleEdit {
     let settings = RuleSettings(
       dailyLimitMinutes: dailyLimitMinutes, grantMinutes: grantMinutes, maxGrantsPerDay: maxGrantsPerDay)
+    let apps = RuleApp.combining(apps)
     if !existing.isBuiltIn, existing.rules.contains(where: { $0.name.lowercased() == name.lowercased() }) {
       return .set(name: name, apps: apps, sites: sites, settings: settings)
     }
@@ -77,7 +82,7 @@ struct SetupChoice: Equatable, Sendable {
 
   /// One line: the names, then the numbers.
   var summary: String {
-    let names = apps.map(\.name) + sites
+    let names = RuleApp.combining(apps).map(\.name) + sites
     return names.joined(separator: ", ") + "; \(DurationText.text(minutes: dailyLimitMinutes)) a day, "
       + "\(DurationText.text(minutes: grantMinutes)) per task, at most \(maxGrantsPerDay) "
       + (maxGrantsPerDay == 1 ? "task" : "tasks") + " a day"
@@ -148,7 +153,7 @@ struct SetupDialog {
       choice.pickWindow = pickWindow
     }
     choice.dailyLimitMinutes = try minutes(
-      "Minutes a day on them together before the shield", default: choice.dailyLimitMinutes,
+      "Minutes a day they may be used, all together", default: choice.dailyLimitMinutes,
       range: Rule.dailyLimitMinutesRange)
     choice.grantMinutes = try minutes(
       "Minutes one solved task adds", default: choice.grantMinutes, range: Rule.grantMinutesRange)
@@ -275,7 +280,7 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
   }
   let loaded: LoadedConfiguration
   do {
-    loaded = try Configuration.edit(at: path, choice.edit(name: name, existing: existing.configuration.rules))
+    loaded = try Configuration.edit(at: path, choice.edit(name: name, existing: existing.configuration.rules)).loaded
   } catch {
     throw CommandFailure(error)
   }
@@ -284,7 +289,8 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
   Output.out("Wrote the rule \"\(name)\" to \(path): \(choice.summary).")
   Output.out("Change it later with 'shieldbridge rules' (such as: shieldbridge rules set \(name) --limit 20m).")
   Output.out("")
-  let check = await InstallationCheck.run(bus: bus(invocation), environment: Environment.all)
+  let check = await InstallationCheck.run(
+    bus: bus(invocation), environment: Environment.all, executable: currentExecutable())
   for line in check.lines { Output.out(line) }
   return .success
 }

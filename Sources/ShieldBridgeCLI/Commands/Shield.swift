@@ -56,7 +56,7 @@ func callService<Answer: DBusArgument>(
     throw CommandFailure(
       "no ShieldBridge service is running on the bus; start it with 'shieldbridge serve' "
         + "(or 'systemctl --user start shieldbridge')", exitCode: .unavailable)
-  } catch  where error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
+  } catch  where error.isSpawnFailure {
     throw activationFailure(error)
   } catch  where error.name.hasPrefix("org.shieldbridge.") {
     let failure = ServiceError(error)

@@ -39,11 +39,10 @@ func loadConfiguration() throws(CommandFailure) -> Configuration {
   }
 }
 
-/// The user's ledger store, its days beginning at `config.json`'s `dayStartsAt`
-/// (midnight when the file is missing or cannot be read: the command reports that itself).
-func standardLedgerStore() throws(CommandFailure) -> LedgerStore {
+/// The user's ledger store, its days beginning at `dayStart` (the `dayStartsAt`
+/// of the configuration the command read: `config.json` is read once per command).
+func standardLedgerStore(dayStart: ClockTime) throws(CommandFailure) -> LedgerStore {
   do {
-    let dayStart = (try? Configuration.load())?.configuration.dayStartsAt ?? .midnight
     return try LedgerStore.standard(dayStart: dayStart)
   } catch {
     throw CommandFailure(error)

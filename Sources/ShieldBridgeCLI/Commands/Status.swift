@@ -16,8 +16,9 @@ extension Command {
       figures come from the running service (its Usage() call); when none
       runs, from the ledger, which the service writes at least every 30 s,
       and the first line says "no ShieldBridge service is running: nothing
-      is counted" (with --json, on stderr). Without config.json, the text
-      starts by pointing to 'shieldbridge setup'.
+      is counted" (with --json, on stderr). Without a rule (no config.json,
+      or none in it), the text says that no rule is set and points to
+      'shieldbridge setup'.
 
       The JSON has the form
       {"date":"2026-11-29","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":5,
@@ -55,13 +56,15 @@ private struct StatusOptions: BusOptions {
 private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(CommandFailure) -> ExitCode {
   let loaded = try loadConfigurationFile()
   var configuration = loaded.configuration
-  let store = try standardLedgerStore()
-  let ledger = try loadLedger(store)
-  let today = store.today(in: ledger)
-  // Today's rules: what config.json loosened comes from tomorrow.
+  let store = try standardLedgerStore(dayStart: configuration.dayStartsAt)
+  let stored = try loadLedger(store)
+  // Today's rules as the service resolves them (what config.json loosened comes from tomorrow),
+  // with the counts each rule took over: what the meter enforces.
   let configured = configuration.rules
-  configuration.rules = RulesInForce.resolve(
-    configured: configured, held: RulesInForce.load(from: RulesInForce.path(in: store)), today: today)
+  let resolved = RulesInForce.resolved(configured: configured, ledger: stored, store: store)
+  configuration.rules = resolved.rules
+  let ledger = resolved.ledger ?? stored
+  let today = resolved.today
   var status = ledger.status(of: configuration.rules, on: today)
   let now = store.clock.now()
   for index in status.rules.indices {
@@ -74,6 +77,13 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     // The JSON says it as "service": false; the line is for whoever reads stderr.
     if usage.noService { Output.err("shieldbridge status: \(StatusUsage.noServiceLine)") }
     Output.out(usage.json(adding: status).serialized)
+    return .success
+  }
+  // No rule at all (no config.json, or one without rules): said plainly, with where to start; the
+  // built-in rule's limits are for shields that scripts ask for by name, not what a person set.
+  if configuration.rules.isBuiltIn {
+    for line in noRuleLines(hasFile: !loaded.isDefault) { Output.out(line) }
+    if usage.noService { Output.out(StatusUsage.noServiceLine) }
     return .success
   }
   // For a person: a script reading --json has its configuration already.
@@ -112,6 +122,16 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
     }
   }
   return .success
+}
+
+/// What `status` says when no rule is set: that nothing is counted, and where to start.
+func noRuleLines(hasFile: Bool) -> [String] {
+  [
+    hasFile
+      ? "No rule is set in config.json: no app or site is counted or limited."
+      : "No rule is set (there is no config.json yet): no app or site is counted or limited.",
+    "Run 'shieldbridge setup' to choose the apps and sites to limit and how much.",
+  ]
 }
 
 /// The day's daily limit: `5 a day`, or where it differs by weekday, `5 minutes today (mon-fri)`.

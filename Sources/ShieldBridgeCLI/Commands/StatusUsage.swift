@@ -26,11 +26,13 @@ struct StatusUsage {
     let hasRules = !configuration.rules.isBuiltIn
     switch await serviceUsage(bus: bus) {
     case .success(let report):
+      // Where to read why nothing is watched: the log of the service that answered.
+      let log = report.source.backend == nil && hasRules ? await ServiceLog.find(on: bus) : nil
       return StatusUsage(
         report: report, fromService: true, isInJSON: true,
         sourceLine: UsageText.sourceLine(
           backend: report.source.backend, counting: report.source.counting, choice: choice, hasRules: hasRules,
-          notRunning: nil))
+          notRunning: nil, log: log?.text))
     case .failure(let reason):
       // The meter counts only configured rules, a minute of 60 s.
       let rules =

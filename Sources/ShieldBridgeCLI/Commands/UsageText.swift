@@ -73,8 +73,10 @@ enum UsageText {
   ///   - hasRules: Whether config.json has rules (the built-in rule names no app to meter).
   ///   - notRunning: Why the service's figures are missing (`the service is not running`);
   ///     `nil` when the service answered.
+  ///   - log: Where the running service's log is (``ServiceLog/text``), named where it says why nothing counts.
   static func sourceLine(
-    backend: DesktopKind?, counting: CountingSource?, choice: DesktopChoice, hasRules: Bool, notRunning: String?
+    backend: DesktopKind?, counting: CountingSource?, choice: DesktopChoice, hasRules: Bool, notRunning: String?,
+    log: String? = nil
   ) -> String {
     if let notRunning {
       return "not counted: \(notRunning); the figures are from the ledger and may be up to 30 s old"
@@ -91,9 +93,9 @@ enum UsageText {
         : "counted: running processes (no window system seen)"
     case (let backend?, _): return "counted: \(backend)"
     case (nil, _):
-      if !hasRules { return "not counted: config.json has no rules, so no app is metered" }
+      if !hasRules { return "not counted: no rule is set, so no app is metered" }
       if choice == .off { return "not counted: \"desktop\" is \"off\" in config.json" }
-      return "not counted: the service watches no desktop (its log says why)"
+      return "not counted: the service watches no desktop; its log says why: " + (log ?? "see 'shieldbridge doctor'")
     }
   }
 }

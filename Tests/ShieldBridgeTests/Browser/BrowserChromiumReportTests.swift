@@ -135,6 +135,95 @@ struct BrowserChromiumReportTests {
     try png.write(to: URL(fileURLWithPath: sandbox.root.file("week.png")))
     _ = await browser.close()
   }
+
+  /// Issue 33's ninth point: the week of a user who installed yesterday.
+  @Test("A new install's week: days before it without a bar or limit, the times in words, a legend for the line")
+  func newInstallsWeek() async throws {
+    let chromium = try requiredTool("chromium", package: "chromium")
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(config)
+    let today = sandbox.store.today
+    _ = try HistoryStore(beside: sandbox.store).update(keeping: 90, today: today) { history in
+      history.record(
+        HistoryEntry(usedSeconds: 40, apps: ["Instagram": 40], limitSeconds: 1_800), for: "social",
+        on: today.adding(days: -1)!)
+      history.record(
+        HistoryEntry(usedSeconds: 200, apps: ["Instagram": 140], limitSeconds: 1_800), for: "social", on: today)
+    }
+    let page = sandbox.root.file("week.html")
+    #expect(try await sandbox.run(["report", "--html", page]).status == 0)
+    let text = try await sandbox.run(["report"]).output.split(separator: "\n").map(String.init)
+    let dayLines = text.filter { $0.hasPrefix("  20") }
+    #expect(dayLines.count == 7)
+    #expect(dayLines.prefix(5).allSatisfy { $0.hasSuffix("  no record") }, "\(dayLines)")
+    #expect(dayLines[5].hasSuffix("  under a minute") && dayLines[6].hasSuffix("  3 minutes"), "\(dayLines)")
+
+    let browser = try DevToolsPipe(
+      browser: [
+        chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(sandbox.root.file("chromium"))",
+        "--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--window-size=800,700",
+        "about:blank",
+      ],
+      environment: sandbox.environment, folder: sandbox.root.path)
+    let target = try await poll("Chromium's page", timeout: .seconds(30)) {
+      try await browser.targets().first { $0["type"]?.stringValue == "page" }?["targetId"]?.stringValue
+    }
+    let session = try await browser.attach(target)
+    try await browser.call("Page.navigate", .object([("url", .string("file://" + page))]), session: session)
+    _ = try await poll("the page loaded", timeout: .seconds(30)) {
+      let state = try await browser.evaluate(
+        "document.readyState === 'complete' && document.querySelector('svg') !== null ? 'ready' : ''",
+        session: session)
+      return state.stringValue == "ready" ? true : nil
+    }
+    let shown = try await browser.evaluate(
+      """
+      JSON.stringify({
+        svg: (r => ({left: r.left, right: r.right}))(document.querySelector('svg').getBoundingClientRect()),
+        days: [...document.querySelectorAll('g.day')].map(g => ({
+          recorded: g.dataset.recorded, limits: g.querySelectorAll('line.limit').length,
+          parts: g.querySelectorAll('rect.part').length,
+          time: [...g.querySelectorAll('text.time tspan')].map(t => t.textContent).join(' '),
+          box: (r => ({left: r.left, right: r.right}))(g.querySelector('text.time').getBoundingClientRect())
+        })),
+        legend: [...document.querySelectorAll('.legend span')].map(s => ({
+          text: s.innerText.trim(), colour: getComputedStyle(s.querySelector('i')).backgroundColor })),
+        body: document.body.innerText
+      })
+      """, session: session)
+    let shownPage = try JSONValue(parsing: Array((shown.stringValue ?? "").utf8))
+    let days = try #require(shownPage["days"]?.arrayValue)
+    #expect(days.count == 7)
+    for (index, day) in days.enumerated() {
+      let recorded = index >= 5
+      #expect(day["recorded"]?.stringValue == (recorded ? "true" : "false"), "\(day)")
+      #expect(day["limits"]?.integerValue == (recorded ? 1 : 0), "the limit line of \(day)")
+      if !recorded { #expect(day["parts"]?.integerValue == 0, "\(day)") }
+      // The words under the bar are the text report's.
+      #expect(dayLines[index].hasSuffix("  " + (day["time"]?.stringValue ?? "?")), "\(day) / \(dayLines[index])")
+    }
+    // The words of neighbouring days do not run into each other, and stay in the picture.
+    let boxes = days.compactMap { day -> (Double, Double)? in
+      guard let left = day["box"]?["left"]?.pixels, let right = day["box"]?["right"]?.pixels else { return nil }
+      return (left, right)
+    }
+    #expect(boxes.count == 7)
+    for (first, second) in zip(boxes, boxes.dropFirst()) { #expect(first.1 <= second.0, "\(boxes)") }
+    let svgLeft = shownPage["svg"]?["left"]?.pixels ?? 0
+    let svgRight = shownPage["svg"]?["right"]?.pixels ?? 0
+    #expect(boxes.allSatisfy { $0.0 >= svgLeft && $0.1 <= svgRight }, "\(boxes)")
+    // The legend names the red line, and the grey of the time without a split.
+    let legend = shownPage["legend"]?.arrayValue ?? []
+    let limit = legend.first { $0["text"]?.stringValue == "The day’s limit" }
+    #expect(limit?["colour"]?.stringValue == "rgb(204, 0, 0)", "\(legend)")
+    #expect(legend.contains { $0["text"]?.stringValue == "Not split by app" }, "\(legend)")
+    let body = try #require(shownPage["body"]?.stringValue)
+    #expect(!body.contains("′"))
+    let shot = try await browser.call("Page.captureScreenshot", .object([("format", "png")]), session: session)
+    let png = try #require(Data(base64Encoded: shot["data"]?.stringValue ?? ""))
+    try png.write(to: URL(fileURLWithPath: sandbox.root.file("new-install-week.png")))
+    _ = await browser.close()
+  }
 }
 
 extension JSONValue {

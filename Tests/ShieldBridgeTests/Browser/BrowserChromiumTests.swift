@@ -171,6 +171,12 @@ struct BrowserChromiumTests {
       session: shield, what: "the new task")
     let secondAnswer = try #require(BrowserSite.answer(to: second), "\(second)")
     _ = try await setup.browser.evaluate(submit(secondAnswer), session: shield)
+    // The page says what was unlocked, and that the tab goes back by itself (no app switcher is needed).
+    let solved = try await setup.text(
+      "document.getElementById('task').hidden ? document.getElementById('status').textContent : ''",
+      session: shield, what: "the solved task's text")
+    #expect(
+      solved == "60 more minutes for Instagram are unlocked for today. This tab goes back to the site by itself.")
 
     _ = try await setup.tab(showing: "https://www.instagram.com/?from=test")
     let unlocked = try await poll("the grant in Usage(), and the site counted again", timeout: .seconds(20)) {
@@ -273,12 +279,52 @@ struct BrowserChromiumTests {
     }
     let path = setup.service.sandbox.stateDirectory + "/week-social.html"
     #expect(given == path + "\n")
+    // Private like every other state file.
+    #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
     let html = try String(contentsOfFile: path, encoding: .utf8)
     let today = setup.service.sandbox.store.today
     #expect(html.contains("data-date=\"\(today)\"") && html.contains("data-date=\"\(today.adding(days: -6)!)\""))
     #expect(html.contains("social"))
     // The tab stays the shield page.
     #expect(try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com") != "")
+    _ = await setup.finish()
+  }
+
+  /// Issue 33's ninth point: the week's page written just after a "Not now" showed "0 tasks declined".
+  @Test("The week's page written after a \"Not now\" counts the task declined and the way out")
+  func showTheWeekAfterNotNow() async throws {
+    let recorderFolder = try TemporaryDirectory()
+    let opened = recorderFolder.file("opened")
+    let recorder = recorderFolder.file("record-open")
+    try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n".write(toFile: recorder, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
+    let setup = try await Setup(
+      rule: SiteService.rule(limit: 1, grant: 5, grants: 1), environment: ["BROWSER": recorder])
+    _ = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    try await setup.browser.call("Page.navigate", .object([("url", "https://instagram.com/")]), session: page)
+    let shield = try await setup.browser.attach(
+      try await setup.tab(showing: BrowserSite.shieldPage + "?site=instagram.com"))
+    // The page asks the task as it opens; "Not now" declines it.
+    _ = try await setup.text(
+      "document.getElementById('task').hidden ? '' : document.getElementById('question').textContent",
+      session: shield, what: "the task")
+    _ = try await setup.browser.evaluate("document.getElementById('way-out').click(); 'clicked'", session: shield)
+    let store = setup.service.sandbox.store
+    _ = try await poll("the way out in the ledger") {
+      (try? store.load().value.backedOut(for: "social", on: store.today)) == 1 ? true : nil
+    }
+    _ = try await setup.browser.evaluate("document.getElementById('week').click(); 'clicked'", session: shield)
+    _ = try await poll("xdg-open to hand the page to $BROWSER", timeout: .seconds(30)) {
+      (try? String(contentsOfFile: opened, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+    }
+    let html = try String(contentsOfFile: setup.service.sandbox.stateDirectory + "/week-social.html", encoding: .utf8)
+    #expect(html.contains("<li>1 task declined</li>"), "\(html)")
+    // The page is the report's figures now: the same as `report --json` says.
+    let json = try JSONValue(
+      parsing: try await setup.service.sandbox.run(["report", "--json", "--rule", "social"]).output)
+    #expect(json["summary"]?.arrayValue?.first?["tasksDeclined"]?.integerValue == 1)
+    #expect(json["summary"]?.arrayValue?.first?["backedOut"]?.integerValue == 1)
     _ = await setup.finish()
   }
 
@@ -482,5 +528,50 @@ struct BrowserChromiumTests {
     #expect(try await setup.browser.evaluate("document.getElementById('limit').hidden", session: popup) == true)
     let log = await setup.finish()
     #expect(log.contains("added reddit.com to the rule \"social\""), "\(log)")
+  }
+
+  @Test("On a covered site the popup shows its rule and no form (none laid out); on an uncovered one the form")
+  func popupFormOnlyWhereNoRuleCovers() async throws {
+    let setup = try await Setup(rule: SiteService.rule(limit: 600, grant: 5, grants: 1))
+    let worker = try await setup.serviceWorker()
+    let page = try await setup.browser.attach(try await setup.pageTarget())
+    // What the form is as laid out: its computed display and its box's height.
+    let form =
+      "(() => { const f = document.getElementById('limit'); const box = f.getBoundingClientRect();"
+      + " return getComputedStyle(f).display + ' ' + box.height; })()"
+    func openPopup(when ready: String, what: String) async throws -> String {
+      let opened = try await setup.browser.call(
+        "Target.createTarget",
+        .object([("url", .string("chrome-extension://\(BrowserSite.chromiumID)/popup.html")), ("background", true)]))
+      let popup = try await setup.browser.attach(opened["targetId"]?.stringValue ?? "")
+      _ = try await setup.text(ready, session: popup, what: what)
+      return popup
+    }
+    func state(of site: String, covered: Bool) async throws {
+      _ = try await poll("the host's state for \(site)", timeout: .seconds(20)) {
+        let state = try await setup.browser.evaluate(
+          "lastState && lastState.site === '\(site)' ? String(lastState.covered) : ''", session: worker)
+        return state.stringValue == String(covered) ? true : nil
+      }
+    }
+
+    try await setup.browser.call("Page.navigate", .object([("url", "https://www.instagram.com/")]), session: page)
+    try await state(of: "instagram.com", covered: true)
+    let covered = try await openPopup(
+      when: "document.getElementById('usage').textContent", what: "today's use in the popup")
+    #expect(
+      try await setup.browser.evaluate("document.getElementById('rule').textContent", session: covered)
+        == "Rule: social")
+    #expect(try await setup.browser.evaluate("document.getElementById('limit').hidden", session: covered) == true)
+    #expect(try await setup.browser.evaluate(form, session: covered) == "none 0")
+
+    try await setup.browser.call("Page.navigate", .object([("url", "https://www.reddit.com/")]), session: page)
+    try await state(of: "reddit.com", covered: false)
+    let uncovered = try await openPopup(
+      when: "document.getElementById('limit').hidden ? '' : 'shown'", what: "the popup's choice of rule")
+    let laidOut = try await setup.browser.evaluate(form, session: uncovered).stringValue ?? ""
+    #expect(laidOut.hasPrefix("flex "), "\(laidOut)")
+    #expect((Double(laidOut.split(separator: " ").last ?? "") ?? 0) > 0, "\(laidOut)")
+    _ = await setup.finish()
   }
 }

@@ -110,4 +110,93 @@ struct BrowserChromiumWindowedTests {
     #expect(await service.finish().contains("fatal") == false)
     _ = await browser.close()
   }
+
+  @Test("A covered site in a window.open popup, in front: counted, said by desktop --once, shielded in the popup")
+  func popupWindow() async throws {
+    let chromium = try requiredTool("chromium", package: "chromium")
+    let session = try await XSession(windowManager: .i3)
+    let display = ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""]
+    // A minute of one second: the limit is 6 s in front.
+    let service = try await SiteService(
+      rule: SiteService.rule(limit: 6, grant: 5, grants: 1), desktop: "i3", environment: display)
+    let profile = service.sandbox.root.file("chromium")
+    try service.installManifest(
+      in: profile + "/NativeMessagingHosts",
+      allowed: ("allowed_origins", "chrome-extension://\(BrowserSite.chromiumID)/"))
+    let folder = BrowserSite.extensionFolder
+    let rules =
+      "MAP instagram.com 127.0.0.1:\(service.port), MAP www.instagram.com 127.0.0.1:\(service.port), "
+      + "MAP www.reddit.com 127.0.0.1:\(service.port), MAP * ~NOTFOUND"
+    let browser = try DevToolsPipe(
+      browser: [
+        chromium, "--ozone-platform=x11", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
+        "--load-extension=\(folder)", "--disable-extensions-except=\(folder)", "--host-resolver-rules=\(rules)",
+        "--ignore-certificate-errors", "--no-first-run", "--no-default-browser-check",
+        "--disable-background-networking", "--password-store=basic", "--lang=en-US", "https://www.reddit.com/",
+      ],
+      environment: service.environment.merging(display) { $1 }, folder: service.sandbox.root.path)
+    defer { _ = browser }
+    let opener = try await poll("Chromium's window on \(session.display)", timeout: .seconds(60)) {
+      let found = try await session.run(["xdotool", "search", "--onlyvisible", "--class", "^chromium$"])
+      return found.output.split(separator: "\n").compactMap { UInt64($0) }.first
+    }
+    try await session.i3msg(["[id=\(opener)] focus"])
+    // The site in the normal window is no rule's: nothing counts.
+    let page = try await poll("the reddit.com tab", timeout: .seconds(30)) {
+      try await browser.targets().first {
+        $0["type"]?.stringValue == "page" && ($0["url"]?.stringValue ?? "").hasPrefix("https://www.reddit.com/")
+      }
+    }
+    let pageSession = try await browser.attach(page["targetId"]?.stringValue ?? "")
+    try await Task.sleep(for: .seconds(2))
+    #expect(try await service.usage()?["counting"]?.boolValue == false)
+
+    // The attack, as typed into the page's console (a user gesture, so no popup blocker).
+    let opened = try await browser.call(
+      "Runtime.evaluate",
+      .object([
+        (
+          "expression",
+          "window.open('https://www.instagram.com/reels', 'ig', 'popup,width=700,height=500') ? 'open' : ''"
+        ),
+        ("userGesture", true), ("returnByValue", true),
+      ]), session: pageSession)
+    #expect(opened["result"]?["value"]?.stringValue == "open", "\(opened)")
+    // i3 maps the popup (floating) and gives it the focus, as a new window gets it.
+    let popup = try await poll("the popup's window in front", timeout: .seconds(30)) {
+      let front = try await session.activeWindow()
+      return front != nil && front != opener ? front : nil
+    }
+    _ = try await poll("the popup's site counted", timeout: .seconds(30)) {
+      try await service.usage()?["counting"]?.boolValue == true ? true : nil
+    }
+    let desktop = try await service.sandbox.run(
+      ["desktop", "--once"], address: service.desk.bus.address, changes: display)
+    let line = desktop.output.split(separator: "\n").last.map(String.init) ?? ""
+    #expect(line.contains("→ counted as instagram.com for social while this tab is in front"), "\(desktop.output)")
+    #expect(try await session.activeWindow() == popup)
+
+    // At the limit the popup's own tab shows the shield page.
+    let shield = try await poll("the shield page in a tab", timeout: .seconds(30)) {
+      try await browser.targets().first {
+        $0["type"]?.stringValue == "page"
+          && ($0["url"]?.stringValue ?? "").hasPrefix(BrowserSite.shieldPage + "?site=instagram.com")
+      }
+    }
+    #expect(try await service.usage()?["overLimit"]?.boolValue == true)
+    let worker = try await poll("the extension's service worker", timeout: .seconds(30)) {
+      try await browser.targets().first {
+        $0["type"]?.stringValue == "service_worker"
+          && $0["url"]?.stringValue == "chrome-extension://\(BrowserSite.chromiumID)/background.js"
+      }
+    }
+    let workerSession = try await browser.attach(worker["targetId"]?.stringValue ?? "")
+    let kind = try await browser.evaluate(
+      "chrome.tabs.query({url: \(JSONValue.string(BrowserSite.shieldPage + "*").serialized)})"
+        + ".then(tabs => Promise.all(tabs.map(t => chrome.windows.get(t.windowId))))"
+        + ".then(windows => windows.map(w => w.type).join(','))", session: workerSession)
+    #expect(kind == "popup", "\(shield)")
+    #expect(await service.finish().contains("fatal") == false)
+    _ = await browser.close()
+  }
 }

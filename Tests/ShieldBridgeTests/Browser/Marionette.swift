@@ -111,16 +111,17 @@ extension Marionette {
   /// Creates the Firefox profile folder `profile` with the preferences the tests run under:
   /// Marionette on a free port, no first-run pages or reports, unsigned add-ons allowed (unless
   /// `unsignedAddons` is false), and, as Firefox has no host-resolver rules, the covered names
-  /// resolving to 127.0.0.1 while every other request goes to a proxy that is not there.
+  /// (and `www.reddit.com`, a site no rule covers) resolving to 127.0.0.1 while every other
+  /// request goes to a proxy that is not there.
   static func prepareProfile(_ profile: String, unsignedAddons: Bool = true) throws {
     try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
     var preferences = [
       ("marionette.port", "0"),
-      ("network.dns.localDomains", "\"instagram.com,www.instagram.com\""),
+      ("network.dns.localDomains", "\"instagram.com,www.instagram.com,www.reddit.com\""),
       ("network.proxy.type", "1"),
       ("network.proxy.http", "\"127.0.0.1\""), ("network.proxy.http_port", "9"),
       ("network.proxy.ssl", "\"127.0.0.1\""), ("network.proxy.ssl_port", "9"),
-      ("network.proxy.no_proxies_on", "\"instagram.com, www.instagram.com\""),
+      ("network.proxy.no_proxies_on", "\"instagram.com, www.instagram.com, www.reddit.com\""),
       ("browser.shell.checkDefaultBrowser", "false"),
       ("datareporting.policy.dataSubmissionEnabled", "false"),
       ("toolkit.telemetry.reportingpolicy.firstRun", "false"),

@@ -9,7 +9,7 @@ import TestSupport
 ///
 /// dunst draws no buttons: a middle click on a bubble's body is its way to
 /// act (its default `mouse_middle_click = do_action, close_current`; a left
-/// click only closes it, see Tests/Fixtures/dunstrc and docs/notification-servers.md).
+/// click only closes it, see Tests/Fixtures/dunstrc and docs/reference/notification-servers.md).
 final class DayDunst: Sendable {
   /// The parts of a bubble whose click dunst acts on.
   static let shieldParts: [ShieldPart] = [.body]

@@ -9,7 +9,7 @@ import Testing
 /// show`, then `floating toggle` to tile it again), and dunst's bubble acts
 /// on a middle click on its body (its default `mouse_middle_click = do_action,
 /// close_current`; a left click only closes it, see
-/// docs/notification-servers.md). The tasks open in xterm.
+/// docs/reference/notification-servers.md). The tasks open in xterm.
 final class I3Desk: XSessionDesk {
   let bus: BusDaemon
   let session: XSession

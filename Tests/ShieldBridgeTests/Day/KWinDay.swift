@@ -25,7 +25,7 @@ import Testing
 /// - Hidden: minimized (`WM_STATE` Iconic); a person brings it back with a
 ///   click on its entry in the task manager (the same activation request).
 /// - The shield: dunst draws no buttons; its bubble acts on a middle click on
-///   the body (Tests/Fixtures/dunstrc, docs/notification-servers.md), a real
+///   the body (Tests/Fixtures/dunstrc, docs/reference/notification-servers.md), a real
 ///   click through Xwayland's XTest, which reaches dunst as an X client.
 /// - The task: xterm on Xwayland (``XTaskTerminal``).
 final class KWinDesk: DayDesk {

@@ -13,7 +13,7 @@ import Testing
 /// minimized (`WM_STATE` Iconic); a minimized window comes back as a click on
 /// the panel's task list brings it (a `_NET_ACTIVE_WINDOW` request).
 /// xfce4-notifyd 0.7.3 acts only on a button: a click on the body dismisses
-/// (docs/notification-servers.md), so the shield's part is its button.
+/// (docs/reference/notification-servers.md), so the shield's part is its button.
 final class XfceDesk: XSessionDesk {
   let bus: BusDaemon
   let session: XSession

@@ -21,6 +21,9 @@ enum ExtensionState: Hashable, Sendable {
   case otherVersion(UInt32)
   /// Enabled, but its object does not answer (it is starting, or it broke).
   case notAnswering(String)
+  /// It refused `Watch`: it serves only the process that owns the service's name (this one does not,
+  /// or not yet), or that process has too many watchers; the extension's reason.
+  case refused(String)
   /// It answered `Watch`: focus is seen.
   case watching
 
@@ -52,6 +55,9 @@ enum ExtensionState: Hashable, Sendable {
     case .otherVersion(let version):
       return "\(name) speaks version \(version) of its D-Bus contract, this ShieldBridge speaks "
         + "\(ShellNames.contractVersion), so no focus is seen: reinstall it with 'make install' and log in again"
+    case .refused(let why):
+      return "\(name) refuses this process (\(why)), so no focus is seen: it takes orders only from the "
+        + "ShieldBridge service, so 'shieldbridge status' tells what the service sees; asking again every second"
     case .notAnswering(let why):
       return "\(name) is enabled but does not answer (\(why)), so no focus is seen: "
         + "run 'gnome-extensions disable \(ShellNames.uuid)' and '\(enable)'"

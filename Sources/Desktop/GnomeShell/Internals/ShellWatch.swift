@@ -68,6 +68,11 @@ actor ShellWatch {
           desktop.shared.withLock({ $0.extensionState }) == .shellStarting
         else { continue }
         await watchExtension(at: owner)
+      case .watchAgain(let departure):
+        guard departure == departures, let owner = owners.shell,
+          case .refused = desktop.shared.withLock({ $0.extensionState })
+        else { continue }
+        await watchExtension(at: owner)
       case .owner(let name, let owner):
         switch name {
         case .shell:
@@ -103,8 +108,8 @@ actor ShellWatch {
     let connection = desktop.connection
     let desktop = self.desktop
     let shell = try await NameOwnerTracker.track(ShellNames.shell, on: connection)
-    let idle = try await NameOwnerTracker.track(ShellNames.idleMonitor, on: connection)
-    let screen = try await NameOwnerTracker.track(ShellNames.screenSaver, on: connection)
+    let idle = try await NameOwnerTracker.track(MutterIdleMonitorInterface.busName, on: connection)
+    let screen = try await NameOwnerTracker.track(GnomeScreenSaverInterface.busName, on: connection)
     trackers = [shell, idle, screen]
     let pairs: [(GnomeShellDesktop.TrackedName, NameOwnerTracker)] = [
       (.shell, shell), (.idleMonitor, idle), (.screenSaver, screen),
@@ -120,21 +125,9 @@ actor ShellWatch {
     // `ExtensionStateChanged` from its own name at /org/gnome/Shell/Extensions.
     let rules: [(MatchRule, from: NameOwnerTracker)] = [
       (ShellExtensionInterface.focusChanged.rule(path: ShellNames.extensionPath), shell),
-      (
-        MatchRule(
-          interface: ShellNames.extensionsInterface, member: ShellNames.extensionStateChanged,
-          path: ShellNames.shellPath), shell
-      ),
-      (
-        MatchRule(
-          interface: ShellNames.idleMonitorInterface, member: ShellNames.watchFired, path: ShellNames.idleMonitorPath),
-        idle
-      ),
-      (
-        MatchRule(
-          interface: ShellNames.screenSaverInterface, member: ShellNames.activeChanged,
-          path: ShellNames.screenSaverPath), screen
-      ),
+      (GnomeShellExtensionsInterface.extensionStateChanged.rule(path: GnomeShellExtensionsInterface.path), shell),
+      (MutterIdleMonitorInterface.watchFired.rule(path: MutterIdleMonitorInterface.path), idle),
+      (GnomeScreenSaverInterface.activeChanged.rule(path: GnomeScreenSaverInterface.path), screen),
     ]
     for (rule, required) in rules {
       let subscription = try await connection.addSignalHandler(matching: rule) { [weak desktop] message in
@@ -214,6 +207,15 @@ actor ShellWatch {
         try? await Task.sleep(for: .milliseconds(250))
         desktop?.deliver(.askAgain(departure))
       }
+    } catch  where error.is(.accessDenied) || error.is(.limitsExceeded) {
+      // The extension serves only the service's process, and that only once it owns its name
+      // (which it asks for after opening the desktop): asked again until it answers.
+      set(.refused(error.message))
+      let (desktop, departure) = (self.desktop, departures)
+      Task { [weak desktop] in
+        try? await Task.sleep(for: GnomeShellDesktop.refusedRetry)
+        desktop?.deliver(.watchAgain(departure))
+      }
     } catch {
       set(.notAnswering(error.message))
     }
@@ -222,10 +224,9 @@ actor ShellWatch {
   /// What GNOME Shell's extension manager says of ours; `nil` while the starting shell has not exported it.
   private func extensionInfo(at owner: BusName) async -> ExtensionState? {
     do {
-      let reply = try await desktop.connection.call(
-        owner, ShellNames.shellPath, ShellNames.extensionsInterface, ShellNames.getExtensionInfo, ShellNames.uuid,
-        timeout: .seconds(5))
-      let info = try reply.decode([String: Variant].self)
+      let info = try await desktop.connection.call(
+        GnomeShellExtensionsInterface.getExtensionInfo, destination: owner, path: GnomeShellExtensionsInterface.path,
+        ShellNames.uuid, timeout: .seconds(5))
       return Self.state(from: info)
     } catch  where error.is(.unknownMethod) || error.is(.unknownObject) || error.is(.unknownInterface) {
       return nil
@@ -277,9 +278,9 @@ actor ShellWatch {
         return refuse(member, from: sender, owner: nil)
       }
       report(ShellWindow(focus))
-    case (ShellNames.extensionsInterface, ShellNames.extensionStateChanged):
+    case (GnomeShellExtensionsInterface.name, GnomeShellExtensionsInterface.extensionStateChanged.name):
       guard let sender, sender == owners.shell else { return refuse(member, from: sender, owner: ShellNames.shell) }
-      guard let (uuid, info) = try? message.decode(String.self, [String: Variant].self) else {
+      guard let (uuid, info) = try? GnomeShellExtensionsInterface.extensionStateChanged.decode(message) else {
         return refuse(member, from: sender, owner: nil)
       }
       guard uuid == ShellNames.uuid else { return }
@@ -290,17 +291,21 @@ actor ShellWatch {
       case let state:
         set(state)
       }
-    case (ShellNames.idleMonitorInterface, ShellNames.watchFired):
+    case (MutterIdleMonitorInterface.name, MutterIdleMonitorInterface.watchFired.name):
       guard let sender, sender == owners.idleMonitor else {
-        return refuse(member, from: sender, owner: ShellNames.idleMonitor)
+        return refuse(member, from: sender, owner: MutterIdleMonitorInterface.busName)
       }
-      guard let id = try? message.decode(UInt32.self) else { return refuse(member, from: sender, owner: nil) }
+      guard let id = try? MutterIdleMonitorInterface.watchFired.decode(message) else {
+        return refuse(member, from: sender, owner: nil)
+      }
       await watchFired(id, at: sender)
-    case (ShellNames.screenSaverInterface, ShellNames.activeChanged):
+    case (GnomeScreenSaverInterface.name, GnomeScreenSaverInterface.activeChanged.name):
       guard let sender, sender == owners.screenSaver else {
-        return refuse(member, from: sender, owner: ShellNames.screenSaver)
+        return refuse(member, from: sender, owner: GnomeScreenSaverInterface.busName)
       }
-      guard let active = try? message.decode(Bool.self) else { return refuse(member, from: sender, owner: nil) }
+      guard let active = try? GnomeScreenSaverInterface.activeChanged.decode(message) else {
+        return refuse(member, from: sender, owner: nil)
+      }
       report(screen: active ? .locked : .on)
     default:
       return
@@ -329,14 +334,12 @@ actor ShellWatch {
     guard let owner else { return }
     let connection = desktop.connection
     do {
-      let added = try await connection.call(
-        owner, ShellNames.idleMonitorPath, ShellNames.idleMonitorInterface, ShellNames.addIdleWatch,
+      idleWatch = try await connection.call(
+        MutterIdleMonitorInterface.addIdleWatch, destination: owner, path: MutterIdleMonitorInterface.path,
         idleMilliseconds, timeout: .seconds(5))
-      idleWatch = try added.decode(UInt32.self)
       let idletime = try await connection.call(
-        owner, ShellNames.idleMonitorPath, ShellNames.idleMonitorInterface, ShellNames.getIdletime,
-        timeout: .seconds(5)
-      ).decode(UInt64.self)
+        MutterIdleMonitorInterface.getIdletime, destination: owner, path: MutterIdleMonitorInterface.path,
+        timeout: .seconds(5))
       if idletime >= idleMilliseconds {
         report(idle: true)
         try await addActiveWatch(at: owner)
@@ -349,10 +352,9 @@ actor ShellWatch {
   }
 
   private func addActiveWatch(at owner: BusName) async throws(DBusError) {
-    let reply = try await desktop.connection.call(
-      owner, ShellNames.idleMonitorPath, ShellNames.idleMonitorInterface, ShellNames.addUserActiveWatch,
+    activeWatch = try await desktop.connection.call(
+      MutterIdleMonitorInterface.addUserActiveWatch, destination: owner, path: MutterIdleMonitorInterface.path,
       timeout: .seconds(5))
-    activeWatch = try reply.decode(UInt32.self)
   }
 
   private func watchFired(_ id: UInt32, at owner: BusName) async {
@@ -373,9 +375,8 @@ actor ShellWatch {
     guard let owner else { return report(screen: .on) }
     do {
       let active = try await desktop.connection.call(
-        owner, ShellNames.screenSaverPath, ShellNames.screenSaverInterface, ShellNames.getActive,
-        timeout: .seconds(5)
-      ).decode(Bool.self)
+        GnomeScreenSaverInterface.getActive, destination: owner, path: GnomeScreenSaverInterface.path,
+        timeout: .seconds(5))
       report(screen: active ? .locked : .on)
     } catch {
       report(screen: .on)
