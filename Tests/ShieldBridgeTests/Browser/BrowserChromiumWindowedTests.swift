@@ -60,9 +60,7 @@ struct BrowserChromiumWindowedTests {
       }
     }
     try await focus(window)
-    _ = try await poll("the site counted while Chromium is in front", timeout: .seconds(30)) {
-      try await service.usage()?["counting"]?.boolValue == true ? true : nil
-    }
+    try await service.waitUntilCounting("the site counted while Chromium is in front")
     func calls() -> [String] {
       let lines = monitor.outputLines
       return lines.indices.filter { lines[$0].contains("member=SiteFocus") }.compactMap {
@@ -167,9 +165,7 @@ struct BrowserChromiumWindowedTests {
       let front = try await session.activeWindow()
       return front != nil && front != opener ? front : nil
     }
-    _ = try await poll("the popup's site counted", timeout: .seconds(30)) {
-      try await service.usage()?["counting"]?.boolValue == true ? true : nil
-    }
+    try await service.waitUntilCounting("the popup's site counted")
     let desktop = try await service.sandbox.run(
       ["desktop", "--once"], address: service.desk.bus.address, changes: display)
     let line = desktop.output.split(separator: "\n").last.map(String.init) ?? ""

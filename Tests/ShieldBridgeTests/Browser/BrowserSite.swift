@@ -154,6 +154,23 @@ struct SiteService {
     return try JSONValue(parsing: try reply.decode(String.self)).usageRule("social")
   }
 
+  /// Waits until the rule `social` counts. A timeout says what the service
+  /// and the hosts logged and the last usage seen, so that a failure in a
+  /// busy run tells which side stopped.
+  func waitUntilCounting(_ what: String, timeout: Duration = .seconds(90)) async throws {
+    do {
+      _ = try await poll(what, timeout: timeout) {
+        try await usage()?["counting"]?.boolValue == true ? true : nil
+      }
+    } catch {
+      let last = (try? await usage()).map { "\($0 as JSONValue?)" } ?? "no answer"
+      let host = (try? String(contentsOfFile: hostLog, encoding: .utf8)) ?? ""
+      throw DesktopError(
+        "\(error)\nusage: \(last)\nhosts: \(hosts)\nserve's log:\n"
+          + serve.logLines.suffix(40).joined(separator: "\n") + "\nthe hosts' log:\n" + host.suffix(4000))
+    }
+  }
+
   /// The pids of the hosts started so far, in order.
   var hosts: [Int32] {
     ((try? String(contentsOfFile: hostPIDs, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
