@@ -124,7 +124,11 @@ struct SiteService {
   /// - Parameters:
   ///   - desktop: config.json's `"desktop"`; the processes backend, which sees no focus, unless told.
   ///   - environment: Set for the service on top of the sandbox's (a display, i3's socket).
-  init(rule: String, desktop: String = "processes", environment extra: [String: String] = [:]) async throws {
+  ///   - debug: Whether the service and the hosts log at the debug level.
+  init(
+    rule: String, desktop: String = "processes", environment extra: [String: String] = [:], debug: Bool = false
+  ) async throws {
+    let level = debug ? ["SHIELDBRIDGE_LOG_LEVEL": "debug"] : [:]
     // Given back when this value goes, also when starting fails below.
     await DesktopSlots.shared.take()
     slot = DesktopSlot()
@@ -134,13 +138,14 @@ struct SiteService {
     watcher = try await ServiceWatcher(address: desk.bus.address)
     environment = sandbox.serviceEnvironment(address: desk.bus.address)
     serve = try await ServeProcess(
-      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: extra,
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher, environment: extra.merging(level) { $1 },
       arguments: ["--minute-length", "1000"])
     (server, port) = try await BrowserSite.startServer(root: sandbox.root.path)
     hostLog = sandbox.root.file("native-host.log")
     launcher = sandbox.root.file("native-host")
     hostPIDs = sandbox.root.file("native-host.pids")
-    try BrowserSite.writeLauncher(at: launcher, environment: environment, log: hostLog, pids: hostPIDs)
+    try BrowserSite.writeLauncher(
+      at: launcher, environment: environment.merging(level) { $1 }, log: hostLog, pids: hostPIDs)
   }
 
   /// The host manifest for the browser with `allowed` (`allowed_origins` or `allowed_extensions`) in `folder`.
@@ -167,7 +172,7 @@ struct SiteService {
       let host = (try? String(contentsOfFile: hostLog, encoding: .utf8)) ?? ""
       throw DesktopError(
         "\(error)\nusage: \(last)\nhosts: \(hosts)\nserve's log:\n"
-          + serve.logLines.suffix(40).joined(separator: "\n") + "\nthe hosts' log:\n" + host.suffix(4000))
+          + serve.logLines.suffix(80).joined(separator: "\n") + "\nthe hosts' log:\n" + host.suffix(4000))
     }
   }
 
