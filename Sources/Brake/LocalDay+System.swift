@@ -48,7 +48,6 @@ extension LocalDay {
   static let last = LocalDay(valid: 9999, 12, 31)
 }
 
-// week2
 extension LocalMinute {
   /// The local day and minute that contain `time`, in the process's time zone (`TZ`).
   public static func containing(_ time: WallTime) -> LocalMinute {

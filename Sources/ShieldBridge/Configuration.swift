@@ -56,10 +56,8 @@ public struct Configuration: Hashable, Sendable {
   /// The history days `config.json` may set: one week up to a leap year.
   public static let historyDaysRange = 7...366
 
-  // week2
   /// When the weekly summary comes (`"sunday 18:00"`, local time); `nil`, the default, posts none.
   public var weeklySummary: WeeklySchedule?
-  // brake2
   /// When a local day begins (`"dayStartsAt": "04:00"`): the ledger's day,
   /// the grants', the history's and a downtime's "day it starts"; midnight unless configured.
   public var dayStartsAt: ClockTime = .midnight

@@ -46,10 +46,8 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
   case popupLimited = "popup.limited"
   case popupNoSite = "popup.no-site"
   case popupNoRule = "popup.no-rule"
-  // week2
   case weekSummary = "week.summary"
   case weekShow = "week.show"
-  // brake2
   case puzzleDowntime = "puzzle.downtime"
   case reportLimit = "report.limit"
   case puzzleSolvedPage = "puzzle.solved-page"
@@ -299,7 +297,6 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "The browser extension's toolbar popup, when no rule is configured yet. {command} is the command "
           + "to type, “shieldbridge setup”; keep it as it is.",
         MessageSource("There is no rule to add it to yet. Run “{command}” in a terminal."))
-    // week2
     case .weekSummary:
       return define(
         .summary,
@@ -312,7 +309,6 @@ public enum MessageKey: String, CaseIterable, Hashable, Sendable {
         "Button of the weekly summary notification and of the browser's shield page: opens the page that "
           + "draws the week (shieldbridge report --html).",
         MessageSource("Show the week"))
-    // brake2
     case .puzzleDowntime:
       return define(
         .puzzle,

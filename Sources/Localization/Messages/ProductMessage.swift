@@ -95,13 +95,11 @@ public enum ProductMessage: Hashable, Sendable {
   case popupNoSite
   /// In the popup without a configured rule: "There is no rule to add it to yet. Run “{command}” in a terminal."
   case popupNoRule
-  // week2
   /// The weekly summary's title: "The week from {from} to {to}".
   case weekSummary(from: String, to: String)
   /// The button that opens the picture of the week: "Show the week".
   case weekShow
 
-  // brake2
   /// Instead of a task during downtime: "{app} is paused until {time}: no task unlocks it before then."
   case puzzleDowntime(app: String?, time: String)
   /// `shieldbridge report`: a day's limit, "limit {minutes} minutes".
@@ -123,7 +121,6 @@ public enum ProductMessage: Hashable, Sendable {
   /// `report --html`: the legend of the time without a split, "Not split by app".
   case reportLegendUnsplit
 
-  // week2
   /// Whole minutes, to the nearest: how the report and the weekly summary show seconds.
   public static func minutes(_ seconds: Int) -> Int {
     (max(0, seconds) + 30) / 60
@@ -215,10 +212,8 @@ public enum ProductMessage: Hashable, Sendable {
     case .popupLimited: .popupLimited
     case .popupNoSite: .popupNoSite
     case .popupNoRule: .popupNoRule
-    // week2
     case .weekSummary: .weekSummary
     case .weekShow: .weekShow
-    // brake2
     case .puzzleDowntime: .puzzleDowntime
     case .reportLimit: .reportLimit
     case .puzzleSolvedPage: .puzzleSolvedPage
@@ -255,9 +250,7 @@ public enum ProductMessage: Hashable, Sendable {
       // popup
       .popupUsage(used: max(minutes - 1, 0), limit: minutes), .popupRule(rule: "social"), .popupUncovered,
       .popupLimitSite, .popupLimited(rule: "social"), .popupNoSite, .popupNoRule,
-      // week2
       .weekSummary(from: "2026-11-23", to: "2026-11-29"), .weekShow,
-      // brake2
       .puzzleDowntime(app: app, time: "07:00"), .reportLimit(minutes: minutes),
       .puzzleSolvedPage(app: app, minutes: minutes),
       .reportDayUnderMinute, .reportTotalUnderMinute, .reportAverageUnderMinute,
@@ -344,7 +337,6 @@ public enum ProductMessage: Hashable, Sendable {
       values["limit"] = String(limit)
     case .popupRule(let rule), .popupLimited(let rule): values["rule"] = Localizer.clean(rule)
     case .popupNoRule: values["command"] = Self.setupCommand
-    // week2
     case .weekSummary(let from, let to):
       values["from"] = Localizer.clean(from)
       values["to"] = Localizer.clean(to)

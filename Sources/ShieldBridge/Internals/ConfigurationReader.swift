@@ -24,7 +24,6 @@ struct ConfigurationReader {
       known: [
         "scheme", "rules", "views", "handlers", "desktop", "idleMinutes", "historyDays",
         "weeklySummary",
-        // brake2
         "dayStartsAt",
       ])
     var configuration = Configuration()
@@ -42,7 +41,6 @@ struct ConfigurationReader {
       configuration.historyDays = try integer(
         value, at: root.key("historyDays"), in: Configuration.historyDaysRange, checkingRange: true)
     }
-    // week2
     if let value = members["weeklySummary"] {
       let text = try string(value, at: root.key("weeklySummary"), expected: WeeklySchedule.acceptedForms)
       guard let schedule = WeeklySchedule(text) else {
@@ -54,7 +52,6 @@ struct ConfigurationReader {
     if let value = members["rules"] {
       configuration.rules = try rules(value, at: root.key("rules"))
     }
-    // brake2
     if let value = members["dayStartsAt"] {
       let path = root.key("dayStartsAt")
       let text = try string(value, at: path, expected: "a time such as \"04:00\"")
@@ -109,7 +106,6 @@ struct ConfigurationReader {
           "name", "apps", "dailyLimitMinutes", "grantMinutes", "maxGrantsPerDay", "warnMinutes", "onLimit",
           // brake
           "pauseSeconds",
-          // brake2
           "downtime",
         ])
       guard let nameValue = members["name"] else {
@@ -173,7 +169,7 @@ struct ConfigurationReader {
   ) throws(ConfigurationError) -> Rule {
     var values: [Rule.Limit: Int] = [:]
     var notANumber: ConfigurationError?
-    // brake2: limits by weekday, read and checked on their own.
+    // Limits by weekday, read and checked on their own.
     var byWeekday: DailyLimit?
     if let value = members[Rule.Limit.dailyLimitMinutes.rawValue], value.objectValue != nil {
       byWeekday = try dailyLimit(value, at: path.key(Rule.Limit.dailyLimitMinutes.rawValue))

@@ -39,7 +39,6 @@ extension NativeHost {
     case "rules": rulesMessage()
     case "limitSite": limitSiteMessage(message)
     case "wayOut": wayOutMessage(message)
-    // week2
     case "week": weekMessage(message)
     default:
       let shown = type.utf8.count > 40 ? String(decoding: type.utf8.prefix(40), as: UTF8.self) + "…" : type

@@ -2,7 +2,7 @@ import Brake
 import JSON
 import Spawn
 
-// week2: the shield page's "Show the week" (docs/using/websites.md).
+// The shield page's "Show the week" (docs/using/websites.md).
 extension NativeHost {
   /// `{"type":"week","site":"instagram.com"}`: writes the report's page of the
   /// last 7 days of the site's rule (`shieldbridge report --html week-RULE.html

@@ -79,7 +79,7 @@ extension ShieldService {
     }
     if new.desktop != old.desktop { needsRestart.append("\"desktop\"") }
     if new.idleMinutes != old.idleMinutes { needsRestart.append("\"idleMinutes\"") }
-    // brake2: the day start the ledger store and the meter were given at the start.
+    // The day start the ledger store and the meter were given at the start.
     if new.dayStartsAt != old.dayStartsAt {
       needsRestart.append("\"dayStartsAt\" (then from the next day's start)")
       new.dayStartsAt = old.dayStartsAt

@@ -2,7 +2,7 @@ import Brake
 import Notifications
 import Posix
 
-// week2: the weekly summary (`weeklySummary` in config.json; docs/using/report.md).
+// The weekly summary (`weeklySummary` in config.json; docs/using/report.md).
 extension ShieldService {
   /// The key of the summary's button; the listener hands its clicks here, not to the core.
   static let weekActionKey = "shieldbridge-week"

@@ -153,7 +153,6 @@ public actor ShieldService {
   var stopped = false
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
   var siteCallers: [BusName: SiteCaller] = [:]
-  // week2
   /// Checks each minute whether the weekly summary is due (see ShieldService+WeeklySummary.swift).
   var weeklySummaryTask: Task<Void, Never>?
 

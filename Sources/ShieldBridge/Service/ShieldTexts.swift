@@ -143,7 +143,6 @@ public struct ShieldTexts: Sendable {
     return notification
   }
 
-  // week2
   /// The weekly summary: the week's total and the change from the week
   /// before, in the report's words, and a button that opens the picture of the
   /// week (`actionKey`). Plain: no praise, nothing urgent.

@@ -123,7 +123,7 @@ struct SetupDialog {
         continue
       }
       let numbers = words.map { Int($0) }
-      if let wrong = zip(words, numbers).first(where: { $0.1 == nil || !(1...another).contains($0.1!) }) {
+      if let wrong = zip(words, numbers).first(where: { !(1...another).contains($0.1 ?? 0) }) {
         say("There is no \(wrong.0) in the list; choose numbers from 1 to \(another).")
         continue
       }
