@@ -12,13 +12,19 @@ import Testing
 /// The processes whose argv is `argv`, started with `HOME=home`: this test's own,
 /// not another test's puzzle with the same arguments.
 private func processes(running argv: [String], home: String) -> [Int32] {
-  Subprocess.processes(startedWith: "HOME=" + home).filter { pid in
-    guard let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
-    let found = command.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
-      String(decoding: $0, as: UTF8.self)
-    }
-    return found == argv
-  }
+  Subprocess.processes(startedWith: "HOME=" + home).filter { Subprocess.arguments(of: $0) == argv }
+}
+
+/// The native host of a site service whose limit is a second, with the site
+/// in front and shielded.
+private func shieldedSite() async throws -> (harness: SiteHarness, host: NativeHostProcess, store: LedgerStore) {
+  let harness = try await SiteHarness(
+    configuration: SiteHarness.configuration(dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 3),
+    minuteLength: 1000)
+  let host = try harness.host()
+  try host.focus("instagram.com")
+  _ = try await host.state("instagram.com") { $0["shielded"] == true }
+  return (harness, host, harness.sandbox.store)
 }
 
 @Suite("A count moves once per event: one request per rule's task, one way out per shield shown")
@@ -111,13 +117,7 @@ struct CountsOncePerEventTests {
 
   @Test("The shield page asking again for its task (reloaded, a second tab) gets the same task, not a second request")
   func thePagesOwnRequestIsOne() async throws {
-    let harness = try await SiteHarness(
-      configuration: SiteHarness.configuration(dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 3),
-      minuteLength: 1000)
-    let host = try harness.host()
-    let store = harness.sandbox.store
-    try host.focus("instagram.com")
-    _ = try await host.state("instagram.com") { $0["shielded"] == true }
+    let (harness, host, store) = try await shieldedSite()
     var tasks: [JSONValue] = []
     for _ in 0..<3 {
       let mark = host.received.count
@@ -130,17 +130,12 @@ struct CountsOncePerEventTests {
     #expect(try store.load().value.tasksAsked(for: "social", on: store.today) == 1)
     try host.closeInput()
     #expect(await host.exitStatus() == 0)
+    _ = harness
   }
 
   @Test("A task asked in the terminal at the limit, then the shield page's own first task: one request, not two")
   func terminalThenPageIsOneRequest() async throws {
-    let harness = try await SiteHarness(
-      configuration: SiteHarness.configuration(dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 3),
-      minuteLength: 1000)
-    let host = try harness.host()
-    let store = harness.sandbox.store
-    try host.focus("instagram.com")
-    _ = try await host.state("instagram.com") { $0["shielded"] == true }
+    let (harness, host, store) = try await shieldedSite()
     // The notification's task, opened in a terminal and left unanswered.
     let terminal = try await ShieldBridgeTool.run(
       ["puzzle", "--app", "Instagram", "--seed", "4"], input: "",

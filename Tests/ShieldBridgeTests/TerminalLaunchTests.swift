@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import JSON
 import Notifications
+import Spawn
 import TestSupport
 import Testing
 
@@ -30,12 +31,7 @@ private func processes(
 ) -> [(pid: Int32, argv: [String], parentExecutable: String)] {
   var found: [(Int32, [String], String)] = []
   for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-    guard let pid = Int32(entry),
-      let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
-      case let argv = command.split(separator: 0, omittingEmptySubsequences: false).dropLast().map({
-        String(decoding: $0, as: UTF8.self)
-      }),
-      matches(argv),
+    guard let pid = Int32(entry), let argv = Subprocess.arguments(of: pid), matches(argv),
       let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let close = stat.lastIndex(of: ")")
     else { continue }

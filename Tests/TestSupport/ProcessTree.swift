@@ -44,6 +44,15 @@ extension Subprocess {
     }
   }
 
+  /// The arguments `pid` was started with (`/proc/PID/cmdline`), its program
+  /// first; `nil` when the process is gone or not readable.
+  public static func arguments(of pid: Int32) -> [String]? {
+    guard let command = try? FileSystem.readPrefix("/proc/\(pid)/cmdline", limit: 1 << 18) else { return nil }
+    return command.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
+      String(decoding: $0, as: UTF8.self)
+    }
+  }
+
   /// Every process descended from `pid`, found through each thread's `children` in `/proc`.
   static func descendants(of pid: Int32) -> [Int32] {
     var pending = [pid]

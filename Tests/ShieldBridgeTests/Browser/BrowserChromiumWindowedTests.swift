@@ -24,6 +24,36 @@ struct BrowserChromiumWindowedTests {
     #expect(moved.status == 0, "\(moved.error)")
   }
 
+  /// Debian's Chromium in a window on `session`'s display, with the extension
+  /// and the service's host, the covered site's names (and `more`) mapped to
+  /// the service's HTTPS site, opening `address`; and its window once i3 maps it.
+  private func windowedChromium(
+    _ chromium: String, on session: XSession, for service: SiteService, more: [String] = [], opening address: String
+  ) async throws -> (browser: DevToolsPipe, window: UInt64) {
+    let profile = service.sandbox.root.file("chromium")
+    try service.installManifest(
+      in: profile + "/NativeMessagingHosts",
+      allowed: ("allowed_origins", "chrome-extension://\(BrowserSite.chromiumID)/"))
+    let folder = BrowserSite.extensionFolder
+    let rules =
+      (["instagram.com", "www.instagram.com"] + more).map { "MAP \($0) 127.0.0.1:\(service.port), " }.joined()
+      + "MAP * ~NOTFOUND"
+    let display = ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""]
+    let browser = try DevToolsPipe(
+      browser: [
+        chromium, "--ozone-platform=x11", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
+        "--load-extension=\(folder)", "--disable-extensions-except=\(folder)", "--host-resolver-rules=\(rules)",
+        "--ignore-certificate-errors", "--no-first-run", "--no-default-browser-check",
+        "--disable-background-networking", "--password-store=basic", "--lang=en-US", address,
+      ],
+      environment: service.environment.merging(display) { $1 }, folder: service.sandbox.root.path)
+    let window = try await poll("Chromium's window on \(session.display)", timeout: .seconds(60)) {
+      let found = try await session.run(["xdotool", "search", "--onlyvisible", "--class", "^chromium$"])
+      return found.output.split(separator: "\n").compactMap { UInt64($0) }.first
+    }
+    return (browser, window)
+  }
+
   @Test("Focus moved away and back 6 times: the counted seconds follow the time the site was in front")
   func altTabAwayAndBack() async throws {
     let chromium = try requiredTool("chromium", package: "chromium")
@@ -34,35 +64,16 @@ struct BrowserChromiumWindowedTests {
     let service = try await SiteService(
       rule: SiteService.rule(limit: 600, grant: 5, grants: 1), desktop: "i3", environment: display, debug: true)
     try await comeBackToTheDesk(session)
-    let profile = service.sandbox.root.file("chromium")
-    try service.installManifest(
-      in: profile + "/NativeMessagingHosts",
-      allowed: ("allowed_origins", "chrome-extension://\(BrowserSite.chromiumID)/"))
-    let folder = BrowserSite.extensionFolder
-    let rules =
-      "MAP instagram.com 127.0.0.1:\(service.port), MAP www.instagram.com 127.0.0.1:\(service.port), "
-      + "MAP * ~NOTFOUND"
     // Every SiteFocus call on the wire, to see what a blur makes the extension say.
     let monitor = try BackgroundProcess([
       "dbus-monitor", "--address", service.desk.bus.address,
       "type='method_call',interface='org.shieldbridge.ShieldBridge1',member='SiteFocus'",
     ])
     _ = try await monitor.waitForLine(containing: "member=NameLost")
-    let browser = try DevToolsPipe(
-      browser: [
-        chromium, "--ozone-platform=x11", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
-        "--load-extension=\(folder)", "--disable-extensions-except=\(folder)", "--host-resolver-rules=\(rules)",
-        "--ignore-certificate-errors", "--no-first-run", "--no-default-browser-check",
-        "--disable-background-networking", "--password-store=basic", "--lang=en-US", "https://instagram.com/",
-      ],
-      environment: service.environment.merging(display) { $1 }, folder: service.sandbox.root.path)
-    defer { _ = browser }
-
     // Chromium's window, managed by i3 and focused as it maps.
-    let window = try await poll("Chromium's window on \(session.display)", timeout: .seconds(60)) {
-      let found = try await session.run(["xdotool", "search", "--onlyvisible", "--class", "^chromium$"])
-      return found.output.split(separator: "\n").compactMap { UInt64($0) }.first
-    }
+    let (browser, window) = try await windowedChromium(
+      chromium, on: session, for: service, opening: "https://instagram.com/")
+    defer { _ = browser }
     func focus(_ target: UInt64) async throws {
       try await session.i3msg(["[id=\(target)] focus"])
       _ = try await poll("window \(target) in front") {
@@ -128,27 +139,9 @@ struct BrowserChromiumWindowedTests {
     let service = try await SiteService(
       rule: SiteService.rule(limit: 6, grant: 5, grants: 1), desktop: "i3", environment: display, debug: true)
     try await comeBackToTheDesk(session)
-    let profile = service.sandbox.root.file("chromium")
-    try service.installManifest(
-      in: profile + "/NativeMessagingHosts",
-      allowed: ("allowed_origins", "chrome-extension://\(BrowserSite.chromiumID)/"))
-    let folder = BrowserSite.extensionFolder
-    let rules =
-      "MAP instagram.com 127.0.0.1:\(service.port), MAP www.instagram.com 127.0.0.1:\(service.port), "
-      + "MAP www.reddit.com 127.0.0.1:\(service.port), MAP * ~NOTFOUND"
-    let browser = try DevToolsPipe(
-      browser: [
-        chromium, "--ozone-platform=x11", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
-        "--load-extension=\(folder)", "--disable-extensions-except=\(folder)", "--host-resolver-rules=\(rules)",
-        "--ignore-certificate-errors", "--no-first-run", "--no-default-browser-check",
-        "--disable-background-networking", "--password-store=basic", "--lang=en-US", "https://www.reddit.com/",
-      ],
-      environment: service.environment.merging(display) { $1 }, folder: service.sandbox.root.path)
+    let (browser, opener) = try await windowedChromium(
+      chromium, on: session, for: service, more: ["www.reddit.com"], opening: "https://www.reddit.com/")
     defer { _ = browser }
-    let opener = try await poll("Chromium's window on \(session.display)", timeout: .seconds(60)) {
-      let found = try await session.run(["xdotool", "search", "--onlyvisible", "--class", "^chromium$"])
-      return found.output.split(separator: "\n").compactMap { UInt64($0) }.first
-    }
     try await session.i3msg(["[id=\(opener)] focus"])
     // The site in the normal window is no rule's: nothing counts.
     let page = try await poll("the reddit.com tab", timeout: .seconds(30)) {
