@@ -20,18 +20,22 @@ private func pathWithOnly(_ tools: [String], in sandbox: Sandbox, named name: St
   return folder
 }
 
-/// The processes whose argv is `argv`, with their parents' executables.
-private func processes(running argv: [String]) -> [(pid: Int32, argv: [String], parentExecutable: String)] {
-  processes { $0 == argv }
+/// The processes whose argv is `argv`, started with `HOME=home`, with their parents' executables.
+private func processes(
+  running argv: [String], home: String
+) -> [(pid: Int32, argv: [String], parentExecutable: String)] {
+  processes(home: home) { $0 == argv }
 }
 
-/// The processes whose argv satisfies `matches`, with their parents' executables.
+/// The processes whose argv satisfies `matches`, started with `HOME=home`
+/// (this test's, not another test's puzzle with the same arguments, which
+/// the test ends), with their parents' executables.
 private func processes(
-  where matches: ([String]) -> Bool
+  home: String, where matches: ([String]) -> Bool
 ) -> [(pid: Int32, argv: [String], parentExecutable: String)] {
   var found: [(Int32, [String], String)] = []
-  for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-    guard let pid = Int32(entry), let argv = Subprocess.arguments(of: pid), matches(argv),
+  for pid in Subprocess.processes(startedWith: "HOME=" + home) {
+    guard let argv = Subprocess.arguments(of: pid), matches(argv),
       let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let close = stat.lastIndex(of: ")")
     else { continue }
@@ -137,7 +141,7 @@ struct TerminalLaunchTests {
 
     let puzzle = [ShieldBridgeTool.path, "puzzle", "--grant", "5", "--app", "YouTube"]
     let running = try await poll("shieldbridge puzzle in xterm", timeout: .seconds(20)) {
-      processes(running: puzzle).first
+      processes(running: puzzle, home: sandbox.root.path).first
     }
     defer {
       // The puzzle waits for an answer: end it, and xterm ends with it.
@@ -196,7 +200,9 @@ struct TerminalDunstTests {
     // serve names itself by /proc/self/exe: absolute, whatever folder links led to it.
     let tail = ["puzzle", "--grant", "5", "--app", "Instagram"]
     let running = try await poll("shieldbridge puzzle in xterm", timeout: .seconds(20)) {
-      processes { argv in argv.count == 6 && argv[0].hasPrefix("/") && Array(argv.dropFirst()) == tail }.first
+      processes(home: sandbox.root.path) { argv in
+        argv.count == 6 && argv[0].hasPrefix("/") && Array(argv.dropFirst()) == tail
+      }.first
     }
     defer { kill(running.pid, SIGTERM) }
     #expect(running.parentExecutable.hasSuffix("/xterm"), "\(running)")
