@@ -58,12 +58,13 @@ struct BrowserChromiumWindowedTests {
   func altTabAwayAndBack() async throws {
     let chromium = try requiredTool("chromium", package: "chromium")
     let session = try await XSession(windowManager: .i3)
-    let terminal = try await session.launchXterm(windowClass: "Terminal")
     let display = ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""]
     // A minute of one second: a limit of 600 minutes is never reached here.
     let service = try await SiteService(
       rule: SiteService.rule(limit: 600, grant: 5, grants: 1), desktop: "i3", environment: display, debug: true)
     try await comeBackToTheDesk(session)
+    // Started once the service's slot is free: the wait for it can outlast the xterm's `sleep 600`.
+    let terminal = try await session.launchXterm(windowClass: "Terminal")
     // Every SiteFocus call on the wire, to see what a blur makes the extension say.
     let monitor = try BackgroundProcess([
       "dbus-monitor", "--address", service.desk.bus.address,
