@@ -45,26 +45,36 @@ let package = Package(
     // Every decision of the service, pure: no bus, no desktop, no files, no clock of its own.
     .target(name: "ShieldCore", dependencies: ["Brake", "DeepLink", "Log"]),
     .target(name: "Desktop", dependencies: ["Brake", "CXCB", "DBus", "JSON", "Posix", "Spawn"]),
+    // config.json: reading, checking and editing it, and today's rules in force beside it.
+    .target(name: "Config", dependencies: ["Brake", "DeepLink", "Desktop", "JSON", "Posix"]),
     .target(
       name: "ShieldBridge",
       dependencies: [
-        "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Log", "Posix",
+        "Config", "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Log", "Posix",
         "ShieldCore", "Spawn", "Version",
+      ]
+    ),
+    // `shieldbridge native-host`: the browser extension's other process, a client of the service.
+    .target(
+      name: "NativeHost",
+      dependencies: [
+        "Brake", "Config", "DBus", "JSON", "Localization", "Log", "Posix", "ShieldBridge", "ShieldCore", "Spawn",
       ]
     ),
     // `shieldbridge demo`: a private bus, Xvfb with i3 and the service, outside the shipped library.
     .target(
       name: "ShieldBridgeDemo",
       dependencies: [
-        "Brake", "DBus", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix", "ShieldBridge",
-        "Spawn",
+        "Brake", "Config", "DBus", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
+        "ShieldBridge", "Spawn",
       ]
     ),
     .target(
       name: "ShieldBridgeCLI",
       dependencies: [
-        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "NotificationMarkup", "Notifications",
-        "Posix", "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
+        "Brake", "Config", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "NativeHost",
+        "NotificationMarkup",
+        "Notifications", "Posix", "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
       ]
     ),
     // What the release link of `shieldbridge` leaves out of the Swift runtime: the Unicode scalar
@@ -89,7 +99,7 @@ let package = Package(
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: [
-        "Brake", "DBus", "DeepLink", "Localization", "Notifications", "Posix", "ShieldBridge", "Spawn",
+        "Brake", "Config", "DBus", "DeepLink", "Localization", "Notifications", "Posix", "ShieldBridge", "Spawn",
       ],
       path: "benchmarks/ShieldBridgeBenchmarks"
     ),
@@ -114,15 +124,16 @@ let package = Package(
     .testTarget(
       name: "ShieldBridgeTests",
       dependencies: [
-        "Brake", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
-        "ShieldBridge", "ShieldBridgeDemo", "ShieldCore", "Spawn", "TestSupport",
+        "Brake", "Config", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
+        "ShieldBridge", "ShieldBridgeCLI", "ShieldBridgeDemo", "ShieldCore", "Spawn", "TestSupport",
       ]
     ),
+    .testTarget(name: "NativeHostTests", dependencies: ["JSON", "NativeHost", "Posix", "Spawn", "TestSupport"]),
     .testTarget(
       name: "ShieldBridgeCLITests",
       dependencies: [
-        "Brake", "DBus", "Desktop", "JSON", "Localization", "Notifications", "ShieldBridge", "ShieldBridgeCLI",
-        "Version",
+        "Brake", "Config", "DBus", "Desktop", "JSON", "Localization", "Notifications", "ShieldBridge",
+        "ShieldBridgeCLI", "Version",
       ]),
   ]
 )

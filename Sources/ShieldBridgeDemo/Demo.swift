@@ -1,4 +1,5 @@
 public import Brake
+import Config
 import DBus
 import Desktop
 public import Localization

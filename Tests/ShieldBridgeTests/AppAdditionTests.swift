@@ -2,6 +2,7 @@ import Brake
 import JSON
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// An app added to a rule that has an app of its name joins that entry (`ConfigurationEditor`, `addApps`): pure.

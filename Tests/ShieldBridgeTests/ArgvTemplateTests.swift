@@ -1,4 +1,5 @@
 import Brake
+import Config
 import ShieldBridge
 import Testing
 

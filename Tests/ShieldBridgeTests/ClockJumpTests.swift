@@ -8,6 +8,7 @@ import Spawn
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// libfaketime's library, which Debian's faketime package installs.

@@ -26,12 +26,12 @@ struct CloseEscalationTests {
     let start = MonotonicTime.now
     escalation.closing([pid, pid], rule: "social", at: start)
     #expect(escalation.pending.count == 1)
-    #expect(escalation.nextDeadline == start.adding(.seconds(10)))
-    #expect(escalation.fire(at: start.adding(.seconds(9))).isEmpty)
-    #expect(escalation.fire(at: start.adding(.seconds(10))) == ["rule social: sent SIGTERM to process \(pid)"])
+    #expect(escalation.nextDeadline == start.advanced(by: .seconds(10)))
+    #expect(escalation.fire(at: start.advanced(by: .seconds(9))).isEmpty)
+    #expect(escalation.fire(at: start.advanced(by: .seconds(10))) == ["rule social: sent SIGTERM to process \(pid)"])
     #expect(process.process.exitStatus == nil)
-    #expect(escalation.nextDeadline == start.adding(.seconds(20)))
-    #expect(escalation.fire(at: start.adding(.seconds(20))) == ["rule social: sent SIGKILL to process \(pid)"])
+    #expect(escalation.nextDeadline == start.advanced(by: .seconds(20)))
+    #expect(escalation.fire(at: start.advanced(by: .seconds(20))) == ["rule social: sent SIGKILL to process \(pid)"])
     #expect(await process.finish(timeout: .seconds(10)).termination == .signalled(SIGKILL))
     #expect(escalation.pending.isEmpty)
   }
@@ -46,8 +46,8 @@ struct CloseEscalationTests {
     #expect(CloseEscalation.startTime(of: pid) == started)
     process.process.signal(SIGKILL)
     _ = await process.finish()
-    #expect(escalation.fire(at: .now.adding(.seconds(1))) == ["rule social: process \(pid) has ended"])
-    escalation.closing([CurrentProcess.id], rule: "social", at: .now.adding(.seconds(60)))
+    #expect(escalation.fire(at: .now.advanced(by: .seconds(1))) == ["rule social: process \(pid) has ended"])
+    escalation.closing([CurrentProcess.id], rule: "social", at: .now.advanced(by: .seconds(60)))
     escalation.cancel(rule: "social")
     #expect(escalation.pending.isEmpty)
 

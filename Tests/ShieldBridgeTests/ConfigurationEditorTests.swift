@@ -2,6 +2,7 @@ import Brake
 import JSON
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// `ConfigurationEditor`: each edit on the JSON of `config.json`, checked by the service's reader.

@@ -5,6 +5,7 @@ import Log
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// `config.json` is watched with inotify and reloaded: a good new file takes

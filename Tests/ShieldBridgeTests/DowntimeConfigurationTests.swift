@@ -5,6 +5,7 @@ import Posix
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// Issue 25, point 5: `"downtime": [{"from": "22:00", "to": "07:00", "days": "sun-thu"}]` in config.json.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// The shipped `examples/config.json` on a real desktop (issue 21, point 5):

@@ -6,6 +6,7 @@ import Notifications
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// Issue 22, point 3: `serve` stopped with `kill -STOP` while a covered window

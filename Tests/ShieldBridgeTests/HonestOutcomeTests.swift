@@ -5,6 +5,7 @@ import JSON
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// What the service says matches what happened: no shield for an unnamed app

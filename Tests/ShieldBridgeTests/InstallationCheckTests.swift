@@ -5,7 +5,9 @@ import Spawn
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
+@testable import ShieldBridgeCLI
 
 /// What `setup` and `doctor` tell a user to do, in the words of how ShieldBridge came onto the
 /// machine: the package's files staged as the package installs them (`scripts/install-browser-extension`,

@@ -6,6 +6,7 @@ import Spawn
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// Issue 25, point 5: a downtime's start through the real service (i3 on Xvfb, libfaketime).

@@ -7,6 +7,7 @@ import Log
 import Notifications
 import TestSupport
 
+@testable import Config
 @testable import ShieldBridge
 
 /// A signal of the meter, as a client on the bus sees it.

@@ -7,6 +7,7 @@ import Spawn
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 @Suite("The history through the real service: i3 across three local days, DST included, and report --json")

@@ -6,6 +6,7 @@ import Notifications
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 @Suite("shieldbridge serve meters a real i3 desktop and keeps the day's use across a kill -9")

@@ -5,6 +5,7 @@ import Notifications
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// Issue 25, point 5: limits by weekday through the real service (i3 on Xvfb, libfaketime).

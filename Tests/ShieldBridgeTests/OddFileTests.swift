@@ -1,4 +1,5 @@
 import Brake
+import Config
 import DBus
 import Foundation
 import JSON

@@ -8,6 +8,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// `shieldbridge serve` on Xvfb with i3 and the embedded notification server,

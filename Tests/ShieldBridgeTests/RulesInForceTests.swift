@@ -5,6 +5,7 @@ import Log
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// Issue 25, point 6: what config.json loosens waits for the next day's start,

@@ -1,4 +1,5 @@
 import Brake
+import Config
 import Foundation
 import Posix
 import ShieldBridge

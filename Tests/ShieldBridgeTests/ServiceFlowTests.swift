@@ -6,6 +6,7 @@ import Notifications
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 @testable import ShieldBridgeDemo
 

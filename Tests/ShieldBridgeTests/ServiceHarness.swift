@@ -7,6 +7,7 @@ import Log
 import Notifications
 import TestSupport
 
+@testable import Config
 @testable import ShieldBridge
 
 /// A private bus with the embedded notification server and the service on it,

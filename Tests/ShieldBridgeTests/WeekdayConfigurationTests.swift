@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 /// Issue 25, point 5: `"dailyLimitMinutes": {"mon-fri": 5, "sat,sun": 30}` in config.json.

@@ -7,6 +7,7 @@ import Spawn
 import TestSupport
 import Testing
 
+@testable import Config
 @testable import ShieldBridge
 
 @Suite("A metered rule at 0 minutes is at its limit from the start of the day")

@@ -1,3 +1,4 @@
+import Config
 import DBus
 import Foundation
 import Notifications

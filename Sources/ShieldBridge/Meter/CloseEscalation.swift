@@ -35,7 +35,7 @@ struct CloseEscalation: Sendable {
       pending.append(
         Pending(
           pid: pid, started: Self.startTime(of: pid), rule: rule, signal: .terminate,
-          due: now.adding(closeGrace)))
+          due: now.advanced(by: closeGrace)))
     }
   }
 
@@ -69,7 +69,7 @@ struct CloseEscalation: Sendable {
         lines.append("rule \(entry.rule): sent \(name) to process \(entry.pid)")
         if entry.signal == .terminate {
           entry.signal = .kill
-          entry.due = now.adding(killGrace)
+          entry.due = now.advanced(by: killGrace)
           kept.append(entry)
         }
       } catch {
@@ -87,15 +87,5 @@ struct CloseEscalation: Sendable {
 
   private static func exists(_ pid: Int32) -> Bool {
     FileSystem.exists("/proc/\(pid)")
-  }
-}
-
-extension MonotonicTime {
-  /// This reading moved later by `duration` (negative durations count as zero).
-  func adding(_ duration: Duration) -> MonotonicTime {
-    let (seconds, attoseconds) = duration.components
-    guard seconds >= 0 else { return self }
-    let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-    return MonotonicTime(nanoseconds: self.nanoseconds &+ nanoseconds)
   }
 }

@@ -1,4 +1,5 @@
 public import Brake
+public import Config
 public import DBus
 import DeepLink
 public import Desktop

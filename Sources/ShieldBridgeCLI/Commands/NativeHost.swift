@@ -1,4 +1,6 @@
+import Config
 import Log
+import NativeHost
 import Posix
 import ShieldBridge
 

@@ -1,4 +1,5 @@
 import Brake
+import Config
 import Localization
 import Posix
 import ShieldBridge

@@ -1,3 +1,4 @@
+import Config
 import DBus
 import Localization
 import Log

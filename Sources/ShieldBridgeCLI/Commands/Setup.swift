@@ -1,4 +1,5 @@
 import Brake
+import Config
 import Posix
 import ShieldBridge
 

@@ -1,4 +1,5 @@
 import Brake
+import Config
 import ShieldBridge
 
 // How configuration and state problems end a command: a clear message and an

@@ -1,4 +1,5 @@
 import Brake
+import Config
 import JSON
 import Posix
 import ShieldBridge

@@ -5,6 +5,7 @@ import Notifications
 import Spawn
 import TestSupport
 
+@testable import Config
 @testable import ShieldBridge
 
 /// What the browser tests share: the extension, its id, a local HTTPS site and a native-host launcher.

@@ -35,7 +35,7 @@ extension NativeHost {
       return
     }
     if !now, let lastCall {
-      let next = lastCall.adding(options.focusInterval)
+      let next = lastCall.advanced(by: options.focusInterval)
       let current = MonotonicTime.now
       if current < next {
         if focusTimer == nil {

@@ -1,5 +1,6 @@
 public import DBus
 import Posix
+import ShieldBridge
 
 /// Where the running service's log goes: what `status` and `doctor` name
 /// where they say "its log says why".

@@ -1,5 +1,7 @@
 import Brake
+import Config
 import JSON
+import ShieldBridge
 
 extension NativeHost {
   /// `{"type":"rules"}`: the names of the configured rules, for the extension's "Limit this site".

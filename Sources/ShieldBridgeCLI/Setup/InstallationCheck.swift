@@ -2,6 +2,7 @@ public import DBus
 import Desktop
 public import JSON
 import Posix
+import ShieldBridge
 
 /// What `setup` finds of the parts around the configuration: the service, the browsers' host, the extension.
 ///

@@ -4,7 +4,7 @@ import Spawn
 import TestSupport
 import Testing
 
-@testable import ShieldBridge
+@testable import NativeHost
 
 @Suite("Native-messaging frames read and written over a real pipe, in one process")
 struct NativeMessageFramingTests {

@@ -1,6 +1,7 @@
 import Brake
 import DBus
 import JSON
+import ShieldBridge
 
 /// The host's side of the service: the bus, the service's signals, `SiteFocus`.
 extension NativeHost {
