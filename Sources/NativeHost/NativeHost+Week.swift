@@ -32,9 +32,10 @@ extension NativeHost {
     let page = options.ledger.directory + "/week-\(safe).html"
     let logger = options.logger
     do {
-      // /proc/self/exe: this very program, whatever name the browser's launcher gave it.
+      // /proc/self/exe: this very program, whatever name the browser's launcher gave it. The
+      // bound is for a hang: on a busy machine the report can take seconds.
       let written = try Subprocess.run(
-        ["/proc/self/exe", "report", "--html", page, "--rule", rule], timeout: .seconds(10))
+        ["/proc/self/exe", "report", "--html", page, "--rule", rule], timeout: .seconds(30))
       guard written.status == 0 else {
         refuse("week: the page of \(rule) cannot be written: \(written.error)")
         return

@@ -274,7 +274,7 @@ struct BrowserChromiumTests {
       "document.getElementById('week').textContent", session: shield, what: "the week's button")
     #expect(label == "Show the week")
     _ = try await setup.browser.evaluate("document.getElementById('week').click(); 'clicked'", session: shield)
-    let given = try await poll("xdg-open to hand the page to $BROWSER", timeout: .seconds(30)) {
+    let given = try await setup.service.poll("xdg-open to hand the page to $BROWSER") {
       (try? String(contentsOfFile: opened, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
     }
     let path = setup.service.sandbox.stateDirectory + "/week-social.html"
@@ -315,7 +315,7 @@ struct BrowserChromiumTests {
       (try? store.load().value.backedOut(for: "social", on: store.today)) == 1 ? true : nil
     }
     _ = try await setup.browser.evaluate("document.getElementById('week').click(); 'clicked'", session: shield)
-    _ = try await poll("xdg-open to hand the page to $BROWSER", timeout: .seconds(30)) {
+    _ = try await setup.service.poll("xdg-open to hand the page to $BROWSER") {
       (try? String(contentsOfFile: opened, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
     }
     let html = try String(contentsOfFile: setup.service.sandbox.stateDirectory + "/week-social.html", encoding: .utf8)

@@ -164,10 +164,16 @@ struct SiteService {
   /// and the hosts logged and the last usage seen, so that a failure in a
   /// busy run tells which side stopped.
   func waitUntilCounting(_ what: String, timeout: Duration = .seconds(90)) async throws {
+    _ = try await poll(what, timeout: timeout) { try await usage()?["counting"]?.boolValue == true ? true : nil }
+  }
+
+  /// Waits until `check` gives a value, as ``poll(_:timeout:every:_:)`` does; a
+  /// timeout says what the service and the hosts logged and the last usage seen.
+  func poll<T>(
+    _ what: String, timeout: Duration = .seconds(90), _ check: () async throws -> T?
+  ) async throws -> T {
     do {
-      _ = try await poll(what, timeout: timeout) {
-        try await usage()?["counting"]?.boolValue == true ? true : nil
-      }
+      return try await TestSupport.poll(what, timeout: timeout, check)
     } catch {
       let last = (try? await usage()).map { "\($0 as JSONValue?)" } ?? "no answer"
       let host = (try? String(contentsOfFile: hostLog, encoding: .utf8)) ?? ""
