@@ -26,7 +26,9 @@ let package = Package(
       providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev", "libxcb-res0-dev", "libxcb-sync-dev"])]
     ),
     // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
-    .target(name: "Posix"),
+    // Instants of the three clocks, calendar fields and the time zone as values: pure, no C library.
+    .target(name: "Time"),
+    .target(name: "Posix", dependencies: ["Time"]),
     // Log lines with a level and a subsystem, and their one format; pure, so that the core can say what to log.
     .target(name: "Log"),
     // The version (a copy of VERSION, written by scripts/version), for every module that tells it.

@@ -1,13 +1,7 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// An instant of the monotonic clock (`CLOCK_MONOTONIC`), for measuring durations.
 ///
 /// It never jumps with the wall clock and does not advance while the machine
-/// sleeps. Code that waits inside Swift concurrency uses `ContinuousClock`; this
+/// sleeps; Posix reads it (`MonotonicTime.now`). Code that waits inside Swift concurrency uses `ContinuousClock`; this
 /// is the raw reading for code that measures in nanoseconds.
 public struct MonotonicTime: Hashable, Comparable, Sendable {
   /// Nanoseconds since an unspecified start (the boot, on Linux).
@@ -15,13 +9,6 @@ public struct MonotonicTime: Hashable, Comparable, Sendable {
 
   public init(nanoseconds: UInt64) {
     self.nanoseconds = nanoseconds
-  }
-
-  /// The current reading.
-  public static var now: MonotonicTime {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return MonotonicTime(nanoseconds: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
   }
 
   /// The time from `earlier` to this reading (zero when `earlier` is later).

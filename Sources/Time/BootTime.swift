@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// An instant of the boot-time clock (`CLOCK_BOOTTIME`): the monotonic clock
 /// that also counts the time the machine was suspended.
 ///
@@ -16,38 +10,6 @@ public struct BootTime: Hashable, Comparable, Sendable {
 
   public init(nanoseconds: UInt64) {
     self.nanoseconds = nanoseconds
-  }
-
-  /// The current reading.
-  public static var now: BootTime {
-    var now = timespec()
-    clock_gettime(CLOCK_BOOTTIME, &now)
-    return BootTime(nanoseconds: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
-  }
-
-  /// This boot's id (`/proc/sys/kernel/random/boot_id`, a new random UUID at
-  /// each boot), read once; `nil` where the file cannot be read.
-  ///
-  /// A boot-time reading means something only beside others of the same
-  /// boot: whoever stores one stores this id with it.
-  public static let bootID: String? = {
-    guard let bytes = try? FileSystem.readPrefix("/proc/sys/kernel/random/boot_id", limit: 128) else { return nil }
-    let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
-    return text.isEmpty ? nil : text
-  }()
-
-  /// The kernel's own uptime (`/proc/uptime`, its first field: seconds with
-  /// hundredths), read now; `nil` where the file cannot be read or parsed.
-  ///
-  /// It is the boot-time clock as the kernel gives it to a `read(2)` of a
-  /// file, which no preload library that fakes `clock_gettime` (libfaketime)
-  /// intercepts: a process cannot move it for itself. A time namespace
-  /// (`unshare --time --boottime`) moves it together with `CLOCK_BOOTTIME`.
-  /// Each reading costs an open, a read and a close, so the clock is checked
-  /// against it where a day is decided, not at every event (Brake's `BootCheck`).
-  public static var kernelUptime: BootTime? {
-    guard let bytes = try? FileSystem.readPrefix("/proc/uptime", limit: 128) else { return nil }
-    return uptime(parsing: bytes)
   }
 
   /// The first field of a `/proc/uptime` line (`"614.77 570.50\n"`) as a
