@@ -43,9 +43,9 @@ let package = Package(
     .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn", "Version"]),
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
-    .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix"]),
+    .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix", "Time"]),
     // Every decision of the service, pure: no bus, no desktop, no files, no clock of its own.
-    .target(name: "ShieldCore", dependencies: ["Brake", "DeepLink", "Log"]),
+    .target(name: "ShieldCore", dependencies: ["Brake", "DeepLink", "Log", "Time"]),
     .target(name: "Desktop", dependencies: ["Brake", "CXCB", "DBus", "JSON", "Posix", "Spawn"]),
     // config.json: reading, checking and editing it, and today's rules in force beside it.
     .target(name: "Config", dependencies: ["Brake", "DeepLink", "Desktop", "JSON", "Posix"]),

@@ -37,10 +37,13 @@ public struct DayAnchor: Hashable, Sendable {
 
   /// The anchor of a day begun at `wall` by the wall clock alone: its local
   /// day in the process's zone (days beginning at `dayStart`) and that day's end.
-  public init(bootID: String, boot: BootTime, wall: WallTime, dayStart: ClockTime = .midnight) {
-    let day = LocalDay.containing(wall, dayStart: dayStart)
+  public init(
+    bootID: String, boot: BootTime, wall: WallTime, dayStart: ClockTime = .midnight, in calendar: LocalCalendar
+  ) {
+    let day = LocalDay.containing(wall, dayStart: dayStart, in: calendar)
     self.init(
-      bootID: bootID, boot: boot, wall: wall, day: day, midnight: day.adding(days: 1)?.start(dayStart: dayStart))
+      bootID: bootID, boot: boot, wall: wall, day: day,
+      midnight: day.adding(days: 1)?.start(dayStart: dayStart, in: calendar))
   }
 
   /// How a reading of the wall and boot clocks stands against this anchor.
@@ -62,26 +65,33 @@ public struct DayAnchor: Hashable, Sendable {
   /// A wall clock set forward counts only as far as the boot time has moved
   /// since the anchor, so it does not end the day early; one set back keeps
   /// the day until it reaches the day's end again.
-  public func reading(wall now: WallTime, boot: BootTime, dayStart: ClockTime = .midnight) -> Reading {
+  public func reading(wall now: WallTime, boot: BootTime, dayStart: ClockTime = .midnight, in calendar: LocalCalendar)
+    -> Reading
+  {
     let vouched = wall.adding(boot.duration(since: self.boot))
     let wall = min(now, vouched.adding(UsageMeter.wallClockTolerance))
     let dayEnded = midnight.map { wall >= $0 } ?? false
-    let nowDay = dayEnded ? max(day.adding(days: 1) ?? day, LocalDay.containing(wall, dayStart: dayStart)) : day
+    let nowDay =
+      dayEnded ? max(day.adding(days: 1) ?? day, LocalDay.containing(wall, dayStart: dayStart, in: calendar)) : day
     return Reading(wall: wall, vouched: vouched, dayEnded: dayEnded, day: nowDay)
   }
 
   /// The local day of the reading `wall`, `boot` (``reading(wall:boot:)``'s ``Reading/day``).
-  public func day(wall: WallTime, boot: BootTime, dayStart: ClockTime = .midnight) -> LocalDay {
-    reading(wall: wall, boot: boot, dayStart: dayStart).day
+  public func day(wall: WallTime, boot: BootTime, dayStart: ClockTime = .midnight, in calendar: LocalCalendar)
+    -> LocalDay
+  {
+    reading(wall: wall, boot: boot, dayStart: dayStart, in: calendar).day
   }
 
   /// The anchor of `newDay`, a later day, entered at `wall` and `boot`: its
   /// end is the start of the day after it (in the zone of now), and no
   /// sooner than ``UsageMeter/minimumDayLength`` a day after this day's end,
   /// so that a zone moved east makes no short day with a fresh limit.
-  public func moved(to newDay: LocalDay, wall: WallTime, boot: BootTime, dayStart: ClockTime = .midnight) -> DayAnchor {
+  public func moved(
+    to newDay: LocalDay, wall: WallTime, boot: BootTime, dayStart: ClockTime = .midnight, in calendar: LocalCalendar
+  ) -> DayAnchor {
     let earliestEnd = midnight.map { $0.adding(UsageMeter.minimumDayLength * day.days(to: newDay)) }
-    var end = newDay.adding(days: 1)?.start(dayStart: dayStart)
+    var end = newDay.adding(days: 1)?.start(dayStart: dayStart, in: calendar)
     if let next = end, let earliestEnd { end = max(next, earliestEnd) }
     return DayAnchor(bootID: bootID, boot: boot, wall: wall, day: newDay, midnight: end)
   }
@@ -91,13 +101,15 @@ public struct DayAnchor: Hashable, Sendable {
   /// boot-time reading, moved on to the day its rule gives; else a day begun
   /// by the wall clock alone.
   public static func resuming(
-    _ stored: DayAnchor?, bootID: String, at now: MeterInstant, dayStart: ClockTime = .midnight
+    _ stored: DayAnchor?, bootID: String, at now: MeterInstant, dayStart: ClockTime = .midnight,
+    in calendar: LocalCalendar
   ) -> DayAnchor {
     guard let stored, stored.bootID == bootID, stored.boot <= now.boot else {
-      return DayAnchor(bootID: bootID, boot: now.boot, wall: now.wall, dayStart: dayStart)
+      return DayAnchor(bootID: bootID, boot: now.boot, wall: now.wall, dayStart: dayStart, in: calendar)
     }
-    let reading = stored.reading(wall: now.wall, boot: now.boot, dayStart: dayStart)
+    let reading = stored.reading(wall: now.wall, boot: now.boot, dayStart: dayStart, in: calendar)
     guard reading.dayEnded, reading.day != stored.day else { return stored }
-    return stored.moved(to: reading.day, wall: min(now.wall, reading.vouched), boot: now.boot, dayStart: dayStart)
+    return stored.moved(
+      to: reading.day, wall: min(now.wall, reading.vouched), boot: now.boot, dayStart: dayStart, in: calendar)
   }
 }

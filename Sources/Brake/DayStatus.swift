@@ -91,14 +91,17 @@ public struct DowntimeStanding: Hashable, Sendable {
   }
 
   /// The rule's standing at `now`: in a downtime, or one beginning within a day; `nil`: neither.
-  public static func of(_ rule: Rule, at now: WallTime, dayStart: ClockTime) -> DowntimeStanding? {
-    if let end = Downtime.until(rule.downtime, at: now, dayStart: dayStart) {
-      return DowntimeStanding(from: nil, to: Downtime.endText(end, from: now))
+  public static func of(
+    _ rule: Rule, at now: WallTime, dayStart: ClockTime, in calendar: LocalCalendar
+  ) -> DowntimeStanding? {
+    if let end = Downtime.until(rule.downtime, at: now, dayStart: dayStart, in: calendar) {
+      return DowntimeStanding(from: nil, to: Downtime.endText(end, from: now, in: calendar))
     }
-    guard let start = Downtime.nextStart(rule.downtime, after: now, dayStart: dayStart),
+    guard let start = Downtime.nextStart(rule.downtime, after: now, dayStart: dayStart, in: calendar),
       start.secondsSince1970 - now.secondsSince1970 < 86_400,
-      let end = Downtime.until(rule.downtime, at: start, dayStart: dayStart)
+      let end = Downtime.until(rule.downtime, at: start, dayStart: dayStart, in: calendar)
     else { return nil }
-    return DowntimeStanding(from: Downtime.endText(start, from: now), to: Downtime.endText(end, from: now))
+    return DowntimeStanding(
+      from: Downtime.endText(start, from: now, in: calendar), to: Downtime.endText(end, from: now, in: calendar))
   }
 }

@@ -1,4 +1,4 @@
-public import Posix
+public import Time
 
 /// A time of day to the minute, as `config.json` writes it: `"22:00"`.
 public struct ClockTime: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -68,23 +68,23 @@ public struct DowntimePeriod: Hashable, Sendable, CustomStringConvertible {
   ///
   /// The start is the first instant at `from` on or after the day's start
   /// (a `from` before `dayStart` is on the calendar day after); the end is
-  /// the next `to` after it. Both come from the process's zone, so a DST
+  /// the next `to` after it. Both come from `calendar`'s zone, so a DST
   /// change inside the period makes it an hour shorter or longer, and a
   /// time the change skips is the first instant after the gap.
-  public func span(on day: LocalDay, dayStart: ClockTime = .midnight) -> Range<WallTime>? {
+  public func span(on day: LocalDay, dayStart: ClockTime = .midnight, in calendar: LocalCalendar) -> Range<WallTime>? {
     guard days.contains(day.weekday), from != to else { return nil }
     guard let startDate = from >= dayStart ? day : day.adding(days: 1),
       let endDate = crossesMidnight ? startDate.adding(days: 1) : startDate
     else { return nil }
-    let start = startDate.instant(at: from)
-    let end = endDate.instant(at: to)
+    let start = startDate.instant(at: from, in: calendar)
+    let end = endDate.instant(at: to, in: calendar)
     return start < end ? start..<end : nil
   }
 }
 
 /// The decisions on a rule's downtime: whether an instant lies in it and
 /// until when, and when the next one begins. Pure but for the zone, which
-/// comes from the C library as every local day does (``LocalDay``).
+/// is given as every local day's is (``LocalCalendar``).
 public enum Downtime {
   /// How many days ahead a chain of periods that meet or overlap is followed:
   /// a week of downtime without a break ends there, and is looked at again then.
@@ -95,11 +95,12 @@ public enum Downtime {
   /// Periods that overlap or meet make one downtime: the end is where the
   /// last of them ends (no later than ``horizonDays`` ahead).
   public static func until(
-    _ periods: [DowntimePeriod], at time: WallTime, dayStart: ClockTime = .midnight
+    _ periods: [DowntimePeriod], at time: WallTime, dayStart: ClockTime = .midnight, in calendar: LocalCalendar
   ) -> WallTime? {
     guard !periods.isEmpty else { return nil }
-    let today = LocalDay.containing(time)
-    let spans = spans(periods, from: today.adding(days: -2) ?? today, days: horizonDays + 3, dayStart: dayStart)
+    let today = LocalDay.containing(time, in: calendar)
+    let spans = spans(
+      periods, from: today.adding(days: -2) ?? today, days: horizonDays + 3, dayStart: dayStart, in: calendar)
     guard spans.contains(where: { $0.contains(time) }) else { return nil }
     var end = time
     var extended = true
@@ -115,18 +116,20 @@ public enum Downtime {
 
   /// The first start of a period after `time` (in the next ``horizonDays``), or `nil`.
   public static func nextStart(
-    _ periods: [DowntimePeriod], after time: WallTime, dayStart: ClockTime = .midnight
+    _ periods: [DowntimePeriod], after time: WallTime, dayStart: ClockTime = .midnight, in calendar: LocalCalendar
   ) -> WallTime? {
     guard !periods.isEmpty else { return nil }
-    let today = LocalDay.containing(time)
-    return spans(periods, from: today.adding(days: -1) ?? today, days: horizonDays + 2, dayStart: dayStart)
-      .map(\.lowerBound).filter { $0 > time }.min()
+    let today = LocalDay.containing(time, in: calendar)
+    return spans(
+      periods, from: today.adding(days: -1) ?? today, days: horizonDays + 2, dayStart: dayStart, in: calendar
+    )
+    .map(\.lowerBound).filter { $0 > time }.min()
   }
 
   /// The end of a downtime as people read it: the local time (`07:00`), with
   /// the date before it (`2026-12-04 07:00`) when it is not within a day of `now`.
-  public static func endText(_ end: WallTime, from now: WallTime) -> String {
-    guard let fields = end.local else { return end.description }
+  public static func endText(_ end: WallTime, from now: WallTime, in calendar: LocalCalendar) -> String {
+    guard let fields = calendar.fields(end) else { return end.description }
     let time = ClockTime(hour: fields.hour, minute: fields.minute)?.description ?? "\(fields.hour):\(fields.minute)"
     guard end.secondsSince1970 - now.secondsSince1970 >= 86_400,
       let day = LocalDay(year: fields.year, month: fields.month, day: fields.day)
@@ -135,28 +138,28 @@ public enum Downtime {
   }
 
   private static func spans(
-    _ periods: [DowntimePeriod], from first: LocalDay, days: Int, dayStart: ClockTime
+    _ periods: [DowntimePeriod], from first: LocalDay, days: Int, dayStart: ClockTime, in calendar: LocalCalendar
   ) -> [Range<WallTime>] {
     (0..<days).compactMap { first.adding(days: $0) }.flatMap { day in
-      periods.compactMap { $0.span(on: day, dayStart: dayStart) }
+      periods.compactMap { $0.span(on: day, dayStart: dayStart, in: calendar) }
     }
   }
 }
 
 extension LocalDay {
   /// The first instant of this date at or after the local time `clock`, in
-  /// the process's zone: the time itself, or where a DST change skips it, the
-  /// first instant after the gap. A time a change repeats is the one `mktime` picks.
-  public func instant(at clock: ClockTime) -> WallTime {
+  /// `calendar`'s zone: the time itself, or where a DST change skips it, the
+  /// first instant after the gap. A time a change repeats is the one the calendar picks.
+  public func instant(at clock: ClockTime, in calendar: LocalCalendar) -> WallTime {
     let target = (self, clock.minuteOfDay)
     func isOnOrAfter(_ second: Int64) -> Bool {
-      guard let fields = WallTime(secondsSince1970: second).local,
+      guard let fields = calendar.fields(WallTime(secondsSince1970: second)),
         let day = LocalDay(year: fields.year, month: fields.month, day: fields.day)
       else { return second > 0 }
       return (day, fields.hour * 60 + fields.minute) >= target
     }
     let guess =
-      WallTime.local(CalendarTime(year: year, month: month, day: day, hour: clock.hour, minute: clock.minute))?
+      calendar.instant(CalendarTime(year: year, month: month, day: day, hour: clock.hour, minute: clock.minute))?
       .secondsSince1970 ?? 0
     if isOnOrAfter(guess) && !isOnOrAfter(guess - 1) { return WallTime(secondsSince1970: guess) }
     var low = guess - 86_400

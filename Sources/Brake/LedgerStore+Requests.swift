@@ -8,7 +8,7 @@ extension LedgerStore {
   /// - Returns: Today and the rule's requests today, this one included.
   /// - Throws: A state error; the stored ledger is left as it was.
   public func recordTaskAsked(for rule: String) throws(LedgerError) -> LedgerResult<DayCount> {
-    var counted = DayCount(day: LocalDay.containing(clock.now(), dayStart: dayStart), count: 0)
+    var counted = DayCount(day: LocalDay.containing(clock.now(), dayStart: dayStart, in: .system), count: 0)
     let result = try update { ledger in
       counted.day = today(in: ledger)
       counted.count = ledger.recordTaskAsked(for: rule, on: counted.day)
@@ -22,7 +22,7 @@ extension LedgerStore {
   /// - Returns: Today and the rule's way outs taken today, this one included.
   /// - Throws: A state error; the stored ledger is left as it was.
   public func recordBackedOut(for rule: String) throws(LedgerError) -> LedgerResult<DayCount> {
-    var counted = DayCount(day: LocalDay.containing(clock.now(), dayStart: dayStart), count: 0)
+    var counted = DayCount(day: LocalDay.containing(clock.now(), dayStart: dayStart, in: .system), count: 0)
     let result = try update { ledger in
       counted.day = today(in: ledger)
       counted.count = ledger.recordBackedOut(for: rule, on: counted.day)

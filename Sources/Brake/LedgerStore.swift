@@ -92,11 +92,11 @@ public final class LedgerStore: Sendable {
   public func today(in ledger: Ledger) -> LocalDay {
     let now = clock.now()
     guard let anchor = ledger.dayAnchor, let bootID = clock.bootID(), anchor.bootID == bootID else {
-      return LocalDay.containing(now, dayStart: dayStart)
+      return LocalDay.containing(now, dayStart: dayStart, in: .system)
     }
     let boot = clock.recheckBoot(clock.boot())
-    guard anchor.boot <= boot else { return LocalDay.containing(now, dayStart: dayStart) }
-    return anchor.day(wall: now, boot: boot, dayStart: dayStart)
+    guard anchor.boot <= boot else { return LocalDay.containing(now, dayStart: dayStart, in: .system) }
+    return anchor.day(wall: now, boot: boot, dayStart: dayStart, in: .system)
   }
 
   /// The ledger as stored; empty when there is none yet.
@@ -166,8 +166,8 @@ public final class LedgerStore: Sendable {
   ///   written either way), or a state error.
   public func recordGrant(for rule: Rule) throws(LedgerError) -> LedgerResult<RecordedGrant> {
     let now = clock.now()
-    if let end = Downtime.until(rule.downtime, at: now, dayStart: dayStart) {
-      throw .inDowntime(rule: rule.name, until: Downtime.endText(end, from: now))
+    if let end = Downtime.until(rule.downtime, at: now, dayStart: dayStart, in: .system) {
+      throw .inDowntime(rule: rule.name, until: Downtime.endText(end, from: now, in: .system))
     }
     return try withLock { () throws(LedgerError) in
       let loaded = try loadForUpdate()

@@ -71,8 +71,9 @@ public struct PuzzleRun<Random: RandomNumberGenerator & Sendable>: Sendable {
     let day = store.today
     let status = RuleStatus(rule: rule, day: day, grantsToday: loaded.value.grants(for: rule.name, on: day))
     let now = store.clock.now()
-    if let end = Downtime.until(rule.downtime, at: now, dayStart: store.dayStart) {
-      return LedgerResult(.inDowntime(status, until: Downtime.endText(end, from: now)), warnings: loaded.warnings)
+    if let end = Downtime.until(rule.downtime, at: now, dayStart: store.dayStart, in: .system) {
+      return LedgerResult(
+        .inDowntime(status, until: Downtime.endText(end, from: now, in: .system)), warnings: loaded.warnings)
     }
     switch loaded.value.grantStanding(of: rule, on: day) {
     case .usedUp: return LedgerResult(.usedUp(status), warnings: loaded.warnings)

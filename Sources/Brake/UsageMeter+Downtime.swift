@@ -32,8 +32,9 @@ extension UsageMeter {
       if let state = downtime[rule.name], wall >= state.checkedAt, state.nextChange.map({ wall < $0 }) ?? true {
         continue
       }
-      let end = Downtime.until(rule.downtime, at: wall, dayStart: settings.dayStart)
-      let next = end ?? Downtime.nextStart(rule.downtime, after: wall, dayStart: settings.dayStart)
+      let end = Downtime.until(rule.downtime, at: wall, dayStart: settings.dayStart, in: settings.calendar)
+      let next =
+        end ?? Downtime.nextStart(rule.downtime, after: wall, dayStart: settings.dayStart, in: settings.calendar)
       let state = DowntimeState(end: end, nextChange: next, checkedAt: wall)
       if downtime[rule.name]?.end != state.end { changed = true }
       downtime[rule.name] = state

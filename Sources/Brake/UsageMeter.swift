@@ -52,9 +52,15 @@ public struct UsageMeter: Sendable {
     public var minuteLength: Duration
     /// When a local day begins (`dayStartsAt`); midnight unless set.
     public var dayStart: ClockTime = .midnight
+    /// The time zone the local days and downtime hours are read in: the process's (`.system`) for the service.
+    public var calendar: LocalCalendar
 
-    public init(rules: RuleSet, idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60)) {
+    public init(
+      rules: RuleSet, calendar: LocalCalendar, idleLimit: Duration = .seconds(300),
+      minuteLength: Duration = .seconds(60)
+    ) {
       self.rules = rules
+      self.calendar = calendar
       self.idleLimit = idleLimit
       self.minuteLength = minuteLength
     }
@@ -153,7 +159,8 @@ public struct UsageMeter: Sendable {
     }
     self.days = days
     knowsBoot = bootID != nil
-    anchor = DayAnchor.resuming(ledger.dayAnchor, bootID: bootID ?? "", at: now, dayStart: settings.dayStart)
+    anchor = DayAnchor.resuming(
+      ledger.dayAnchor, bootID: bootID ?? "", at: now, dayStart: settings.dayStart, in: settings.calendar)
     last = now
     stateSince = now.monotonic
     _ = refreshDowntime()
@@ -200,7 +207,7 @@ public struct UsageMeter: Sendable {
   /// hands the input in (``CheckedBootClock/recheck(_:)``), so that every
   /// other input costs no read of `/proc`.
   public func endsDay(at now: MeterInstant) -> Bool {
-    let reading = anchor.reading(wall: now.wall, boot: now.boot, dayStart: settings.dayStart)
+    let reading = anchor.reading(wall: now.wall, boot: now.boot, dayStart: settings.dayStart, in: settings.calendar)
     return reading.dayEnded && reading.day != day
   }
 
@@ -459,7 +466,7 @@ public struct UsageMeter: Sendable {
   /// from, and the next input's on the day it jumped to.
   private mutating func account(until now: MeterInstant, counting isCounting: Bool = true) -> [MeterEvent] {
     let elapsed = now.monotonic.duration(since: last.monotonic)
-    let reading = anchor.reading(wall: now.wall, boot: now.boot, dayStart: settings.dayStart)
+    let reading = anchor.reading(wall: now.wall, boot: now.boot, dayStart: settings.dayStart, in: settings.calendar)
     let nowDay = reading.day
     // Held before this input: the ledger's, or one the meter was on before.
     let isHeld = days[nowDay] != nil
@@ -509,7 +516,7 @@ public struct UsageMeter: Sendable {
     _ newDay: LocalDay, isHeld: Bool, wall: WallTime, boot: BootTime
   ) -> [MeterEvent] {
     let wasOver = Set(settings.rules.rules.filter { isOver($0, on: day) }.map(\.name))
-    anchor = anchor.moved(to: newDay, wall: wall, boot: boot, dayStart: settings.dayStart)
+    anchor = anchor.moved(to: newDay, wall: wall, boot: boot, dayStart: settings.dayStart, in: settings.calendar)
     notices = [:]
     forgetOldDays()
     var events: [MeterEvent] = [isHeld ? .dayResumed(newDay) : .newDay(newDay)]

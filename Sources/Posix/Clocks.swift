@@ -96,7 +96,7 @@ extension WallTime {
 extension LocalCalendar {
   /// The process's time zone, through the C library (`localtime_r`, `mktime`), which reads `TZ`
   /// (or `/etc/localtime`) as every other program on the desktop does.
-  public static let system = LocalCalendar(fields: { $0.local }, instant: { WallTime.local($0) })
+  public static let system = LocalCalendar(name: "system", fields: { $0.local }, instant: { WallTime.local($0) })
 }
 
 /// The nanoseconds of a reading of `clock`.

@@ -1,6 +1,7 @@
 public import Brake
 public import DeepLink
 import Log
+public import Time
 
 /// Every decision the service makes, as one value: inputs in, effects out.
 ///
@@ -44,12 +45,16 @@ public struct ShieldCore: Sendable {
     public var bootID: String?
     /// When a local day begins (`dayStartsAt`); midnight unless set.
     public var dayStart: ClockTime = .midnight
+    /// The time zone local days and downtime hours are read in: the process's (`.system`) for the service.
+    public var calendar: LocalCalendar
 
     public init(
-      idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60), saveInterval: Duration = .seconds(30),
+      calendar: LocalCalendar, idleLimit: Duration = .seconds(300), minuteLength: Duration = .seconds(60),
+      saveInterval: Duration = .seconds(30),
       doubleClickWindow: Duration = .seconds(1), reofferInterval: Duration = .seconds(60), closedShieldsKept: Int = 16,
       puzzleSeed: UInt64 = 0, bootID: String? = nil
     ) {
+      self.calendar = calendar
       self.bootID = bootID
       self.idleLimit = idleLimit
       self.minuteLength = minuteLength
@@ -62,7 +67,8 @@ public struct ShieldCore: Sendable {
 
     /// The meter's settings for `rules`.
     func meterSettings(_ rules: RuleSet) -> UsageMeter.Settings {
-      var settings = UsageMeter.Settings(rules: rules, idleLimit: idleLimit, minuteLength: minuteLength)
+      var settings = UsageMeter.Settings(
+        rules: rules, calendar: calendar, idleLimit: idleLimit, minuteLength: minuteLength)
       settings.dayStart = dayStart
       return settings
     }

@@ -4,7 +4,12 @@
 /// The pure parts (the meter's days, downtime hours) are given one and never
 /// look the zone up themselves: Posix's `LocalCalendar.system` is the
 /// process's zone (`TZ`, `/etc/localtime`), ``utc`` a fixed one.
-public struct LocalCalendar: Sendable {
+///
+/// Two calendars are equal when they have one name: the name stands for the
+/// zone's rules, which closures cannot compare.
+public struct LocalCalendar: Hashable, Sendable, CustomStringConvertible {
+  /// What the zone is: `UTC`, `system` (the process's `TZ`).
+  public let name: String
   /// The local calendar fields of an instant; `nil` where the zone cannot say.
   public let fields: @Sendable (WallTime) -> CalendarTime?
   /// One instant of the local fields, normalised; for a time a DST change
@@ -12,12 +17,24 @@ public struct LocalCalendar: Sendable {
   public let instant: @Sendable (CalendarTime) -> WallTime?
 
   public init(
-    fields: @escaping @Sendable (WallTime) -> CalendarTime?, instant: @escaping @Sendable (CalendarTime) -> WallTime?
+    name: String, fields: @escaping @Sendable (WallTime) -> CalendarTime?,
+    instant: @escaping @Sendable (CalendarTime) -> WallTime?
   ) {
+    self.name = name
     self.fields = fields
     self.instant = instant
   }
 
   /// Coordinated Universal Time: no offset, no DST.
-  public static let utc = LocalCalendar(fields: { $0.utc }, instant: { WallTime(utc: $0) })
+  public static let utc = LocalCalendar(name: "UTC", fields: { $0.utc }, instant: { WallTime(utc: $0) })
+
+  public var description: String { name }
+
+  public static func == (left: LocalCalendar, right: LocalCalendar) -> Bool {
+    left.name == right.name
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(name)
+  }
 }

@@ -151,7 +151,8 @@ struct BootCheckTests {
     let noon = localNoon("2026-06-15")
     let wall = Mutex(noon)
     var meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([socialRule(dailyLimitMinutes: 1_440, warnMinutes: 0)])),
+      settings: UsageMeter.Settings(
+        rules: RuleSet([socialRule(dailyLimitMinutes: 1_440, warnMinutes: 0)]), calendar: .system),
       ledger: Ledger(),
       now: MeterInstant(monotonic: MonotonicTime(nanoseconds: 1), wall: noon, boot: clocks.clock), bootID: "boot-1")
     var ledger = Ledger()
@@ -186,7 +187,8 @@ struct BootCheckTests {
   func endsDayMatchesTheMove() {
     var clock = MeterClock(wall: localNoon("2026-06-15"))
     var meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([socialRule(dailyLimitMinutes: 1_440, warnMinutes: 0)])),
+      settings: UsageMeter.Settings(
+        rules: RuleSet([socialRule(dailyLimitMinutes: 1_440, warnMinutes: 0)]), calendar: .system),
       ledger: Ledger(), now: clock.now, bootID: "boot-1")
     // The wall clock alone a day ahead: no day ends.
     clock.setWall(by: .seconds(day))

@@ -7,7 +7,8 @@ import Testing
 /// A meter over the social rule with a whole day's limit on boot `bootID`, in use from `clock`'s now.
 private func anchoredMeter(_ clock: MeterClock, ledger: Ledger = Ledger(), bootID: String = "boot-1") -> UsageMeter {
   var meter = UsageMeter(
-    settings: UsageMeter.Settings(rules: RuleSet([socialRule(dailyLimitMinutes: 1_440, warnMinutes: 0)])),
+    settings: UsageMeter.Settings(
+      rules: RuleSet([socialRule(dailyLimitMinutes: 1_440, warnMinutes: 0)]), calendar: .system),
     ledger: ledger, now: clock.now, bootID: bootID)
   _ = meter.inUse(["social"], at: clock.now)
   return meter
@@ -57,7 +58,7 @@ struct DayAnchorTests {
     #expect(anchoredMeter(clock, ledger: ledger, bootID: "boot-2").day == monday.adding(days: 1)!)
     // A meter given no boot id neither reads nor offers one.
     let unbooted = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([socialRule()])), ledger: ledger, now: clock.now)
+      settings: UsageMeter.Settings(rules: RuleSet([socialRule()]), calendar: .system), ledger: ledger, now: clock.now)
     #expect(unbooted.day == monday.adding(days: 1)!)
     #expect(unbooted.dayAnchor == nil)
   }
@@ -112,7 +113,8 @@ struct DayAnchorTests {
     var clock = MeterClock(wall: localNoon("2026-06-15"))
     let meterStore = store(in: state.path, clock)
     var meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([rule])), ledger: Ledger(), now: clock.now, bootID: "boot-1")
+      settings: UsageMeter.Settings(rules: RuleSet([rule]), calendar: .system), ledger: Ledger(), now: clock.now,
+      bootID: "boot-1")
     _ = meter.inUse(["social"], at: clock.now)
     clock.pass(.seconds(60))
     #expect(meter.advance(to: clock.now) == [.limitReached(rule: "social")])

@@ -41,19 +41,19 @@ struct DowntimeTests {
       useTimeZone("UTC")
       let periods = [period("22:00", "07:00", "sun-thu")]
       // 2026-11-29 is a Sunday.
-      #expect(Downtime.until(periods, at: utc(2026, 11, 29, 21, 59, 59)) == nil)
-      #expect(Downtime.until(periods, at: utc(2026, 11, 29, 22)) == utc(2026, 11, 30, 7))
-      #expect(Downtime.until(periods, at: utc(2026, 11, 30, 6, 59, 59)) == utc(2026, 11, 30, 7))
-      #expect(Downtime.until(periods, at: utc(2026, 11, 30, 7)) == nil)
+      #expect(Downtime.until(periods, at: utc(2026, 11, 29, 21, 59, 59), in: .system) == nil)
+      #expect(Downtime.until(periods, at: utc(2026, 11, 29, 22), in: .system) == utc(2026, 11, 30, 7))
+      #expect(Downtime.until(periods, at: utc(2026, 11, 30, 6, 59, 59), in: .system) == utc(2026, 11, 30, 7))
+      #expect(Downtime.until(periods, at: utc(2026, 11, 30, 7), in: .system) == nil)
       // Thursday night runs into Friday morning; Friday and Saturday nights are free.
-      #expect(Downtime.until(periods, at: utc(2026, 12, 4, 2)) == utc(2026, 12, 4, 7))
-      #expect(Downtime.until(periods, at: utc(2026, 12, 4, 23)) == nil)
-      #expect(Downtime.until(periods, at: utc(2026, 12, 5, 3)) == nil)
-      #expect(Downtime.until(periods, at: utc(2026, 12, 6, 3)) == nil)
-      #expect(Downtime.nextStart(periods, after: utc(2026, 11, 29, 12)) == utc(2026, 11, 29, 22))
-      #expect(Downtime.nextStart(periods, after: utc(2026, 12, 4, 8)) == utc(2026, 12, 6, 22))
-      #expect(Downtime.nextStart([], after: utc(2026, 12, 4, 8)) == nil)
-      #expect(Downtime.until([], at: utc(2026, 12, 4, 8)) == nil)
+      #expect(Downtime.until(periods, at: utc(2026, 12, 4, 2), in: .system) == utc(2026, 12, 4, 7))
+      #expect(Downtime.until(periods, at: utc(2026, 12, 4, 23), in: .system) == nil)
+      #expect(Downtime.until(periods, at: utc(2026, 12, 5, 3), in: .system) == nil)
+      #expect(Downtime.until(periods, at: utc(2026, 12, 6, 3), in: .system) == nil)
+      #expect(Downtime.nextStart(periods, after: utc(2026, 11, 29, 12), in: .system) == utc(2026, 11, 29, 22))
+      #expect(Downtime.nextStart(periods, after: utc(2026, 12, 4, 8), in: .system) == utc(2026, 12, 6, 22))
+      #expect(Downtime.nextStart([], after: utc(2026, 12, 4, 8), in: .system) == nil)
+      #expect(Downtime.until([], at: utc(2026, 12, 4, 8), in: .system) == nil)
     }
   }
 
@@ -63,10 +63,10 @@ struct DowntimeTests {
       useTimeZone("UTC")
       let periods = [period("22:00", "07:00"), period("06:00", "08:00", "tue"), period("20:00", "22:00", "mon")]
       // Monday 20:00: the evening period meets the night, which meets Tuesday's morning one.
-      #expect(Downtime.until(periods, at: utc(2026, 11, 30, 20)) == utc(2026, 12, 1, 8))
+      #expect(Downtime.until(periods, at: utc(2026, 11, 30, 20), in: .system) == utc(2026, 12, 1, 8))
       // Tuesday night: the night alone.
-      #expect(Downtime.until(periods, at: utc(2026, 12, 1, 23)) == utc(2026, 12, 2, 7))
-      #expect(Downtime.until(periods, at: utc(2026, 12, 1, 7, 30)) == utc(2026, 12, 1, 8))
+      #expect(Downtime.until(periods, at: utc(2026, 12, 1, 23), in: .system) == utc(2026, 12, 2, 7))
+      #expect(Downtime.until(periods, at: utc(2026, 12, 1, 7, 30), in: .system) == utc(2026, 12, 1, 8))
     }
   }
 
@@ -83,7 +83,7 @@ struct DowntimeTests {
       for minute in 0..<10_080 {
         let time = monday.adding(seconds: Int64(minute * 60))
         let expected = inDowntimeByArithmetic(periods, minuteOfWeek: minute)
-        let until = Downtime.until(periods, at: time)
+        let until = Downtime.until(periods, at: time, in: .system)
         if (until != nil) != expected { mismatches += 1 }
         if let until {
           // The end is the first minute out of downtime.
@@ -105,18 +105,18 @@ struct DowntimeTests {
       useTimeZone("Europe/Berlin")
       let night = [period("22:00", "07:00")]
       // Spring, 2026-03-29: 22:00 CET is 21:00Z, 07:00 CEST is 05:00Z: eight hours.
-      #expect(Downtime.until(night, at: utc(2026, 3, 28, 21)) == utc(2026, 3, 29, 5))
-      #expect(Downtime.until(night, at: utc(2026, 3, 28, 20, 59)) == nil)
+      #expect(Downtime.until(night, at: utc(2026, 3, 28, 21), in: .system) == utc(2026, 3, 29, 5))
+      #expect(Downtime.until(night, at: utc(2026, 3, 28, 20, 59), in: .system) == nil)
       // Autumn, 2026-10-25: 22:00 CEST is 20:00Z, 07:00 CET is 06:00Z: ten hours.
-      #expect(Downtime.until(night, at: utc(2026, 10, 24, 20)) == utc(2026, 10, 25, 6))
-      #expect(Downtime.until(night, at: utc(2026, 10, 25, 5, 59)) == utc(2026, 10, 25, 6))
+      #expect(Downtime.until(night, at: utc(2026, 10, 24, 20), in: .system) == utc(2026, 10, 25, 6))
+      #expect(Downtime.until(night, at: utc(2026, 10, 25, 5, 59), in: .system) == utc(2026, 10, 25, 6))
       // 01:30-02:30 on the spring day: 02:30 does not exist, the end is 03:00 CEST (01:00Z).
       let gap = [period("01:30", "02:30", "sun")]
-      #expect(Downtime.until(gap, at: utc(2026, 3, 29, 0, 45)) == utc(2026, 3, 29, 1))
+      #expect(Downtime.until(gap, at: utc(2026, 3, 29, 0, 45), in: .system) == utc(2026, 3, 29, 1))
       // A period wholly in the gap covers nothing that day.
       let skipped = [period("02:00", "02:30", "sun")]
-      #expect(Downtime.until(skipped, at: utc(2026, 3, 29, 1)) == nil)
-      #expect(Downtime.nextStart(skipped, after: utc(2026, 3, 28)) == utc(2026, 4, 5, 0))
+      #expect(Downtime.until(skipped, at: utc(2026, 3, 29, 1), in: .system) == nil)
+      #expect(Downtime.nextStart(skipped, after: utc(2026, 3, 28), in: .system) == utc(2026, 4, 5, 0))
     }
   }
 

@@ -63,7 +63,7 @@ struct MeterAppSplitTests {
     var ledger = Ledger()
     ledger.recordUsedSeconds(100, for: "social", on: day)
     let meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([big])), ledger: ledger, now: clock.now,
+      settings: UsageMeter.Settings(rules: RuleSet([big]), calendar: .system), ledger: ledger, now: clock.now,
       appSeconds: [day: ["social": ["Instagram": 60, "TikTok": 70]]])
     // More than the rule used: the largest part gives way.
     #expect(meter.appSeconds(on: day)["social"] == ["Instagram": 60, "TikTok": 40])

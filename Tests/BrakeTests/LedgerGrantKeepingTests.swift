@@ -95,7 +95,8 @@ struct LedgerGrantKeepingTests {
         "ledger-grants-above-maximum", "ledger-usage-out-of-range", "ledger-usage-out-of-range",
       ])
     let meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([social])), ledger: loaded.value, now: .now(wall: store.clock))
+      settings: UsageMeter.Settings(rules: RuleSet([social]), calendar: .system), ledger: loaded.value,
+      now: .now(wall: store.clock))
     #expect(meter.usage(of: "social")?.limit == .seconds(25 * 60))
     #expect(meter.usage(of: "social")?.grantsToday == 3)
     #expect(meter.usage(of: "social")?.used == .zero)

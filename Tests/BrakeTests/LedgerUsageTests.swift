@@ -218,7 +218,7 @@ struct LedgerStoreUsageTests {
   func restartFromStore() throws {
     let state = try TemporaryDirectory()
     let store = LedgerStore(directory: state.path, clock: .fixed(utc(2026, 11, 29, 12)))
-    let settings = UsageMeter.Settings(rules: RuleSet([social]))
+    let settings = UsageMeter.Settings(rules: RuleSet([social]), calendar: .system)
     var clock = MeterClock(wall: utc(2026, 11, 29, 12))
     var meter = UsageMeter(settings: settings, ledger: try store.loadForMeter().value, now: clock.now)
     _ = meter.inUse(["social"], at: clock.now)
@@ -250,7 +250,7 @@ struct LedgerStoreUsageTests {
     #expect(try store.load().warnings.isEmpty)
     // The meter started from it counts today from zero.
     let meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([social])), ledger: start.value,
+      settings: UsageMeter.Settings(rules: RuleSet([social]), calendar: .system), ledger: start.value,
       now: MeterInstant(monotonic: .now, wall: clock.now))
     #expect(meter.usage(of: "social")?.usedSeconds == 0)
   }

@@ -77,7 +77,7 @@ func socialRule(
 
 /// A meter over `rules` with one-minute minutes, starting at `clock`'s now.
 func makeMeter(_ rules: [Rule], ledger: Ledger = Ledger(), clock: MeterClock) -> UsageMeter {
-  UsageMeter(settings: UsageMeter.Settings(rules: RuleSet(rules)), ledger: ledger, now: clock.now)
+  UsageMeter(settings: UsageMeter.Settings(rules: RuleSet(rules), calendar: .system), ledger: ledger, now: clock.now)
 }
 
 /// Local noon (give or take a DST hour) on `day`, in the process's zone.

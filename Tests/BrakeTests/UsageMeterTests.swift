@@ -211,7 +211,8 @@ struct UsageMeterLimitTests {
   func shortMinutes() {
     var clock = MeterClock(wall: localNoon("2026-06-15"))
     var meter = UsageMeter(
-      settings: UsageMeter.Settings(rules: RuleSet([socialRule()]), minuteLength: .milliseconds(500)),
+      settings: UsageMeter.Settings(
+        rules: RuleSet([socialRule()]), calendar: .system, minuteLength: .milliseconds(500)),
       ledger: Ledger(), now: clock.now)
     _ = meter.inUse(["social"], at: clock.now)
     clock.pass(.seconds(2))

@@ -123,7 +123,7 @@ struct DayStartConfigurationTests {
   @Test("The ledger store of the commands takes it: today begins at 04:00")
   func store() throws {
     let store = LedgerStore(directory: "/nonexistent", clock: .fixed(WallTime.now), dayStart: ClockTime("04:00")!)
-    #expect(store.today == LocalDay.containing(WallTime.now, dayStart: ClockTime("04:00")!))
+    #expect(store.today == LocalDay.containing(WallTime.now, dayStart: ClockTime("04:00")!, in: .system))
   }
 }
 

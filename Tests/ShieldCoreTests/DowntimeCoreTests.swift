@@ -17,7 +17,8 @@ struct DowntimeCoreTests {
       var rule = Rule(name: "social", apps: ["Instagram"], dailyLimitMinutes: 60, warnMinutes: 0)
       rule.downtime = [DowntimePeriod(from: ClockTime("20:27")!, to: ClockTime("20:37")!)]
       harness.core = ShieldCore(
-        rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(), now: CoreHarness.start)
+        rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(calendar: .system),
+        now: CoreHarness.start)
       harness.send(.desktopStarted(countsRunning: false))
       harness.send(.focus(CoreHarness.instagram))
       #expect(harness.pass(.seconds(19)).contains(.enforce(rule: "social")) == false)

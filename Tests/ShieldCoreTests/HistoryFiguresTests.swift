@@ -43,7 +43,8 @@ struct HistoryFiguresTests {
     var history = History()
     HistoryFigures.record(save, ledger: ledger, rules: RuleSet([first.social]), today: day, into: &history)
     let core = ShieldCore(
-      rules: RuleSet([first.social]), ledger: ledger, history: history, settings: ShieldCore.Settings(),
+      rules: RuleSet([first.social]), ledger: ledger, history: history,
+      settings: ShieldCore.Settings(calendar: .system),
       now: first.now)
     #expect(core.meter.appSeconds(on: day)["social"] == ["Instagram": 61])
   }
@@ -62,7 +63,8 @@ struct HistoryFiguresTests {
     HistoryFigures.record(save, ledger: ledger, rules: RuleSet([first.social]), today: day, into: &history)
     // The ledger gone, the history kept: the day goes on where it was, at its limit.
     let core = ShieldCore(
-      rules: RuleSet([first.social]), ledger: Ledger(), history: history, settings: ShieldCore.Settings(),
+      rules: RuleSet([first.social]), ledger: Ledger(), history: history,
+      settings: ShieldCore.Settings(calendar: .system),
       now: first.now)
     #expect(core.meter.usage(of: "social")?.usedSeconds == 61)
     #expect(core.meter.usage(of: "social")?.grantsToday == 1)
@@ -70,7 +72,8 @@ struct HistoryFiguresTests {
     var more = Ledger()
     more.recordUsedSeconds(90, for: "social", on: day)
     let kept = ShieldCore(
-      rules: RuleSet([first.social]), ledger: more, history: history, settings: ShieldCore.Settings(), now: first.now)
+      rules: RuleSet([first.social]), ledger: more, history: history, settings: ShieldCore.Settings(calendar: .system),
+      now: first.now)
     #expect(kept.meter.usage(of: "social")?.usedSeconds == 90)
   }
 }

@@ -19,7 +19,8 @@ private struct TwoRules {
     let rules = RuleSet([
       Rule(name: "social", apps: ["Instagram"]), Rule(name: "video", apps: ["TikTok"]),
     ])
-    core = ShieldCore(rules: rules, ledger: Ledger(), settings: ShieldCore.Settings(), now: CoreHarness.start)
+    core = ShieldCore(
+      rules: rules, ledger: Ledger(), settings: ShieldCore.Settings(calendar: .system), now: CoreHarness.start)
   }
 
   /// Sends `link` as `Open(s link)` does; whether it opened a task (the service would then open it as a

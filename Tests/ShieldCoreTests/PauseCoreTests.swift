@@ -27,7 +27,7 @@ struct PauseCoreTests {
       name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 2, warnMinutes: 0,
       pauseSeconds: 10)
     var core = ShieldCore(
-      rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(), now: instant(0))
+      rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(calendar: .system), now: instant(0))
     _ = core.handle(.shieldAsked(app: "Instagram", rule: "social", key: PostKey(1)), at: instant(0))
     _ = core.handle(
       .posted(PostKey(1), id: 1, links: ["default": "shieldbridge://puzzle?app=Instagram&grant=1&id=shield-open"]),

@@ -69,7 +69,8 @@ struct ReloadCoreTests {
     rule.downtime = [DowntimePeriod(from: ClockTime("00:01")!, to: ClockTime("00:00")!)]
     var harness = CoreHarness()
     harness.core = ShieldCore(
-      rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(), now: CoreHarness.start)
+      rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(calendar: .system), now: CoreHarness.start
+    )
     harness.send(.desktopStarted(countsRunning: false))
     guard harness.core.meter.downtimeEnd(of: "social") != nil else { return }
     #expect(harness.send(.focus(Self.instagram)).contains(.enforce(rule: "social")))
@@ -171,7 +172,7 @@ struct ReloadCoreTests {
   @Test("After each change of config.json, the running core and a fresh start on its files agree", arguments: 0..<60)
   func reloadIsAFreshStart(seed: UInt64) {
     var random = SeededRandom(seed: seed)
-    let settings = ShieldCore.Settings(minuteLength: .seconds(10), saveInterval: .seconds(5))
+    let settings = ShieldCore.Settings(calendar: .system, minuteLength: .seconds(10), saveInterval: .seconds(5))
     var now = CoreHarness.start
     var files = Files()
     var configured = Self.configuration(&random)

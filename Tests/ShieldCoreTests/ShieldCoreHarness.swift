@@ -22,7 +22,8 @@ struct CoreHarness {
 
   /// The rule "social" on Instagram: 1 minute a day, 1 more per task, 2 tasks, no warning, unless given.
   init(
-    metered: Bool = true, settings: ShieldCore.Settings = ShieldCore.Settings(doubleClickWindow: .seconds(1)),
+    metered: Bool = true,
+    settings: ShieldCore.Settings = ShieldCore.Settings(calendar: .system, doubleClickWindow: .seconds(1)),
     rule: Rule = Rule(
       name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 2, warnMinutes: 0)
   ) {

@@ -25,7 +25,8 @@ struct SiteCountTests {
     var now = CoreHarness.start
 
     init(countsRunning: Bool) {
-      core = ShieldCore(rules: SiteCountTests.rules, ledger: Ledger(), settings: ShieldCore.Settings(), now: now)
+      core = ShieldCore(
+        rules: SiteCountTests.rules, ledger: Ledger(), settings: ShieldCore.Settings(calendar: .system), now: now)
       _ = core.handle(.desktopStarted(countsRunning: countsRunning), at: now)
     }
 

@@ -52,7 +52,8 @@ struct WayOutTests {
       name: "social", apps: ["Instagram"], dailyLimitMinutes: 1, grantMinutes: 1, maxGrantsPerDay: 2, warnMinutes: 0,
       onLimit: .notify)
     var core = ShieldCore(
-      rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(), now: CoreHarness.start)
+      rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(calendar: .system), now: CoreHarness.start
+    )
     var effects = core.handle(.shieldAsked(app: "Instagram", rule: "social", key: PostKey(1)), at: CoreHarness.start)
     #expect(effects.contains { if case .post(.shield, _) = $0 { true } else { false } })
     _ = core.handle(.posted(PostKey(1), id: 7, links: [:]), at: CoreHarness.start)

@@ -10,7 +10,8 @@ struct ZeroLimitCoreTests {
   func inlineTaskAtZeroMinutes() throws {
     let rule = Rule(name: "social", apps: ["Instagram"], dailyLimitMinutes: 0, grantMinutes: 1, warnMinutes: 0)
     var now = CoreHarness.start
-    var core = ShieldCore(rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(), now: now)
+    var core = ShieldCore(
+      rules: RuleSet([rule]), ledger: Ledger(), settings: ShieldCore.Settings(calendar: .system), now: now)
     // A desktop is watched (the rule is metered), and nothing of the rule is in front.
     _ = core.handle(.desktopStarted(countsRunning: false), at: now)
     _ = core.handle(.focus(CoreHarness.terminal), at: now)

@@ -170,10 +170,11 @@ extension ShieldService {
       what = "shielded \(app ?? "an unnamed app")"
       let inForce = options
       if let periods = inForce.configuration.rules.rules.first(where: { $0.name == rule })?.downtime,
-        let end = Downtime.until(periods, at: inForce.ledger.clock.now(), dayStart: inForce.ledger.dayStart)
+        let end = Downtime.until(
+          periods, at: inForce.ledger.clock.now(), dayStart: inForce.ledger.dayStart, in: .system)
       {
         // Downtime: no task to offer; the text says until when, the way out stays.
-        let until = Downtime.endText(end, from: inForce.ledger.clock.now())
+        let until = Downtime.endText(end, from: inForce.ledger.clock.now(), in: .system)
         notification = texts.downtimeShield(app: app, until: until, identifier: links.identifier)
       } else if usedUp {
         notification = texts.usedUp(app: app, identifier: links.identifier)

@@ -52,7 +52,7 @@ extension ShieldService {
     let now = LocalMinute.containing(clock)
     let next = schedule.nextOccurrence(after: now)
     let nextTime = ClockTime(hour: next.minute / 60, minute: next.minute % 60) ?? .midnight
-    let untilNext = next.day.instant(at: nextTime).secondsSince1970 - clock.secondsSince1970
+    let untilNext = next.day.instant(at: nextTime, in: .system).secondsSince1970 - clock.secondsSince1970
     // Just after the next time's minute begins, when it can first be reached.
     let wait = min(.seconds(max(untilNext, 1)) + .milliseconds(100), Self.longestWeeklyWait)
     let lastShown = state.lastShown()

@@ -240,7 +240,7 @@ public actor ShieldService {
     router = Router(configuration: links)
     texts = ShieldTexts(localizer: options.localizer)
     var settings = ShieldCore.Settings(
-      idleLimit: options.meter.idleLimit, minuteLength: options.meter.minuteLength,
+      calendar: .system, idleLimit: options.meter.idleLimit, minuteLength: options.meter.minuteLength,
       saveInterval: options.meter.saveInterval, doubleClickWindow: options.doubleClickWindow,
       closedShieldsKept: Self.closedShieldsKept, puzzleSeed: options.puzzleSeed ?? UInt64.random(in: .min ... .max),
       bootID: options.ledger.clock.bootID())

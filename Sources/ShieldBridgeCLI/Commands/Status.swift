@@ -69,7 +69,8 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
   var status = ledger.status(of: configuration.rules, on: today)
   let now = store.clock.now()
   for index in status.rules.indices {
-    status.rules[index].downtime = DowntimeStanding.of(status.rules[index].rule, at: now, dayStart: store.dayStart)
+    status.rules[index].downtime = DowntimeStanding.of(
+      status.rules[index].rule, at: now, dayStart: store.dayStart, in: .system)
   }
   let usage = await StatusUsage.find(
     bus: bus(invocation), ledger: ledger, status: status, configuration: configuration)
