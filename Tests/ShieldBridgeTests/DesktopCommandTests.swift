@@ -79,7 +79,7 @@ struct DesktopCommandTests {
     let sandbox = try Sandbox()
     try sandbox.writeConfig(#"{"desktop":"processes","rules":[{"name":"social","apps":["Instagram"]}]}"#)
     let program = sandbox.root.file("Instagram")
-    try FileManager.default.copyItem(atPath: try requiredTool("sleep", package: "coreutils"), toPath: program)
+    try copyExecutable(from: try requiredTool("sleep", package: "coreutils"), to: program)
     let app = try BackgroundProcess([program, "600"])
     // Until it has exec'd, the child is a copy of this test process.
     _ = try await poll("the renamed sleep to run") {
