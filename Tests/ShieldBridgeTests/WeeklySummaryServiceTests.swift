@@ -36,8 +36,7 @@ struct WeeklySummaryServiceTests {
     // xdg-open's default for text/html: a program that writes down what it was given.
     let opened = sandbox.root.file("opened")
     let recorder = sandbox.root.file("record-open")
-    try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n".write(toFile: recorder, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
+    try writeExecutable(recorder, "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n")
     try FileManager.default.createDirectory(
       atPath: sandbox.root.file("data/applications"), withIntermediateDirectories: true)
     try "[Desktop Entry]\nType=Application\nName=Recorder\nExec=\(recorder) %f\nMimeType=text/html;\n".write(

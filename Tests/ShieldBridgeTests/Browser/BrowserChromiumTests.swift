@@ -261,8 +261,7 @@ struct BrowserChromiumTests {
     let recorderFolder = try TemporaryDirectory()
     let opened = recorderFolder.file("opened")
     let recorder = recorderFolder.file("record-open")
-    try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n".write(toFile: recorder, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
+    try writeExecutable(recorder, "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n")
     let setup = try await Setup(
       rule: SiteService.rule(limit: 1, grant: 5, grants: 1), environment: ["BROWSER": recorder])
     _ = try await setup.serviceWorker()
@@ -296,8 +295,7 @@ struct BrowserChromiumTests {
     let recorderFolder = try TemporaryDirectory()
     let opened = recorderFolder.file("opened")
     let recorder = recorderFolder.file("record-open")
-    try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n".write(toFile: recorder, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
+    try writeExecutable(recorder, "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened)'\n")
     let setup = try await Setup(
       rule: SiteService.rule(limit: 1, grant: 5, grants: 1), environment: ["BROWSER": recorder])
     _ = try await setup.serviceWorker()
