@@ -141,11 +141,21 @@ final class FileWatcher: Sendable {
   }
 
   /// Watches the folder, or its nearest existing parent; `nil` when not even `/` can be watched.
+  ///
+  /// A folder on the way made after its own watch failed and before its
+  /// parent's was placed tells that parent nothing, so a parent's watch is
+  /// only kept once the next folder down is seen still missing.
   private static func arm(_ watched: Watched) -> (path: String, watch: Int32)? {
     var path = watched.folder
     while true {
       do {
-        return (path, try watched.inotify.addWatch(path, folderEvents))
+        let watch = try watched.inotify.addWatch(path, folderEvents)
+        guard path != watched.folder, FileSystem.isDirectory(nextFolder(below: path, to: watched.folder)) else {
+          return (path, watch)
+        }
+        // The same folder gives the same watch, which the caller still holds.
+        if watch != watched.folderWatch?.watch { watched.inotify.removeWatch(watch) }
+        path = watched.folder
       } catch  where (error == .noSuchFileOrDirectory || error == .notDirectory) && path != "/" && path != "." {
         path = path.parentPath
       } catch {
@@ -153,6 +163,13 @@ final class FileWatcher: Sendable {
         return nil
       }
     }
+  }
+
+  /// The folder directly below `parent` on the way to `folder`.
+  private static func nextFolder(below parent: String, to folder: String) -> String {
+    var next = folder
+    while next.parentPath != parent, next != "/", next != "." { next = next.parentPath }
+    return next
   }
 
   /// Watches the folder of the file the path leads to when that is not the path itself (a
