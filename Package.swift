@@ -10,7 +10,7 @@ let package = Package(
     .library(name: "Notifications", targets: ["Notifications"]),
     .library(name: "DeepLink", targets: ["DeepLink"]),
     .library(name: "Localization", targets: ["Localization"]),
-    .library(name: "Brake", targets: ["Brake"]),
+    .library(name: "Model", targets: ["Model"]),
     .library(name: "Desktop", targets: ["Desktop"]),
     .library(name: "ShieldCore", targets: ["ShieldCore"]),
   ],
@@ -28,7 +28,9 @@ let package = Package(
     // The one bottom layer over the C library (see DESIGN.md); every other module goes through it.
     // Instants of the three clocks, calendar fields and the time zone as values: pure, no C library.
     .target(name: "Time"),
-    .target(name: "Posix", dependencies: ["Time"]),
+    // Finding and replacing text without the standard library's string processing (see below).
+    .target(name: "Text"),
+    .target(name: "Posix", dependencies: ["Text", "Time"]),
     // Log lines with a level and a subsystem, and their one format; pure, so that the core can say what to log.
     .target(name: "Log"),
     // The version (a copy of VERSION, written by scripts/version), for every module that tells it.
@@ -43,40 +45,45 @@ let package = Package(
     .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn", "Version"]),
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
-    .target(name: "Brake", dependencies: ["DeepLink", "JSON", "Posix", "Time"]),
+    // What the service decides with, pure: rules, limits, downtime, the puzzle, the meter, the
+    // ledger, history and report values; time and the calendar as values passed in, no Posix.
+    .target(name: "Model", dependencies: ["DeepLink", "JSON", "Text", "Time"]),
+    // The files the model is kept in: the ledger, history and weekly-summary files (locking,
+    // atomic replace), the XDG folders, the system's clocks checked against the kernel's.
+    .target(name: "Store", dependencies: ["JSON", "Model", "Posix", "Time"]),
     // Every decision of the service, pure: no bus, no desktop, no files, no clock of its own.
-    .target(name: "ShieldCore", dependencies: ["Brake", "DeepLink", "Log", "Time"]),
-    .target(name: "Desktop", dependencies: ["Brake", "CXCB", "DBus", "JSON", "Posix", "Spawn"]),
+    .target(name: "ShieldCore", dependencies: ["Model", "DeepLink", "Log", "Time"]),
+    .target(name: "Desktop", dependencies: ["Model", "CXCB", "DBus", "JSON", "Posix", "Spawn"]),
     // config.json: reading, checking and editing it, and today's rules in force beside it.
-    .target(name: "Config", dependencies: ["Brake", "DeepLink", "Desktop", "JSON", "Posix"]),
+    .target(name: "Config", dependencies: ["DeepLink", "Desktop", "JSON", "Model", "Posix", "Store"]),
     .target(
       name: "ShieldBridge",
       dependencies: [
-        "Config", "DBus", "Notifications", "DeepLink", "Localization", "Brake", "Desktop", "JSON", "Log", "Posix",
-        "ShieldCore", "Spawn", "Version",
+        "Config", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Model", "Notifications", "Posix",
+        "ShieldCore", "Spawn", "Store", "Version",
       ]
     ),
     // `shieldbridge native-host`: the browser extension's other process, a client of the service.
     .target(
       name: "NativeHost",
       dependencies: [
-        "Brake", "Config", "DBus", "JSON", "Localization", "Log", "Posix", "ShieldBridge", "ShieldCore", "Spawn",
+        "Config", "DBus", "JSON", "Localization", "Log", "Model", "Posix", "ShieldBridge", "ShieldCore", "Spawn",
+        "Store",
       ]
     ),
     // `shieldbridge demo`: a private bus, Xvfb with i3 and the service, outside the shipped library.
     .target(
       name: "ShieldBridgeDemo",
       dependencies: [
-        "Brake", "Config", "DBus", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
-        "ShieldBridge", "Spawn",
+        "Config", "DBus", "Desktop", "JSON", "Localization", "Log", "Model", "Notifications", "Posix", "ShieldBridge",
+        "Spawn", "Store",
       ]
     ),
     .target(
       name: "ShieldBridgeCLI",
       dependencies: [
-        "Brake", "Config", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "NativeHost",
-        "NotificationMarkup",
-        "Notifications", "Posix", "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Version",
+        "Config", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Model", "NativeHost",
+        "NotificationMarkup", "Notifications", "Posix", "ShieldBridge", "ShieldBridgeDemo", "Spawn", "Store", "Version",
       ]
     ),
     // What the release link of `shieldbridge` leaves out of the Swift runtime: the Unicode scalar
@@ -101,7 +108,8 @@ let package = Package(
     .executableTarget(
       name: "ShieldBridgeBenchmarks",
       dependencies: [
-        "Brake", "Config", "DBus", "DeepLink", "Localization", "Notifications", "Posix", "ShieldBridge", "Spawn",
+        "Config", "DBus", "DeepLink", "Localization", "Model", "Notifications", "Posix", "ShieldBridge", "Spawn",
+        "Store",
       ],
       path: "benchmarks/ShieldBridgeBenchmarks"
     ),
@@ -118,24 +126,25 @@ let package = Package(
     ),
     .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "Posix", "Spawn", "TestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Spawn", "TestSupport"]),
-    .testTarget(name: "BrakeTests", dependencies: ["Brake", "DeepLink", "JSON", "Posix", "TestSupport"]),
-    .testTarget(name: "ShieldCoreTests", dependencies: ["Brake", "DeepLink", "Log", "Posix", "ShieldCore"]),
+    .testTarget(name: "ModelTests", dependencies: ["DeepLink", "JSON", "Model", "Posix", "Store", "TestSupport"]),
+    .testTarget(name: "ShieldCoreTests", dependencies: ["Model", "DeepLink", "Log", "Posix", "ShieldCore"]),
     .testTarget(
-      name: "DesktopTests", dependencies: ["Brake", "CXCB", "DBus", "Desktop", "JSON", "Posix", "Spawn", "TestSupport"]
+      name: "DesktopTests",
+      dependencies: ["CXCB", "DBus", "Desktop", "JSON", "Model", "Posix", "Spawn", "Store", "TestSupport"]
     ),
     .testTarget(
       name: "ShieldBridgeTests",
       dependencies: [
-        "Brake", "Config", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Notifications", "Posix",
-        "ShieldBridge", "ShieldBridgeCLI", "ShieldBridgeDemo", "ShieldCore", "Spawn", "TestSupport",
+        "Config", "DBus", "DeepLink", "Desktop", "JSON", "Localization", "Log", "Model", "Notifications", "Posix",
+        "ShieldBridge", "ShieldBridgeCLI", "ShieldBridgeDemo", "ShieldCore", "Spawn", "Store", "TestSupport",
       ]
     ),
     .testTarget(name: "NativeHostTests", dependencies: ["JSON", "NativeHost", "Posix", "Spawn", "TestSupport"]),
     .testTarget(
       name: "ShieldBridgeCLITests",
       dependencies: [
-        "Brake", "Config", "DBus", "Desktop", "JSON", "Localization", "Notifications", "ShieldBridge",
-        "ShieldBridgeCLI", "Version",
+        "Config", "DBus", "Desktop", "JSON", "Localization", "Model", "Notifications", "ShieldBridge",
+        "ShieldBridgeCLI", "Store", "Version",
       ]),
   ]
 )

@@ -1,7 +1,8 @@
-public import Brake
 public import Desktop
 import JSON
+public import Model
 public import Posix
+import Store
 
 /// What the user configured in `$XDG_CONFIG_HOME/shieldbridge/config.json`.
 ///

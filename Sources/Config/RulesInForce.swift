@@ -1,6 +1,7 @@
-public import Brake
 public import JSON
+public import Model
 public import Posix
+public import Store
 
 /// The rules in force today, which `config.json` may loosen only from
 /// tomorrow (``Brake/RuleSet/change(to:)``).

@@ -1,4 +1,4 @@
-import Brake
+import Model
 import Synchronization
 
 /// One backend for the focus and the actions, another for input idle and the screen.

@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 
 /// Which way the desktop is watched; `config.json`'s `"desktop"`.
 public enum DesktopKind: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {

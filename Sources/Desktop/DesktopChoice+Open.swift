@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 import Posix
 
 extension DesktopChoice {

@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 public import Posix
 
 /// A window, as a backend names it: the X11 window id, or the i3/sway container id.

@@ -1,4 +1,4 @@
-import Brake
+import Model
 
 /// A backend whose identities are completed with what `/proc` knows of their pid.
 ///

@@ -1,5 +1,5 @@
-import Brake
 import JSON
+import Model
 import Posix
 
 /// What a browser says in a focus message: the site of the active tab of its

@@ -1,8 +1,9 @@
-import Brake
 import JSON
 import Localization
+import Model
 import Posix
 import ShieldCore
+import Store
 
 extension NativeHost {
   /// The longest language tag `hello` may name (BCP 47 allows 35 characters in practice).

@@ -1,6 +1,6 @@
-import Brake
 import DBus
 import JSON
+import Model
 import ShieldBridge
 
 /// The host's side of the service: the bus, the service's signals, `SiteFocus`.

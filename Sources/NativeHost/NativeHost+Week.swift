@@ -1,5 +1,5 @@
-import Brake
 import JSON
+import Model
 import Spawn
 
 // The shield page's "Show the week" (docs/using/websites.md).

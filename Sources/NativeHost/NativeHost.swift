@@ -1,12 +1,13 @@
-public import Brake
 public import DBus
 import Dispatch
 import JSON
 public import Localization
 public import Log
+public import Model
 public import Posix
 import ShieldCore
 import Spawn
+public import Store
 
 /// `shieldbridge native-host`: the browser extension's side of ShieldBridge.
 ///

@@ -1,5 +1,5 @@
 import Synchronization
-@_exported public import Time
+public import Time
 
 #if canImport(Glibc)
   import Glibc

@@ -1,11 +1,12 @@
-public import Brake
 import Config
 import DBus
 import Desktop
 public import Localization
+public import Model
 import Notifications
 import Posix
 import ShieldBridge
+import Store
 
 /// `shieldbridge demo`: the whole loop on a machine with no desktop and no session bus.
 ///

@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 
 /// What the history keeps of a save of the meter: per day and rule, the
 /// seconds and their split by app, the limit in force, grants, shields and tasks.

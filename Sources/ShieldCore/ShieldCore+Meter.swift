@@ -1,4 +1,4 @@
-import Brake
+import Model
 
 extension ShieldCore {
   // MARK: What the meter decided

@@ -1,5 +1,5 @@
-import Brake
 import DeepLink
+import Model
 
 extension ShieldCore {
   // MARK: Shields, clicks and tasks

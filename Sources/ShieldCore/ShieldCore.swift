@@ -1,6 +1,6 @@
-public import Brake
 public import DeepLink
 import Log
+public import Model
 public import Time
 
 /// Every decision the service makes, as one value: inputs in, effects out.

@@ -1,6 +1,6 @@
-public import Brake
 public import DeepLink
 public import Log
+public import Model
 
 /// What the core decided: something the service carries out, in order.
 ///

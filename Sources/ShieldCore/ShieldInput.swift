@@ -1,5 +1,5 @@
-public import Brake
 public import DeepLink
+public import Model
 
 /// What happened, as the service tells the core: the desktop, the files, the
 /// notification server, a caller on the bus, the clock, or the result of an

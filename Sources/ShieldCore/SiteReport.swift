@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 
 /// What one browser says: the site of its active tab, its own process, and
 /// whether it believes its window has the focus.

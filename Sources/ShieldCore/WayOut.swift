@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 
 /// The shield's way out (issue 25 point 1): "Close Instagram" beside "Solve a
 /// task", offered first, for the user who backs out instead of asking for

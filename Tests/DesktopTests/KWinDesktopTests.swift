@@ -1,6 +1,6 @@
-import Brake
 import DBus
 import Foundation
+import Model
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
-import Brake
 import Desktop
 import Foundation
+import Model
 import Posix
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
-import Brake
 import Desktop
 import JSON
+import Model
 import ShieldBridge
 import Testing
 

@@ -1,5 +1,5 @@
-import Brake
 import Desktop
+import Model
 import Testing
 
 @testable import ShieldBridgeCLI

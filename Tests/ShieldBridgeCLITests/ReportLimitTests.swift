@@ -1,5 +1,5 @@
-import Brake
 import Localization
+import Model
 import Testing
 
 @testable import ShieldBridgeCLI

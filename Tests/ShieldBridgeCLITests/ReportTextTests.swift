@@ -1,6 +1,6 @@
-import Brake
 import JSON
 import Localization
+import Model
 import Testing
 
 @testable import ShieldBridgeCLI

@@ -1,5 +1,5 @@
-import Brake
 import Config
+import Model
 import ShieldBridge
 import Testing
 

@@ -1,5 +1,5 @@
-import Brake
 import JSON
+import Model
 import Testing
 
 @testable import Config

@@ -1,7 +1,7 @@
-import Brake
 import Foundation
 import Glibc
 import Log
+import Model
 import TestSupport
 import Testing
 

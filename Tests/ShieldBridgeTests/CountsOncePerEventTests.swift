@@ -1,11 +1,12 @@
-import Brake
 import DBus
 import Foundation
 import JSON
+import Model
 import Notifications
 import Posix
 import ShieldBridge
 import Spawn
+import Store
 import TestSupport
 import Testing
 

@@ -1,7 +1,8 @@
-import Brake
 import Foundation
 import Log
+import Model
 import Posix
+import Store
 import TestSupport
 import Testing
 

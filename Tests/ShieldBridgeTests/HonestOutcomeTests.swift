@@ -1,7 +1,7 @@
-import Brake
 import DBus
 import Foundation
 import JSON
+import Model
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
-import Brake
 import Desktop
 import Foundation
 import Glibc
 import JSON
+import Model
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
-import Brake
 import Config
 import Desktop
 import Foundation
+import Model
 import ShieldBridge
 import Testing
 

@@ -1,6 +1,6 @@
-import Brake
 import Foundation
 import JSON
+import Model
 import Notifications
 import Spawn
 import TestSupport

@@ -1,10 +1,11 @@
-import Brake
 import DBus
 import Desktop
 import Foundation
 import JSON
 import Log
+import Model
 import Notifications
+import Store
 import TestSupport
 
 @testable import Config

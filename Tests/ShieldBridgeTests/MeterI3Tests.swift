@@ -1,7 +1,7 @@
-import Brake
 import Desktop
 import Foundation
 import JSON
+import Model
 import TestSupport
 import Testing
 

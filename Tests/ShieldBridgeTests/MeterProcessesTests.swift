@@ -1,9 +1,10 @@
-import Brake
 import Desktop
 import Foundation
 import Glibc
 import JSON
+import Model
 import Posix
+import Store
 import Synchronization
 import TestSupport
 import Testing

@@ -1,8 +1,8 @@
-import Brake
 import DBus
 import Desktop
 import Foundation
 import JSON
+import Model
 import Posix
 import TestSupport
 import Testing

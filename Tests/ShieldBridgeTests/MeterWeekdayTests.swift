@@ -1,7 +1,8 @@
-import Brake
 import Foundation
 import JSON
+import Model
 import Notifications
+import Store
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
-import Brake
 import Config
 import DBus
 import Foundation
 import JSON
+import Model
 import Notifications
 import ShieldBridge
 import Spawn

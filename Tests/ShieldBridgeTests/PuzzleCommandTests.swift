@@ -1,6 +1,6 @@
-import Brake
 import Foundation
 import JSON
+import Model
 import Posix
 import Spawn
 import TestSupport

@@ -1,7 +1,8 @@
-import Brake
 import Foundation
 import JSON
+import Model
 import Spawn
+import Store
 import TestSupport
 import Testing
 

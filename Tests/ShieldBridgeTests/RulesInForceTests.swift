@@ -1,7 +1,7 @@
-import Brake
 import Foundation
 import JSON
 import Log
+import Model
 import TestSupport
 import Testing
 

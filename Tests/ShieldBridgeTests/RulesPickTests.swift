@@ -1,6 +1,6 @@
-import Brake
 import Config
 import Foundation
+import Model
 import Posix
 import ShieldBridge
 import Spawn

@@ -1,6 +1,7 @@
-import Brake
 import Foundation
+import Model
 import Spawn
+import Store
 import TestSupport
 
 /// A home of its own for one test: config and state in a temporary directory,

@@ -1,9 +1,9 @@
-import Brake
 import DBus
 import Foundation
 import JSON
 import Localization
 import Log
+import Model
 import Notifications
 import TestSupport
 

@@ -1,6 +1,6 @@
-import Brake
 import DBus
 import JSON
+import Model
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
-import Brake
 import Foundation
+import Model
 import TestSupport
 import Testing
 

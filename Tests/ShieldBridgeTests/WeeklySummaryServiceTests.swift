@@ -1,7 +1,8 @@
-import Brake
 import DBus
 import Foundation
 import JSON
+import Model
+import Store
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
-import Brake
 import Foundation
+import Model
 import Posix
 import ShieldCore
 import Testing

@@ -1,4 +1,4 @@
-import Brake
+import Model
 import ShieldCore
 import Testing
 

@@ -1,5 +1,5 @@
-import Brake
 import DeepLink
+import Model
 import Posix
 import ShieldCore
 

@@ -1,6 +1,6 @@
-import Brake
 import DeepLink
 import Log
+import Model
 import ShieldCore
 import Testing
 

@@ -1,4 +1,4 @@
-import Brake
+import Model
 import Posix
 import ShieldCore
 import Testing

@@ -1,6 +1,6 @@
-import Brake
 import DeepLink
 import Foundation
+import Model
 
 /// `ShieldBridgeBenchmarks deeplink BIN_DIR PYTHON_PEER [encode|parse|process|links]`:
 /// percent-encoding, parse and resolve, and the whole `link parse --json`

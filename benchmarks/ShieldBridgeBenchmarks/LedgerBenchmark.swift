@@ -1,5 +1,6 @@
-import Brake
 import Foundation
+import Model
+import Store
 
 /// `ShieldBridgeBenchmarks ledger [DIRECTORY]`: recording a grant (lock, read,
 /// atomic write with two fsyncs), reading today's status, and drawing puzzles.

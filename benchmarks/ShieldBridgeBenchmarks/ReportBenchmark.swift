@@ -1,5 +1,6 @@
-import Brake
 import Foundation
+import Model
+import Store
 
 /// `ShieldBridgeBenchmarks report DIRECTORY`: a history of 366 days × 100
 /// rules (three apps each) written into DIRECTORY, then read and reported

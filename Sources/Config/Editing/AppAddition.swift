@@ -1,5 +1,5 @@
-import Brake
 import JSON
+import Model
 
 /// What adding one app to a rule came to: a new entry, names joined to the
 /// entry of the same name, or nothing, when that entry has them all.

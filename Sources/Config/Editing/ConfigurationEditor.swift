@@ -1,5 +1,5 @@
-import Brake
 public import JSON
+import Model
 
 /// Applies a ``RuleEdit`` to the JSON of `config.json`: pure, no files.
 ///

@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 
 /// The app `shieldbridge rules pick` adds for the window it was shown: the
 /// narrowest name that identifies it, as `shieldbridge desktop` reports it.

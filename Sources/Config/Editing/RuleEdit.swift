@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 
 /// One change to the rules of `config.json`, as `shieldbridge rules` and `setup` make it.
 ///

@@ -1,7 +1,7 @@
-import Brake
 import DeepLink
 import Desktop
 import JSON
+import Model
 
 /// Walks the JSON of `config.json`, checking every value and naming its key
 /// path in errors (`rules[0].grantMinutes`), and collects warnings for keys

@@ -1,5 +1,5 @@
-public import Brake
 import DBus
+public import Model
 import Synchronization
 
 /// GNOME Shell (Wayland or X11), through ShieldBridge's shell extension: focus

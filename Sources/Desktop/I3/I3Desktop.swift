@@ -1,5 +1,5 @@
-public import Brake
 import JSON
+public import Model
 import Posix
 import Spawn
 import Synchronization

@@ -1,5 +1,5 @@
-import Brake
 import JSON
+import Model
 
 /// A window in an i3 or sway layout tree: its container, the app behind it, where it is.
 struct I3Window: Hashable, Sendable {

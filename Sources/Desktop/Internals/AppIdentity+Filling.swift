@@ -1,4 +1,4 @@
-import Brake
+import Model
 
 extension AppIdentity {
   /// This identity, with every name it lacks taken from `other` (the same app, seen another way).

@@ -1,4 +1,4 @@
-import Brake
+import Model
 
 extension AppIdentity {
   /// The longest name taken from a compositor, in UTF-16 code units (JavaScript's `length`):

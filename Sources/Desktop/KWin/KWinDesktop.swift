@@ -1,5 +1,5 @@
-public import Brake
 import DBus
+public import Model
 import Posix
 import Synchronization
 

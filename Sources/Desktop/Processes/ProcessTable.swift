@@ -1,4 +1,4 @@
-public import Brake
+public import Model
 import Posix
 
 /// The one reader of `/proc`: the names of a process, as a rule's app is matched against them.

@@ -1,5 +1,5 @@
-public import Brake
 import CXCB
+public import Model
 import Posix
 import Spawn
 import Synchronization

@@ -1,6 +1,6 @@
-public import Brake
 import Desktop
 import Log
+public import Model
 import Synchronization
 
 extension ShieldService.Options {

@@ -1,6 +1,6 @@
-import Brake
 import Desktop
 public import JSON
+import Model
 
 extension UsageReport {
   /// Why a `Usage()` answer could not be read.

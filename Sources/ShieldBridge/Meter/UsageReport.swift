@@ -1,6 +1,6 @@
-public import Brake
 public import Desktop
 public import JSON
+public import Model
 
 /// What `Usage()` answers: today's use per rule and which source counts it.
 ///

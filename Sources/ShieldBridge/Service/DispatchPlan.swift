@@ -1,5 +1,5 @@
-import Brake
 import DeepLink
+import Model
 
 /// What to do for an action, decided from the configuration, today's ledger and what this session offers.
 ///

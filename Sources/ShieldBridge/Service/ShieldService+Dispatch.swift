@@ -1,6 +1,7 @@
-import Brake
 import DeepLink
+import Model
 import ShieldCore
+import Store
 
 extension ShieldService {
   /// Opens what a clicked link (or an `Open`) asks for, as the dispatch plan

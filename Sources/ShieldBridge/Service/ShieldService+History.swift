@@ -1,5 +1,6 @@
-import Brake
+import Model
 import ShieldCore
+import Store
 
 extension ShieldService {
   /// Writes the history (`history.json`) beside the ledger the meter has just

@@ -1,10 +1,11 @@
-import Brake
 import Config
 import DBus
 import DeepLink
 import Desktop
+import Model
 import Notifications
 import ShieldCore
+import Store
 
 extension ShieldService {
   /// One input with the moment it happened: read when it arrives, so that a

@@ -1,6 +1,6 @@
-import Brake
 import DBus
 import Desktop
+import Model
 import Posix
 import ShieldCore
 

@@ -1,6 +1,7 @@
-import Brake
+import Model
 import Notifications
 import Posix
+import Store
 
 // The weekly summary (`weeklySummary` in config.json; docs/using/report.md).
 extension ShieldService {

@@ -1,4 +1,3 @@
-public import Brake
 public import Config
 public import DBus
 import DeepLink
@@ -6,9 +5,11 @@ public import Desktop
 import JSON
 public import Localization
 public import Log
+public import Model
 public import Notifications
 import Posix
 import ShieldCore
+public import Store
 import Synchronization
 
 /// The service: shield → notification → click → route → puzzle or app view.

@@ -1,6 +1,6 @@
-import Brake
 public import DeepLink
 public import Localization
+import Model
 public import Notifications
 import ShieldCore
 

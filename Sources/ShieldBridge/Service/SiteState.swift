@@ -1,5 +1,5 @@
-import Brake
 import JSON
+import Model
 
 /// Where a site stands: whether a rule covers it, and that rule's time today.
 ///

@@ -1,8 +1,9 @@
-import Brake
 import Config
 import Localization
+import Model
 import Posix
 import ShieldBridge
+import Store
 
 extension Command {
   /// `shieldbridge puzzle [--app NAME] [--grant N] [--seed S]`: the plain terminal task.

@@ -1,8 +1,9 @@
-import Brake
 import JSON
 import Localization
+import Model
 import Posix
 import ShieldBridge
+import Store
 
 extension Command {
   /// `shieldbridge report [--days N | --from DATE --to DATE] [--rule NAME] [--json] [--forget [--before DATE]]`.

@@ -1,5 +1,5 @@
-import Brake
 import Localization
+import Model
 import NotificationMarkup
 
 /// `report --html FILE`: one self-contained page (inline SVG and CSS, no

@@ -1,6 +1,6 @@
-import Brake
 import JSON
 import Localization
+import Model
 
 /// How `shieldbridge report` writes its figures: pure functions of a
 /// ``HistoryReport``, so that the wording and the bars are tested without files.

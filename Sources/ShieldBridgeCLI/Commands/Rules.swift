@@ -1,7 +1,8 @@
-import Brake
 import Config
+import Model
 import Posix
 import ShieldBridge
+import Store
 
 extension Command {
   /// `shieldbridge rules …`: the rules of `config.json`, listed and changed without writing JSON.

@@ -1,7 +1,7 @@
-import Brake
 import Config
 import Desktop
 import JSON
+import Model
 import Posix
 import ShieldBridge
 

@@ -1,6 +1,7 @@
-import Brake
 import Config
+import Model
 import ShieldBridge
+import Store
 
 // How configuration and state problems end a command: a clear message and an
 // exit status from sysexits.h (78 for the configuration, 74 for the state).

@@ -1,6 +1,6 @@
-import Brake
 import Config
 import JSON
+import Model
 import Posix
 import ShieldBridge
 

@@ -1,8 +1,8 @@
-import Brake
 import Config
 import DBus
 import Desktop
 import JSON
+import Model
 import ShieldBridge
 
 /// Today's use as `status` shows it: from the running service, else from the ledger.

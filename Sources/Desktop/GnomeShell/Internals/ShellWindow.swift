@@ -1,5 +1,5 @@
-import Brake
 import DBus
+import Model
 
 /// A window as the extension describes it (an `a{sv}` of `FocusChanged`,
 /// `Watch` and `ListWindows`): its id, the names of its app, and whether it is minimized.

@@ -1,5 +1,5 @@
-import Brake
 import JSON
+import Model
 
 /// A window as KWin's script describes it: KWin's `internalId` and the names of its app.
 struct KWinWindow: Hashable, Sendable {

@@ -1,5 +1,5 @@
-import Brake
 import CXCB
+import Model
 
 /// One connection to an X server, with the atoms and extensions the backend uses.
 ///

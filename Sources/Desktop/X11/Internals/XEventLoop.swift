@@ -1,5 +1,5 @@
-import Brake
 import CXCB
+import Model
 import Posix
 
 /// The backend's one thread: it blocks in `poll` on the X connection and a
