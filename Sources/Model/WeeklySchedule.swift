@@ -1,3 +1,5 @@
+public import Time
+
 /// When the weekly summary comes: a day of the week and a local time, as
 /// `config.json`'s `weeklySummary` says it (`"sunday 18:00"`).
 ///
@@ -121,6 +123,36 @@ public struct WeeklySchedule: Hashable, Sendable, CustomStringConvertible {
     let last = lastOccurrence(atOrBefore: now)
     let next = last.adding(days: 7) ?? last
     return LocalMinute(day: next, minute: minuteOfDay)
+  }
+}
+
+extension WeeklySchedule {
+  /// What one check of the schedule at a wall time finds.
+  public struct Check: Hashable, Sendable {
+    /// The local minute checked.
+    public var now: LocalMinute
+    /// The summary due now (``WeeklySchedule/due(at:lastShown:)``), or `nil`.
+    public var due: LocalDay?
+    /// The next occurrence after ``now``.
+    public var next: LocalMinute
+    /// How long to wait before the next check.
+    public var wait: Duration
+  }
+
+  /// Checks the schedule at `time`: what is due, and how long to wait before
+  /// looking again, which is until just after the next occurrence's minute
+  /// begins (when it can first be reached), and at most `longest`: the wall
+  /// clock can be set, or jump, while the caller sleeps on a clock that does
+  /// not follow it.
+  public func check(
+    at time: WallTime, lastShown: LocalDay?, longest: Duration, in calendar: LocalCalendar
+  ) -> Check {
+    let now = LocalMinute.containing(time, in: calendar)
+    let next = nextOccurrence(after: now)
+    let nextTime = ClockTime(hour: next.minute / 60, minute: next.minute % 60) ?? .midnight
+    let untilNext = next.day.instant(at: nextTime, in: calendar).secondsSince1970 - time.secondsSince1970
+    let wait = min(.seconds(max(untilNext, 1)) + .milliseconds(100), longest)
+    return Check(now: now, due: due(at: now, lastShown: lastShown), next: next, wait: wait)
   }
 }
 

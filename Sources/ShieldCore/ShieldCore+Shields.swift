@@ -8,8 +8,8 @@ extension ShieldCore {
     switch input {
     case .shieldAsked(let app, let rule, let key):
       post(
-        .shield(rule: rule, app: app, usedUp: isUsedUp(rule)), key: key, pending: .shield(rule: rule), effects: &effects
-      )
+        .shield(rule: rule, app: app, kind: shieldKind(of: rule, at: now)), key: key, pending: .shield(rule: rule),
+        effects: &effects)
       lastOffer[rule] = now
     case .linkOpened(let action, let link, let key):
       open(TaskRequest(action: action, link: link, rule: nil, token: nil, key: key), effects: &effects)
@@ -39,8 +39,8 @@ extension ShieldCore {
   /// Posts the shield of `rule` and remembers when it was offered.
   mutating func postShield(rule: String, app: String?, at now: MeterInstant, effects: inout Effects) {
     post(
-      .shield(rule: rule, app: app, usedUp: isUsedUp(rule)), key: nextPostKey(), pending: .shield(rule: rule),
-      effects: &effects)
+      .shield(rule: rule, app: app, kind: shieldKind(of: rule, at: now)), key: nextPostKey(),
+      pending: .shield(rule: rule), effects: &effects)
     lastOffer[rule] = now
     shieldsShown[meter.day, default: [:]][rule, default: 0] += 1
     // No save of its own (a shield asked for by a caller must not wait for the disk): the next save
@@ -66,6 +66,17 @@ extension ShieldCore {
   }
 
   /// Whether today's grants of `rule` are used up.
+  /// What the shield of `rule` offers at `now`: in its downtime, no task and the time it ends
+  /// (a downtime outweighs used-up grants: it says until when); with its grants used up,
+  /// nothing; else a task.
+  func shieldKind(of name: String, at now: MeterInstant) -> ShieldEffect.ShieldKind {
+    if let end = meter.downtimeEnd(of: name) {
+      return .downtime(until: Downtime.endText(end, from: now.wall, in: settings.calendar))
+    }
+    if isUsedUp(name) { return .usedUp }
+    return .task(grantMinutes: rule(named: name)?.grantMinutes ?? 0)
+  }
+
   func isUsedUp(_ name: String) -> Bool {
     guard let rule = rule(named: name), let usage = meter.usage(of: name) else { return false }
     return usage.grantsToday >= rule.maxGrantsPerDay

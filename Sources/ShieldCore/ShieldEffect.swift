@@ -52,10 +52,21 @@ public enum ShieldEffect: Hashable, Sendable {
     case coalesced
   }
 
+  /// What a shield offers, decided at the time it is posted.
+  public enum ShieldKind: Hashable, Sendable {
+    /// A task whose right answer gives `grantMinutes` more, and the rule's views.
+    case task(grantMinutes: Int)
+    /// Today's grants are used up: nothing to click.
+    case usedUp
+    /// The rule's downtime, which no task lifts, until `until` as the text shows it (`07:00`, or
+    /// with its day when a day or more away); the way out stays.
+    case downtime(until: String)
+  }
+
   /// A notification the core asks for; the service chooses the words.
   public enum Post: Hashable, Sendable {
-    /// The shield for `app` of `rule`, with its task and views; `usedUp`: nothing to click.
-    case shield(rule: String, app: String?, usedUp: Bool)
+    /// The shield for `app` of `rule`; `kind` says what it offers.
+    case shield(rule: String, app: String?, kind: ShieldKind)
     /// The plain warning before the limit.
     case warning(app: String, minutes: Int)
     /// A task asked in the notification's reply field, replacing notification `replacing` (0: none).

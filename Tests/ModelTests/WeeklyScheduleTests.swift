@@ -1,4 +1,5 @@
 import Model
+import Posix
 import Testing
 
 @Suite("The weekly summary's time, and when it is due")
@@ -159,5 +160,30 @@ struct WeeklyScheduleTests {
     #expect(
       schedule.nextOccurrence(after: LocalMinute(day: sunday.adding(days: 3)!, minute: 434))
         == LocalMinute(day: sunday.adding(days: 3)!, minute: 435))
+  }
+
+  @Test("A check at a wall time: what is due, and a wait to just after the next time, at most the longest")
+  func checks() throws {
+    let schedule = try #require(WeeklySchedule("sunday 18:00"))
+    let sundayAtSix = sunday.start(in: .utc).secondsSince1970 + 18 * 3600
+    let hour = Duration.seconds(3600)
+    // A minute before: nothing due, the wait ends just after 18:00.
+    let before = schedule.check(
+      at: WallTime(secondsSince1970: sundayAtSix - 60), lastShown: nil, longest: hour, in: .utc)
+    #expect(before.due == nil && before.next == LocalMinute(day: sunday, minute: 18 * 60))
+    #expect(before.wait == .seconds(60) + .milliseconds(100))
+    // At 18:00: due for this Sunday; the next is a week on, so the wait is the longest.
+    let at = schedule.check(at: WallTime(secondsSince1970: sundayAtSix), lastShown: nil, longest: hour, in: .utc)
+    #expect(at.due == sunday && at.now == LocalMinute(day: sunday, minute: 18 * 60))
+    #expect(at.next == LocalMinute(day: sunday.adding(days: 7)!, minute: 18 * 60) && at.wait == hour)
+    // Shown already: not due again.
+    #expect(
+      schedule.check(at: WallTime(secondsSince1970: sundayAtSix + 30), lastShown: sunday, longest: hour, in: .utc)
+        .due == nil)
+    // Half a second before the minute: never less than a second's wait.
+    let close = schedule.check(
+      at: WallTime(secondsSince1970: sundayAtSix - 1, nanoseconds: 500_000_000), lastShown: nil, longest: hour,
+      in: .utc)
+    #expect(close.wait == .seconds(1) + .milliseconds(100))
   }
 }

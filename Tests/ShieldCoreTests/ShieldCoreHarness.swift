@@ -52,7 +52,7 @@ struct CoreHarness {
         }
         notifications[id] = post
         var links: [String: String] = [:]
-        if case .shield(_, _, false) = post {
+        if case .shield(_, _, .task) = post {
           links["default"] = "shieldbridge://puzzle?app=Instagram&grant=1&id=shield-open"
         }
         queue += core.handle(.posted(key, id: id, links: links), at: now)

@@ -167,20 +167,14 @@ extension ShieldService {
     let notification: Notification
     var what = ""
     switch post {
-    case .shield(let rule, let app, let usedUp):
+    case .shield(_, let app, let kind):
       what = "shielded \(app ?? "an unnamed app")"
-      let inForce = options
-      if let periods = inForce.configuration.rules.rules.first(where: { $0.name == rule })?.downtime,
-        let end = Downtime.until(
-          periods, at: inForce.ledger.clock.now(), dayStart: inForce.ledger.dayStart, in: .system)
-      {
-        // Downtime: no task to offer; the text says until when, the way out stays.
-        let until = Downtime.endText(end, from: inForce.ledger.clock.now(), in: .system)
+      switch kind {
+      case .downtime(let until):
         notification = texts.downtimeShield(app: app, until: until, identifier: links.identifier)
-      } else if usedUp {
+      case .usedUp:
         notification = texts.usedUp(app: app, identifier: links.identifier)
-      } else {
-        let grantMinutes = options.configuration.rules.rules.first { $0.name == rule }?.grantMinutes ?? 0
+      case .task(let grantMinutes):
         let views = app.map { options.configuration.views.views(for: $0).map(\.name) } ?? []
         do {
           notification = try texts.shield(

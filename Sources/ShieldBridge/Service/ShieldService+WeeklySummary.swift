@@ -49,20 +49,15 @@ extension ShieldService {
   func postWeeklySummaryIfDue(saying: Bool = false) async -> Duration? {
     guard let schedule = currentConfiguration.withLock({ $0.weeklySummary }) else { return nil }
     let state = WeeklySummaryStore(directory: options.ledger.directory)
-    let clock = options.ledger.clock.now()
-    let now = LocalMinute.containing(clock)
-    let next = schedule.nextOccurrence(after: now)
-    let nextTime = ClockTime(hour: next.minute / 60, minute: next.minute % 60) ?? .midnight
-    let untilNext = next.day.instant(at: nextTime, in: .system).secondsSince1970 - clock.secondsSince1970
-    // Just after the next time's minute begins, when it can first be reached.
-    let wait = min(.seconds(max(untilNext, 1)) + .milliseconds(100), Self.longestWeeklyWait)
     let lastShown = state.lastShown()
-    guard let week = schedule.due(at: now, lastShown: lastShown) else {
+    let check = schedule.check(
+      at: options.ledger.clock.now(), lastShown: lastShown, longest: Self.longestWeeklyWait, in: .system)
+    guard let week = check.due else {
       if saying {
         let shown = lastShown.map { "already shown for \($0)" } ?? "none shown yet"
-        log.debug("weekly summary: \(shown); none due at \(now), the next at \(next)")
+        log.debug("weekly summary: \(shown); none due at \(check.now), the next at \(check.next)")
       }
-      return wait
+      return check.wait
     }
     let report = weekReport(ending: week)
     let notification = texts.weekSummary(report, identifier: Self.weekIdentifier, actionKey: Self.weekActionKey)
@@ -80,7 +75,7 @@ extension ShieldService {
     }
     let text = notification.body.split(separator: "\n").joined(separator: "; ")
     log.notice("weekly summary posted for \(report.from) to \(report.to): \(text)")
-    return wait
+    return check.wait
   }
 
   /// The report of the 7 days ending `week`, as `shieldbridge report --to` gives it.
