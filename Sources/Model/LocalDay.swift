@@ -1,9 +1,12 @@
+import Time
+
 /// A calendar day in the proleptic Gregorian calendar, such as 2026-11-29.
 ///
 /// Grants belong to the local day they were earned on. The day of an instant
-/// comes from the C library's local time (``containing(_:)``), which honours
-/// `TZ` and `/etc/localtime`, so DST changes and the zone database are
-/// handled where the rest of the desktop handles them.
+/// comes from the calendar it is given (``containing(_:in:)``); the service's
+/// is the process's zone (`LocalCalendar.system`: `TZ`, `/etc/localtime`), so
+/// DST changes and the zone database are handled where the rest of the
+/// desktop handles them.
 public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible {
   public let year: Int
   public let month: Int
@@ -90,27 +93,15 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
   }
 
-  /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+  /// Days since 1970-01-01 (``CivilDays``).
   var dayNumber: Int {
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146097 + dayOfEra - 719468
+    Int(CivilDays.days(year: Int64(year), month: month, day: day))
   }
 
-  /// The day `dayNumber` days after 1970-01-01 (Hinnant's `civil_from_days`).
+  /// The day `dayNumber` days after 1970-01-01 (``CivilDays``).
   init?(dayNumber: Int) {
-    let shifted = dayNumber + 719468
-    let era = (shifted >= 0 ? shifted : shifted - 146096) / 146097
-    let dayOfEra = shifted - era * 146097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    self.init(year: year, month: month, day: day)
+    let date = CivilDays.date(days: Int64(dayNumber))
+    guard let year = Int(exactly: date.year) else { return nil }
+    self.init(year: year, month: date.month, day: date.day)
   }
 }

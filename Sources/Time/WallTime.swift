@@ -49,17 +49,7 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     guard (-70_000_000_000_000_000...70_000_000_000_000_000).contains(secondsSince1970) else { return nil }
     let days = secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
     let second = Int(secondsSince1970 - days * 86_400)
-    // The civil date of a day count (days since 1970-01-01), in 400-year eras of 146,097 days
-    // that start on March 1st, so that the leap day ends a year.
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthFromMarch = (5 * dayOfYear + 2) / 153
-    let day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
-    let month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    let (year, month, day) = CivilDays.date(days: days)
     guard Self.tmYears.contains(year) else { return nil }
     return CalendarTime(
       year: Int(year), month: month, day: day, hour: second / 3_600, minute: second / 60 % 60, second: second % 60,
@@ -78,11 +68,6 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// Days from 1970-01-01 to the civil date `year`-`month`-`day` (month 1…12).
   private static func days(year: Int64, month: Int, day: Int) -> Int64? {
     guard Self.tmYears.contains(year) else { return nil }
-    let marchYear = month <= 2 ? year - 1 : year
-    let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
-    let yearOfEra = marchYear - era * 400
-    let dayOfYear = Int64((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1)
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
+    return CivilDays.days(year: year, month: month, day: day)
   }
 }
