@@ -4,10 +4,10 @@ public import Posix
 public import Store
 
 /// The rules in force today, which `config.json` may loosen only from
-/// tomorrow (``Brake/RuleSet/change(to:)``).
+/// tomorrow (``Model/RuleSet/change(to:)``).
 ///
 /// The service keeps them twice: in the ledger, in the same write as the
-/// counts they were carried to (``Brake/Ledger/rulesInForce(on:)``), and in
+/// counts they were carried to (``Model/Ledger/rulesInForce(on:)``), and in
 /// `rules-in-force.json` beside it (`{"day":"2026-12-02","rules":[…]}`), the
 /// rules written as `config.json` writes them and read by the same reader.
 /// The ledger's copy comes first, since its counts are those of its rules;

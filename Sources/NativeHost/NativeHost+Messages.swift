@@ -156,7 +156,7 @@ extension NativeHost {
 
   /// `{"type":"wayOut","site":"instagram.com"}`: the shield page's way out
   /// ("Not now", issue 25 point 1) was taken. It is counted for the site's
-  /// rule today (``Brake/LedgerStore/recordBackedOut(for:)``) once per
+  /// rule today (``Store/LedgerStore/recordBackedOut(for:)``) once per
   /// shield shown (``ShieldCore/WayOut/Tally``): only while a meter counts
   /// the rule and it is at its limit (the extension shows its shield page
   /// only then), and once for that limit however often it comes. The open
@@ -287,7 +287,7 @@ extension NativeHost {
     return nextPuzzleID
   }
 
-  /// The seconds of the rule's pause still to run for `open` (``Brake/Pause``).
+  /// The seconds of the rule's pause still to run for `open` (``Model/Pause``).
   private func waitSeconds(_ open: OpenPuzzle) -> Int {
     guard let askedAt = open.askedAt else { return 0 }
     return Pause(of: open.match.rule).secondsLeft(after: MonotonicTime.now.duration(since: askedAt))

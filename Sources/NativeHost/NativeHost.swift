@@ -119,7 +119,7 @@ public actor NativeHost {
     var run: PuzzleRun<SeededRandom>
     /// The requests for more time for the rule today, this one included (``PuzzleRun/ask()``).
     var asked: Int
-    /// When the task was asked: no answer is taken before the rule's pause ran (``Brake/Pause``).
+    /// When the task was asked: no answer is taken before the rule's pause ran (``Model/Pause``).
     var askedAt: MonotonicTime? = .now
   }
 

@@ -43,7 +43,7 @@ extension BootTime {
   /// intercepts: a process cannot move it for itself. A time namespace
   /// (`unshare --time --boottime`) moves it together with `CLOCK_BOOTTIME`.
   /// Each reading costs an open, a read and a close, so the clock is checked
-  /// against it where a day is decided, not at every event (Brake's `BootCheck`).
+  /// against it where a day is decided, not at every event (Model's `BootCheck`).
   public static var kernelUptime: BootTime? {
     guard let bytes = try? FileSystem.readPrefix("/proc/uptime", limit: 128) else { return nil }
     return uptime(parsing: bytes)

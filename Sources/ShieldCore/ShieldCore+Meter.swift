@@ -141,7 +141,7 @@ extension ShieldCore {
 
   /// New rules: the use so far is saved, and the meter is built again from
   /// the ledger with the new rules, each with the day of the rules it takes
-  /// over (``Brake/RuleChange/takeOver``); what the desktop said last is given
+  /// over (``Model/RuleChange/takeOver``); what the desktop said last is given
   /// to it at once.
   ///
   /// No gap opens: a rule at its limit (or in downtime) before stays at it

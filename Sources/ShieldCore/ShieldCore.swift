@@ -183,8 +183,8 @@ public struct ShieldCore: Sendable {
   ///
   /// `takeOver` says whose day each rule takes over when `rules` are the
   /// rules in force after a change the ledger does not hold yet
-  /// (``Brake/RuleChange/takeOver``): the ledger's counts are carried to
-  /// them (``Brake/Ledger/takingOver(_:on:)``), and ``startingSave(at:)`` stores that.
+  /// (``Model/RuleChange/takeOver``): the ledger's counts are carried to
+  /// them (``Model/Ledger/takingOver(_:on:)``), and ``startingSave(at:)`` stores that.
   public init(
     rules: RuleSet, ledger: Ledger, takeOver: [String: [String]] = [:], history: History = History(),
     settings: Settings, links: LinkConfiguration = .standard, now: MeterInstant

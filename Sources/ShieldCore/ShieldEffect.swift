@@ -28,7 +28,7 @@ public enum ShieldEffect: Hashable, Sendable {
   /// Record one grant for the rule: a task asked by the core was solved while it was at its limit.
   case recordGrant(rule: String)
   /// The user took the shield's way out (``WayOut``): count it for the rule
-  /// today (``Brake/LedgerStore/recordBackedOut(for:)``) and hide or close
+  /// today (``Store/LedgerStore/recordBackedOut(for:)``) and hide or close
   /// the rule's apps as `action` says.
   case wayOut(rule: String, WayOut)
   /// Store the use counted (every day the meter holds), and, for each rule
@@ -71,7 +71,7 @@ public enum ShieldEffect: Hashable, Sendable {
     case warning(app: String, minutes: Int)
     /// A task asked in the notification's reply field, replacing notification `replacing` (0: none).
     /// `asked`: the requests for more time for the rule today, this one included; `waitSeconds`:
-    /// the rule's pause still to run before an answer is taken (0: none, ``Brake/Pause``).
+    /// the rule's pause still to run before an answer is taken (0: none, ``Model/Pause``).
     case task(
       app: String?, grantMinutes: Int, puzzle: Puzzle, afterWrongAnswer: Bool, asked: Int = 0, waitSeconds: Int = 0,
       replacing: UInt32)

@@ -34,7 +34,7 @@ public enum ShieldInput: Hashable, Sendable {
   /// browser), or as the core's own save read it back.
   case ledger(Ledger)
   /// New rules in force (from `config.json`, or a new day's), whose day each
-  /// takes over (``Brake/RuleChange``), with the ledger as it stands, before the change.
+  /// takes over (``Model/RuleChange``), with the ledger as it stands, before the change.
   case rulesReplaced(RuleChange, Ledger)
   /// The time the core asked to be woken at (``ShieldCore/wait(after:)``) came.
   case tick

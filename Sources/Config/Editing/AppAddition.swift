@@ -31,7 +31,7 @@ public enum AppAddition: Hashable, Sendable {
 }
 
 extension RuleApp {
-  /// Whether only the name is given, so that it stands for every name the desktop reports (``Brake/AppPattern``).
+  /// Whether only the name is given, so that it stands for every name the desktop reports (``Model/AppPattern``).
   var isPlainName: Bool { classes.isEmpty && appIDs.isEmpty && executables.isEmpty && sites.isEmpty }
 
   /// The app with a plain name spelled out as the class, app id and executable it matches.

@@ -48,7 +48,7 @@ public enum CommonApps {
   /// wrapper or a web app whose `WM_CLASS` or Wayland app id is the name
   /// (`Instagram`), matched without regard to case. A browser's app window of
   /// the site (`chromium --app=https://www.instagram.com/`) is its site
-  /// already (``Brake/AppIdentity/appWindowSite``). The name is no
+  /// already (``Model/AppIdentity/appWindowSite``). The name is no
   /// executable: a process fallback that matched a program called `x` or
   /// `reddit` by its name would count what happens to be called so.
   private static func service(_ name: String, also: [String] = [], sites: [String]) -> RuleApp {

@@ -13,7 +13,7 @@ public import Model
 ///
 /// A browser's windows share the browser's class, so for them the class
 /// would add the whole browser: an app window of a site (`chromium
-/// --app=URL`, ``Brake/AppIdentity/appWindowSite``) is added as that site
+/// --app=URL`, ``Model/AppIdentity/appWindowSite``) is added as that site
 /// (without a leading `www.`),
 /// and an installed web app's window (Chromium's instance `crx_…`) by its
 /// instance, which names that web app alone.

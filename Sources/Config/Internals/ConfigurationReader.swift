@@ -253,7 +253,7 @@ struct ConfigurationReader {
   }
 
   /// Limits by weekday: `{"mon-fri": 5, "sat,sun": 30}`, each key a set of
-  /// days (``Brake/Weekdays``), each value minutes in ``Brake/Rule/dailyLimitMinutesRange``,
+  /// days (``Model/Weekdays``), each value minutes in ``Model/Rule/dailyLimitMinutesRange``,
   /// every day named exactly once.
   private func dailyLimit(_ value: JSONValue, at path: ConfigurationKeyPath) throws(ConfigurationError)
     -> DailyLimit

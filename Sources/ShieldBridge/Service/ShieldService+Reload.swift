@@ -42,7 +42,7 @@ extension ShieldService {
   /// far as it tightens them; what it loosens waits for the next day's start
   /// (``RulesInForce``), and the log says so. The meter is rebuilt from the
   /// ledger with the rules in force, each with the day of the rules it takes
-  /// over (``Brake/RuleSet/change(to:)``), and the first rules open the
+  /// over (``Model/RuleSet/change(to:)``), and the first rules open the
   /// desktop, so that what a reload reaches is what a start with the same
   /// files reaches. A file that cannot be
   /// used (broken JSON, a bad rule) keeps the configuration in force, and the
