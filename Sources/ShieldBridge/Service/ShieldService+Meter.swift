@@ -209,9 +209,15 @@ extension ShieldService {
   /// Sleeps until the first of the core's wake-up and the next signal of a close in progress.
   func reschedule() {
     guard !stopped else { return }
+    // A stop during the input just handled made the deadline late: noted before it is replaced.
+    noteMissedTimer()
     let now = instant()
     let escalationWait = escalation.nextDeadline.map { max(.zero, $0.duration(since: now.monotonic)) }
-    guard let wait = [core.wait(after: now), escalationWait].compactMap({ $0 }).min() else { return }
+    guard let wait = [core.wait(after: now), escalationWait].compactMap({ $0 }).min() else {
+      // Nothing is due: a deadline that fired is no longer one to miss.
+      if timer == nil { timerDeadline = nil }
+      return
+    }
     let deadline = now.monotonic.advanced(by: wait)
     // A timer due no later stays: it may fire early or for nothing, and the
     // tick then sets the next one. Most inputs (a focus change) move no
@@ -259,12 +265,12 @@ extension ShieldService {
     return Envelope(.unobserved(since: now.backdated(to: due)), at: now)
   }
 
+  /// The deadline stays until the tick's handling sets the next one
+  /// (``reschedule()``): a stop while the tick is handled (its save can take
+  /// a while on a busy disk) is still a stop that missed a timer.
   private func timerFired(_ deadline: MonotonicTime) {
     noteMissedTimer()
-    if timerDeadline == deadline {
-      timer = nil
-      timerDeadline = nil
-    }
+    if timerDeadline == deadline { timer = nil }
     for line in escalation.fire(at: .now) { meterLog.info(line) }
   }
 
