@@ -25,17 +25,76 @@ extension History {
   /// a report of a few days reads only their lines (``init(fileBytes:only:)``);
   /// the whole file is the same JSON value.
   public var fileBytes: [UInt8] {
-    var bytes = Array("{\"version\":\(History.formatVersion)".utf8)
-    if let forgottenBefore { bytes += Array(",\"forgottenBefore\":\"\(forgottenBefore)\"".utf8) }
-    bytes += Array(",\"days\":[\n".utf8)
+    var bytes = History.fileHeader(forgottenBefore: forgottenBefore)
     let sorted = days.keys.sorted()
     for (index, day) in sorted.enumerated() {
-      let rules = (days[day] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }
-      JSONValue.object([("date", .string(day.description)), ("rules", .object(rules))]).write(to: &bytes)
+      History.appendLine(of: day, days[day] ?? [:], to: &bytes)
       bytes += Array((index == sorted.count - 1 ? "\n" : ",\n").utf8)
     }
     bytes += Array("]}\n".utf8)
     return bytes
+  }
+
+  /// The file's first line, up to the days: `{"version":1,"forgottenBefore":"…","days":[`.
+  private static func fileHeader(forgottenBefore: LocalDay?) -> [UInt8] {
+    var bytes = Array("{\"version\":\(History.formatVersion)".utf8)
+    if let forgottenBefore { bytes += Array(",\"forgottenBefore\":\"\(forgottenBefore)\"".utf8) }
+    return bytes + Array(",\"days\":[\n".utf8)
+  }
+
+  /// The line of `day` as ``fileBytes`` writes it, without its comma.
+  private static func appendLine(of day: LocalDay, _ rules: [String: HistoryEntry], to bytes: inout [UInt8]) {
+    let members = rules.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }
+    JSONValue.object([("date", .string(day.description)), ("rules", .object(members))]).write(to: &bytes)
+  }
+
+  /// Changes the days of `touched` alone in a file of ``fileBytes``'s layout:
+  /// only their lines are read, `change` is given a history of them (with the
+  /// file's ``forgottenBefore``), and the file is written again with the other
+  /// days' lines copied as they are and the days `keeps` refuses left out, as
+  /// ``forgetOldDays(keeping:today:)`` leaves them out. So a save of today
+  /// costs today's line and a copy, however many days the file holds.
+  ///
+  /// - Returns: `nil` when the file is not laid out so, or a touched line does not read, or a
+  ///   date is in it twice (read it whole, and judge it so); else the history
+  ///   `change` left, and the new file, `nil` when nothing changed.
+  package static func changingDays(
+    _ touched: Set<LocalDay>, inFile bytes: [UInt8], keeps: (LocalDay) -> Bool, _ change: (inout History) -> Void
+  ) -> (history: History, file: [UInt8]?)? {
+    guard let file = dayLines(of: bytes) else { return nil }
+    var seen = Set<LocalDay>(minimumCapacity: file.lines.count)
+    var read: [LocalDay: [String: HistoryEntry]] = [:]
+    var reader = HistoryLine.Reader()
+    for (day, line) in file.lines {
+      guard seen.insert(day).inserted else { return nil }
+      guard touched.contains(day) else { continue }
+      guard let rules = History.rules(ofLine: line, day: day, reader: &reader) else { return nil }
+      read[day] = rules
+    }
+    let before = History(days: read, forgottenBefore: file.forgottenBefore)
+    var changed = before
+    change(&changed)
+    // A day `change` holds is written from it; a touched day it dropped is dropped.
+    let copied = file.lines.filter { changed.days[$0.day] == nil && !touched.contains($0.day) && keeps($0.day) }
+    let kept = changed.days.filter { keeps($0.key) }
+    // Unchanged: the days read come back as they were, and no line is left out.
+    if changed.forgottenBefore == file.forgottenBefore, kept == read, copied.count + read.count == file.lines.count {
+      return (changed, nil)
+    }
+    var out = fileHeader(forgottenBefore: changed.forgottenBefore)
+    out.reserveCapacity(bytes.count + 4_096)
+    var lines = copied.map { (day: $0.day, line: Optional($0.line)) } + kept.keys.map { (day: $0, line: nil) }
+    lines.sort { $0.day < $1.day }
+    for (index, entry) in lines.enumerated() {
+      if let line = entry.line {
+        out += line
+      } else {
+        appendLine(of: entry.day, kept[entry.day] ?? [:], to: &out)
+      }
+      out += Array((index == lines.count - 1 ? "\n" : ",\n").utf8)
+    }
+    out += Array("]}\n".utf8)
+    return (changed, out)
   }
 
   /// Reads only the days in `range` from a file of ``fileBytes``'s layout,

@@ -166,8 +166,13 @@ public struct History: Hashable, Sendable {
   /// within ``keptDaysRange``), so that `today` and the `keptDays - 1` days
   /// before it stay. Days after `today` stay: the clock may have been set back, and that use was real.
   public mutating func forgetOldDays(keeping keptDays: Int, today: LocalDay) {
+    days = days.filter { History.keeps($0.key, keeping: keptDays, today: today) }
+  }
+
+  /// Whether ``forgetOldDays(keeping:today:)`` keeps `day`.
+  public static func keeps(_ day: LocalDay, keeping keptDays: Int, today: LocalDay) -> Bool {
     let kept = min(max(keptDays, History.keptDaysRange.lowerBound), History.keptDaysRange.upperBound)
-    days = days.filter { today.days(to: $0.key) > -kept }
+    return today.days(to: day) > -kept
   }
 
   /// Forgets every day before `day` (`report --forget --before DATE`), or

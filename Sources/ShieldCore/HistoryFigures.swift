@@ -12,9 +12,7 @@ public enum HistoryFigures {
     _ save: ShieldEffect.Save, ledger: Ledger, rules: RuleSet, today: LocalDay, into history: inout History
   ) {
     guard !rules.isBuiltIn else { return }
-    var days = Set(ledger.usedSecondsByDay.keys).union(ledger.days.keys).union(save.appSecondsByDay.keys)
-      .union(ledger.tasksAskedByDay.keys).union(ledger.backedOutByDay.keys)
-    days.insert(today)
+    let days = self.days(of: save, ledger: ledger, today: today)
     var seen: Set<String> = []
     let unique = rules.rules.filter { seen.insert($0.name).inserted }
     for day in days {
@@ -31,6 +29,20 @@ public enum HistoryFigures {
         if day == today || !isEmpty { history.record(entry, for: rule.name, on: day) }
       }
     }
+  }
+
+  /// The days ``record(_:ledger:rules:today:into:)`` writes: today, and the
+  /// days the ledger and the save hold figures of; no other day is read or changed.
+  public static func days(of save: ShieldEffect.Save, ledger: Ledger, today: LocalDay) -> Set<LocalDay> {
+    days(of: ledger, today: today).union(save.appSecondsByDay.keys)
+  }
+
+  /// Today and the days `ledger` holds figures of.
+  public static func days(of ledger: Ledger, today: LocalDay) -> Set<LocalDay> {
+    var days = Set(ledger.usedSecondsByDay.keys).union(ledger.days.keys)
+      .union(ledger.tasksAskedByDay.keys).union(ledger.backedOutByDay.keys)
+    days.insert(today)
+    return days
   }
 
   /// The tasks asked and solved for `rule` on `day`, and the times the user

@@ -139,6 +139,31 @@ public final class HistoryStore: Sendable {
     }
   }
 
+  /// Changes the days of `touched` alone, as ``update(keeping:today:_:)``
+  /// changes them: `change` is given a history of those days, and the file
+  /// is written again with the other days' lines copied, not read
+  /// (``History/changingDays(_:inFile:keeps:_:)``), so that a save costs the
+  /// same with a year of days as with none. A file laid out otherwise, a day
+  /// that does not read, a damaged or a missing file take the whole way.
+  ///
+  /// - Returns: What the caller should tell the user.
+  /// - Throws: ``LedgerError``; the stored file is left as it was.
+  public func update(
+    days touched: Set<LocalDay>, keeping keptDays: Int, today: LocalDay, _ change: (inout History) -> Void
+  ) throws(LedgerError) -> [HistoryWarning] {
+    let done = try withLock { () throws(LedgerError) -> Bool in
+      FileSystem.removeLeftoverTemporaryFiles(of: path)
+      guard case .bytes(let bytes) = try StoredBytes.read(path, limit: HistoryStore.maximumFileSize),
+        let changed = History.changingDays(
+          touched, inFile: bytes, keeps: { History.keeps($0, keeping: keptDays, today: today) }, change)
+      else { return false }
+      if let file = changed.file { try replace(with: file) }
+      return true
+    }
+    if done { return [] }
+    return try update(keeping: keptDays, today: today, change).warnings
+  }
+
   private enum Stored {
     case missing
     case valid(History)
@@ -181,8 +206,12 @@ public final class HistoryStore: Sendable {
   }
 
   private func save(_ history: History) throws(LedgerError) {
+    try replace(with: history.fileBytes)
+  }
+
+  private func replace(with bytes: [UInt8]) throws(LedgerError) {
     do {
-      try FileSystem.replaceAtomically(path, with: history.fileBytes)
+      try FileSystem.replaceAtomically(path, with: bytes)
     } catch {
       throw LedgerError(error, replacing: path)
     }

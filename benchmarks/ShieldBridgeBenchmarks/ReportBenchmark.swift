@@ -75,5 +75,51 @@ enum ReportBenchmark {
     }
     Measure.report(
       "report", "366-day report of 100 rules read from the file p50", Measure.median(streamed) / 1e6, "ms")
+
+    try saves(history, rules: ruleSet, today: today, directory: directory)
+  }
+}
+
+extension ReportBenchmark {
+  /// A save of today's figures of every rule (what the service writes every 30 s
+  /// while time counts), as CPU time of the process, median of the samples: the
+  /// year's file changed by its day alone (`update(days:…)`), the same file the
+  /// whole way (read, change, write: the save before issue 40, the peer), and
+  /// a save with no history at all. Each save changes today's seconds, so each writes.
+  static func saves(_ history: HistoryStore, rules: RuleSet, today: LocalDay, directory: String) throws {
+    var seconds = 0
+    func recordToday(_ stored: inout History) {
+      seconds += 1
+      for rule in rules.rules {
+        stored.record(HistoryEntry(usedSeconds: seconds % 3_600, limitSeconds: 1_800), for: rule.name, on: today)
+      }
+    }
+    let empty = HistoryStore(directory: directory + "/empty")
+    try FileManager.default.createDirectory(atPath: empty.directory, withIntermediateDirectories: true)
+    let none = try cpuSamples(40) { _ = try empty.update(days: [today], keeping: days, today: today, recordToday) }
+    try FileManager.default.removeItem(atPath: empty.path)
+    let day = try cpuSamples(40) { _ = try history.update(days: [today], keeping: days, today: today, recordToday) }
+    let whole = try cpuSamples(10) { _ = try history.update(keeping: days, today: today, recordToday) }
+    let ratio = String(format: "%.1f", Measure.median(day) / Measure.median(none))
+    Measure.report("report", "save of today, no history, CPU p50", Measure.median(none) / 1e6, "ms")
+    Measure.report(
+      "report", "save of today, the year's file, CPU p50", Measure.median(day) / 1e6, "ms", "\(ratio)× no history")
+    Measure.report("report", "peer: the same save the whole way, CPU p50", Measure.median(whole) / 1e6, "ms")
+  }
+
+  /// Runs `body` `count` times; each run's CPU time of the whole process in nanoseconds, sorted.
+  static func cpuSamples(_ count: Int, _ body: () throws -> Void) rethrows -> [Double] {
+    func cpu() -> Double {
+      var time = timespec()
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+      return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+    }
+    var results: [Double] = []
+    for _ in 0..<count {
+      let start = cpu()
+      try body()
+      results.append(cpu() - start)
+    }
+    return results.sorted()
   }
 }

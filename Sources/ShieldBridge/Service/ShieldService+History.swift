@@ -11,11 +11,13 @@ extension ShieldService {
     let today = core.meter.day
     let store = HistoryStore(beside: options.ledger)
     do {
-      let result = try store.update(keeping: configuration.historyDays, today: today) { history in
+      // Only the days the save has figures of are read and written: a year of history costs nothing more.
+      let days = HistoryFigures.days(of: save, ledger: ledger, today: today)
+      let warnings = try store.update(days: days, keeping: configuration.historyDays, today: today) { history in
         HistoryFigures.record(
           save, ledger: ledger, rules: configuration.rules, today: today, into: &history)
       }
-      for warning in result.warnings { meterLog.warning("\(warning)") }
+      for warning in warnings { meterLog.warning("\(warning)") }
       if historyRefusal != nil {
         historyRefusal = nil
         meterLog.notice("the history is written again: \(store.path)")
@@ -29,10 +31,16 @@ extension ShieldService {
   }
 
   /// The history the core starts from (the split by app and the shields
-  /// shown of the days the ledger holds); empty when it cannot be read, as the log says.
-  static func storedHistory(_ options: Options) -> History {
+  /// shown of the days the ledger holds, and the days beside today, which
+  /// the meter's day may be); empty when it cannot be read, as the log says.
+  /// The other days are not read: the service's memory does not grow with `historyDays`.
+  static func storedHistory(_ options: Options, beside ledger: Ledger) -> History {
+    let today = LocalDay.containing(options.ledger.clock.now())
+    let days = HistoryFigures.days(of: ledger, today: today)
+    let first = min(days.min() ?? today, today.adding(days: -1) ?? today)
+    let last = max(days.max() ?? today, today.adding(days: 1) ?? today)
     do {
-      let loaded = try HistoryStore(beside: options.ledger).load()
+      let loaded = try HistoryStore(beside: options.ledger).load(only: first...last)
       for warning in loaded.warnings { options.logger.for("meter").warning("\(warning)") }
       return loaded.value
     } catch {

@@ -249,7 +249,7 @@ public actor ShieldService {
     let stored = Self.readLedger(options)
     core = ShieldCore(
       rules: options.configuration.rules, ledger: stored.ledger, takeOver: takeOver,
-      history: Self.storedHistory(options),
+      history: Self.storedHistory(options, beside: stored.ledger),
       settings: settings, links: links,
       now: .now(wall: options.ledger.clock))
     ledgerRefusal = stored.refusal
