@@ -14,6 +14,22 @@ enum Measure {
     return results.sorted()
   }
 
+  /// Runs `body` `count` times; each run's CPU time of the whole process in nanoseconds, sorted.
+  static func cpuSamples(_ count: Int, _ body: () throws -> Void) rethrows -> [Double] {
+    func cpu() -> Double {
+      var time = timespec()
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+      return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+    }
+    var results: [Double] = []
+    for _ in 0..<count {
+      let start = cpu()
+      try body()
+      results.append(cpu() - start)
+    }
+    return results.sorted()
+  }
+
   /// The value at quantile `q` (0…1) of sorted values.
   static func quantile(_ sorted: [Double], _ q: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }

@@ -96,30 +96,18 @@ extension ReportBenchmark {
     }
     let empty = HistoryStore(directory: directory + "/empty")
     try FileManager.default.createDirectory(atPath: empty.directory, withIntermediateDirectories: true)
-    let none = try cpuSamples(40) { _ = try empty.update(days: [today], keeping: days, today: today, recordToday) }
+    let none = try Measure.cpuSamples(40) {
+      _ = try empty.update(days: [today], keeping: days, today: today, recordToday)
+    }
     try FileManager.default.removeItem(atPath: empty.path)
-    let day = try cpuSamples(40) { _ = try history.update(days: [today], keeping: days, today: today, recordToday) }
-    let whole = try cpuSamples(10) { _ = try history.update(keeping: days, today: today, recordToday) }
+    let day = try Measure.cpuSamples(40) {
+      _ = try history.update(days: [today], keeping: days, today: today, recordToday)
+    }
+    let whole = try Measure.cpuSamples(10) { _ = try history.update(keeping: days, today: today, recordToday) }
     let ratio = String(format: "%.1f", Measure.median(day) / Measure.median(none))
     Measure.report("report", "save of today, no history, CPU p50", Measure.median(none) / 1e6, "ms")
     Measure.report(
       "report", "save of today, the year's file, CPU p50", Measure.median(day) / 1e6, "ms", "\(ratio)× no history")
     Measure.report("report", "peer: the same save the whole way, CPU p50", Measure.median(whole) / 1e6, "ms")
-  }
-
-  /// Runs `body` `count` times; each run's CPU time of the whole process in nanoseconds, sorted.
-  static func cpuSamples(_ count: Int, _ body: () throws -> Void) rethrows -> [Double] {
-    func cpu() -> Double {
-      var time = timespec()
-      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-      return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
-    }
-    var results: [Double] = []
-    for _ in 0..<count {
-      let start = cpu()
-      try body()
-      results.append(cpu() - start)
-    }
-    return results.sorted()
   }
 }

@@ -11,7 +11,7 @@ extension ShieldService {
     let today = core.meter.day
     let store = HistoryStore(beside: options.ledger)
     do {
-      // Only the days the save has figures of are read and written: a year of history costs nothing more.
+      // Only the days the save has figures of are read and written; the other days' lines are copied.
       let days = HistoryFigures.days(of: save, ledger: ledger, today: today)
       let warnings = try store.update(days: days, keeping: configuration.historyDays, today: today) { history in
         HistoryFigures.record(
