@@ -176,6 +176,8 @@ public struct ShieldCore: Sendable {
   var solving: [String: [UInt32: InlineTask]] = [:]
   var clicks: [Click: MeterInstant] = [:]
   var random: SeededRandom
+  /// The weekly summary, while one is configured.
+  var weeklySummary: WeeklySummary?
 
   /// A core for `rules` that starts from the day's use and grants in
   /// `ledger`, and from `history` the split by app and the shields shown of
@@ -275,6 +277,8 @@ public struct ShieldCore: Sendable {
       replaceRules(change, ledger: ledger, at: now, effects: &effects)
     case .tick:
       break
+    case .weeklySummary, .weeklySummaryPosted:
+      handleWeeklySummary(input, at: now, effects: &effects)
     case .unobserved(let since):
       let seconds = Int(min(1e9, (now.monotonic.duration(since: since.monotonic) / .seconds(1)).rounded()))
       effects.log(
@@ -288,12 +292,13 @@ public struct ShieldCore: Sendable {
   }
 
   /// How long until the core must be woken with ``ShieldInput/tick``: the
-  /// meter's next warning, limit or midnight, or the next save; `nil` while
-  /// nothing counts and nothing is left to save.
+  /// meter's next warning, limit or midnight, the next save, or the weekly
+  /// summary's next look; `nil` while nothing counts, nothing is left to save
+  /// and no weekly summary is configured.
   public mutating func wait(after now: MeterInstant) -> Duration? {
     let meterWait = meter.nextDeadline().map { $0.duration(since: now.monotonic) }
     let saveWait = unsavedSince.map { settings.saveInterval - now.monotonic.duration(since: $0.monotonic) }
-    guard let wait = [meterWait, saveWait].compactMap({ $0 }).min() else {
+    guard let wait = [meterWait, saveWait, weeklySummaryWait(after: now)].compactMap({ $0 }).min() else {
       wasDue = false
       return nil
     }
@@ -366,6 +371,7 @@ public struct ShieldCore: Sendable {
     } else if let since = unsavedSince, now.monotonic.duration(since: since.monotonic) >= settings.saveInterval {
       save(reason: nil, at: now, effects: &effects)
     }
+    postWeeklySummaryIfDue(at: now, effects: &effects)
     return effects.list
   }
 

@@ -35,6 +35,9 @@ public enum ShieldEffect: Hashable, Sendable {
   /// at its limit, the grants it had when it got there; the service answers
   /// with the ledger as it stands after the write.
   case save(Save)
+  /// Post the weekly summary of the 7 days ending `week`, remember that it
+  /// was shown, and answer with ``ShieldInput/weeklySummaryPosted(week:posted:)``.
+  case postWeeklySummary(week: LocalDay)
   /// Emit `LimitReached(s rule, s app)`.
   case limitReached(rule: String, app: String)
   /// Emit `Unlocked(s rule, u minutes)`.

@@ -43,6 +43,11 @@ public enum ShieldInput: Hashable, Sendable {
   /// no time of their own: what happened meanwhile is unknown and counts as
   /// no use (``UsageMeter/unobserved(since:at:)``).
   case unobserved(since: MeterInstant)
+  /// The weekly summary's schedule in force (`nil`: none) and the last day
+  /// of the last week it was shown for, at the start and after a reload.
+  case weeklySummary(WeeklySchedule?, lastShown: LocalDay?)
+  /// How the post of the summary the core asked for went (``ShieldEffect/postWeeklySummary(week:)``).
+  case weeklySummaryPosted(week: LocalDay, posted: Bool)
 
   // MARK: Shields and tasks
 

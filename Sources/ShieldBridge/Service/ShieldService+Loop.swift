@@ -141,6 +141,8 @@ extension ShieldService {
       return [.grant(rule: name, grant(for: rule))]
     case .save(let save):
       return self.save(save)
+    case .postWeeklySummary(let week):
+      return await postWeeklySummary(week: week)
     case .limitReached(let rule, let app):
       emit(ServiceInterface.limitReached, rule, app)
       return []

@@ -86,7 +86,7 @@ extension ShieldService {
       new.dayStartsAt = old.dayStartsAt
     }
     currentConfiguration.withLock { $0 = new }
-    if new.weeklySummary != old.weeklySummary { startWeeklySummary() }
+    if new.weeklySummary != old.weeklySummary { await tellWeeklySummary() }
     if new.rules != old.rules {
       await settle(.rulesReplaced(change, Self.storedLedger(options)))
       // The ledger has them (the core's save), then the file.

@@ -1,6 +1,6 @@
 import Model
 import Notifications
-import Posix
+import ShieldCore
 import Store
 
 // The weekly summary (`weeklySummary` in config.json; docs/using/report.md).
@@ -10,64 +10,30 @@ extension ShieldService {
   /// The summary's fixed identifier: posted again, it replaces the last one instead of piling up.
   static let weekIdentifier = "weekly-summary"
 
-  /// The longest wait between two checks: the wall clock can be set, or jump,
-  /// while the service sleeps on a clock that does not follow it.
-  static let longestWeeklyWait = Duration.seconds(3600)
-
-  /// Checks whether the weekly summary is due now, then sleeps until its next
-  /// time (at most ``longestWeeklyWait``) and checks again, while the service
-  /// runs. With no `weeklySummary` configured (the default) nothing waits: a
-  /// reload that sets one starts the checks again (``reloadConfiguration()``),
-  /// so that an idle service has no timer to wake for.
-  func startWeeklySummary() {
-    weeklySummaryTask?.cancel()
-    weeklySummaryTask = nil
-    guard currentConfiguration.withLock({ $0.weeklySummary }) != nil else { return }
-    weeklySummaryTask = Task { [weak self] in
-      var first = true
-      while !Task.isCancelled {
-        guard let service = self, let wait = await service.postWeeklySummaryIfDue(saying: first) else { return }
-        first = false
-        try? await Task.sleep(for: wait)
-      }
-    }
+  /// Tells the core the schedule in force and the week last shown: it
+  /// decides when the summary is due (``ShieldCore/ShieldCore``), and its
+  /// wait is one more deadline of the one timer. With no `weeklySummary`
+  /// (the default) nothing waits for it.
+  func tellWeeklySummary() async {
+    let schedule = currentConfiguration.withLock { $0.weeklySummary }
+    let lastShown = schedule == nil ? nil : WeeklySummaryStore(directory: options.ledger.directory).lastShown()
+    await settle(.weeklySummary(schedule, lastShown: lastShown))
   }
 
-  func stopWeeklySummary() {
-    weeklySummaryTask?.cancel()
-    weeklySummaryTask = nil
-  }
-
-  /// Posts the weekly summary when ``WeeklySchedule/due(at:lastShown:)`` says
-  /// so, and remembers the week in `weekly-summary.json` once it was posted.
-  /// With `saying` (the check at the start) the debug log says what was decided.
-  ///
-  /// - Returns: How long to wait before the next check: to the next time of
-  ///   the schedule, at most ``longestWeeklyWait``, or a minute after a post
-  ///   that failed; `nil` when no `weeklySummary` is configured.
-  @discardableResult
-  func postWeeklySummaryIfDue(saying: Bool = false) async -> Duration? {
-    guard let schedule = currentConfiguration.withLock({ $0.weeklySummary }) else { return nil }
-    let state = WeeklySummaryStore(directory: options.ledger.directory)
-    let lastShown = state.lastShown()
-    let check = schedule.check(
-      at: options.ledger.clock.now(), lastShown: lastShown, longest: Self.longestWeeklyWait, in: .system)
-    guard let week = check.due else {
-      if saying {
-        let shown = lastShown.map { "already shown for \($0)" } ?? "none shown yet"
-        log.debug("weekly summary: \(shown); none due at \(check.now), the next at \(check.next)")
-      }
-      return check.wait
-    }
+  /// Posts the weekly summary of the 7 days ending `week` (the core's
+  /// ``ShieldCore/ShieldEffect/postWeeklySummary(week:)``), and remembers
+  /// the week in `weekly-summary.json` once it was posted.
+  func postWeeklySummary(week: LocalDay) async -> [ShieldInput] {
     let report = weekReport(ending: week)
     let notification = texts.weekSummary(report, identifier: Self.weekIdentifier, actionKey: Self.weekActionKey)
     do {
       _ = try await post(notification)
     } catch {
-      // Tried again a minute later, while the week's summary is still due.
+      // The core tries again a minute later, while the week's summary is still due.
       log.warning("cannot post the weekly summary: \(error)")
-      return .seconds(60)
+      return [.weeklySummaryPosted(week: week, posted: false)]
     }
+    let state = WeeklySummaryStore(directory: options.ledger.directory)
     do {
       try state.recordShown(week)
     } catch {
@@ -75,7 +41,7 @@ extension ShieldService {
     }
     let text = notification.body.split(separator: "\n").joined(separator: "; ")
     log.notice("weekly summary posted for \(report.from) to \(report.to): \(text)")
-    return check.wait
+    return [.weeklySummaryPosted(week: week, posted: true)]
   }
 
   /// The report of the 7 days ending `week`, as `shieldbridge report --to` gives it.

@@ -155,8 +155,6 @@ public actor ShieldService {
   var stopped = false
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
   var siteCallers: [BusName: SiteCaller] = [:]
-  /// Checks each minute whether the weekly summary is due (see ShieldService+WeeklySummary.swift).
-  var weeklySummaryTask: Task<Void, Never>?
 
   /// Starts the service on `connection`: follows the notification server,
   /// exports the interface, listens for clicks, takes the well-known name, and
@@ -180,7 +178,7 @@ public actor ShieldService {
       await service.startLoop()
       await service.startMeter()
       await service.watchFiles()
-      await service.startWeeklySummary()
+      await service.tellWeeklySummary()
       return service
     } catch {
       options.desktop?.stop()
@@ -291,7 +289,6 @@ public actor ShieldService {
     ledgerWatcher?.stop()
     ledgerWatcher = nil
     stopMeter()
-    stopWeeklySummary()
     forgetSiteCallers()
     gate.close()
     _ = try? await connection.releaseName(ServiceNames.busName)
