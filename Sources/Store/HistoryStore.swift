@@ -2,13 +2,23 @@ import JSON
 public import Model
 import Posix
 
-/// The history on disk: `history.json` beside `ledger.json` in the state directory.
+/// The history on disk: `history.json` beside `ledger.json` in the state
+/// directory, and `history-open.json` beside it, holding the days the
+/// service still saves (today, and the day before while the ledger holds it).
+///
+/// A save of those days (``update(days:keeping:today:_:)``) reads and
+/// replaces only the small open file, so it costs the same with a year of
+/// days as with none; once a day that is no longer saved is in it (a new day
+/// began), its days are folded into `history.json` and the open file removed.
+/// A day in both files is read from the open one, which is never older: so
+/// each step is safe to stop after, and a reader sees one history.
 ///
 /// Written as the ledger is: a read–modify–write under the ledger's own
 /// lock (`ledger.lock`, so a `report --forget` and the service's save never
-/// cross), replacing the file atomically. A history that cannot be read is
-/// renamed to `history.json.corrupt-<UTC time>` and a new one started, with a
-/// ``HistoryWarning``: it never stops the service, and the ledger is not touched.
+/// cross), replacing each file atomically. A history that cannot be read is
+/// renamed to `history.json.corrupt-<UTC time>` (`history-open.json.corrupt-…`)
+/// and a new one started, with a ``HistoryWarning``: it never stops the
+/// service, and the ledger is not touched.
 public final class HistoryStore: Sendable {
   /// The largest history file read: 366 days of 100 rules with a few apps each fit several times.
   public static let maximumFileSize = 64 << 20
@@ -33,22 +43,51 @@ public final class HistoryStore: Sendable {
 
   /// `history.json` in ``directory``.
   public var path: String { directory + "/history.json" }
+  /// `history-open.json` in ``directory``: the days still saved, newer than their lines in ``path``.
+  public var openPath: String { directory + "/history-open.json" }
 
   /// The history as stored; empty when there is none, or when it is damaged
   /// (then it is left in place for the next write to move aside, and a warning says so).
   ///
   /// - Throws: ``LedgerError`` when the file cannot be read or is from a newer version.
   public func load() throws(LedgerError) -> HistoryResult {
-    switch try readStored() {
-    case .missing: return HistoryResult(History())
-    case .valid(let history): return HistoryResult(history)
-    case .damaged(let problem): return HistoryResult(History(), warnings: [.unreadable(path: path, problem: problem)])
+    // The open file first: a save that folds it in between leaves its days in history.json.
+    let open = try readOpen()
+    let result =
+      switch try readStored() {
+      case .missing: HistoryResult(History())
+      case .valid(let history): HistoryResult(history)
+      case .damaged(let problem): HistoryResult(History(), warnings: [.unreadable(path: path, problem: problem)])
+      }
+    return withOpenDays(open, on: result, where: { _ in true })
+  }
+
+  /// `result` with the open file's days `wanted` accepts in place of its own, and a warning when that file cannot be read.
+  private func withOpenDays(_ open: Open, on result: HistoryResult, where wanted: (LocalDay) -> Bool) -> HistoryResult {
+    switch open {
+    case .missing:
+      return result
+    case .damaged(let problem):
+      return HistoryResult(result.value, warnings: result.warnings + [.unreadable(path: openPath, problem: problem)])
+    case .days(let open, _):
+      return HistoryResult(Self.overlaid(result.value, with: open, where: wanted), warnings: result.warnings)
     }
+  }
+
+  /// `history` with the days of `open` that `wanted` accepts in place of its own.
+  private static func overlaid(_ history: History, with open: History, where wanted: (LocalDay) -> Bool) -> History {
+    let forgottenBefore = history.forgottenBefore ?? open.forgottenBefore
+    let newer = open.days.filter { entry in
+      wanted(entry.key) && forgottenBefore.map { entry.key >= $0 } ?? true
+    }
+    if newer.isEmpty && forgottenBefore == history.forgottenBefore { return history }
+    return History(days: history.days.merging(newer) { $1 }, forgottenBefore: forgottenBefore)
   }
 
   /// The days of `range` alone, as ``load()`` reads them, parsing only their
   /// lines of the file (the whole file when it is laid out otherwise).
   public func load(only range: ClosedRange<LocalDay>) throws(LedgerError) -> HistoryResult {
+    let open = try readOpen()
     let bytes: [UInt8]?
     do {
       bytes = try FileSystem.readFileIfPresent(path, limit: HistoryStore.maximumFileSize)
@@ -56,8 +95,10 @@ public final class HistoryStore: Sendable {
       // What the whole read says of a file it cannot read.
       return try load()
     }
-    guard let bytes else { return HistoryResult(History()) }
-    if let history = History(fileBytes: bytes, only: range) { return HistoryResult(history) }
+    guard let bytes else { return withOpenDays(open, on: HistoryResult(History()), where: range.contains) }
+    if let history = History(fileBytes: bytes, only: range) {
+      return withOpenDays(open, on: HistoryResult(history), where: range.contains)
+    }
     var whole = try load()
     let kept = whole.value.days.filter { range.contains($0.key) }
     whole.value = History(days: kept, forgottenBefore: whole.value.forgottenBefore)
@@ -82,14 +123,24 @@ public final class HistoryStore: Sendable {
     ledger: Ledger, rules: RuleSet, from: LocalDay, to: LocalDay, rule: String? = nil
   ) throws(LedgerError) -> (table: HistoryReport.Table, warnings: [HistoryWarning]) {
     let before = from.adding(days: -(from.days(to: to) + 1)) ?? from
+    // The open days' lines are read in place of the file's (a damaged open file takes the whole way).
+    let open: (bytes: [UInt8], lines: [LocalDay: ArraySlice<UInt8>])?
+    switch try readOpen() {
+    case .missing: open = ([], [:])
+    case .damaged: open = nil
+    case .days(_, let bytes):
+      var lines: [LocalDay: ArraySlice<UInt8>] = [:]
+      for (day, line) in History.dayLines(of: bytes)?.lines ?? [] { lines[day] = line }
+      open = (bytes, lines)
+    }
     // Read once into memory faulted in one go: a week's report parses a few lines, a year's all of them once.
     let read = try? FileSystem.withFileBytesIfPresent(path, limit: HistoryStore.maximumFileSize) {
       bytes -> HistoryReport.Table? in
-      guard let file = History.dayLines(in: bytes) else { return nil }
+      guard let open, let file = History.dayLines(in: bytes) else { return nil }
       var lines: [LocalDay: Range<Int>] = [:]
       var twice = false
-      // The first day of the whole file: the days before it are before anything was recorded.
-      var first: LocalDay?
+      // The first day of the whole history: the days before it are before anything was recorded.
+      var first = open.lines.keys.min()
       for (day, line) in file.lines {
         if first.map({ day < $0 }) ?? true { first = day }
         guard day >= before && day <= to else { continue }
@@ -101,6 +152,9 @@ public final class HistoryStore: Sendable {
         rules: rules, rule: rule, from: from, to: to, forgottenBefore: file.forgottenBefore, firstStored: first,
         ledger: ledger,
         stored: { day, stored in
+          if let line = open.lines[day] {
+            return line.withUnsafeBufferPointer { reader.read($0, day: day, into: &stored) }
+          }
           guard let line = lines[day] else { return true }
           return reader.read(UnsafeBufferPointer(rebasing: bytes[line]), day: day, into: &stored)
         })
@@ -115,6 +169,7 @@ public final class HistoryStore: Sendable {
 
   /// Reads, changes and writes the history under the lock; days older than
   /// `keptDays` before `today` are dropped on the way. A damaged file is moved aside first.
+  /// The open days are written into `history.json` (``path``), and the open file removed.
   ///
   /// - Returns: The history as written, with what the caller should tell the user.
   /// - Throws: ``LedgerError``; the stored file is left as it was.
@@ -122,46 +177,119 @@ public final class HistoryStore: Sendable {
     keeping keptDays: Int, today: LocalDay, _ change: (inout History) -> Void
   ) throws(LedgerError) -> HistoryResult {
     try withLock { () throws(LedgerError) in
-      FileSystem.removeLeftoverTemporaryFiles(of: path)
+      removeLeftovers()
       var warnings: [HistoryWarning] = []
+      var open: History?
+      switch try readOpen() {
+      case .missing: break
+      case .days(let days, _): open = days
+      case .damaged(let problem):
+        warnings.append(.movedAside(path: openPath, keptAt: try moveAside(openPath), problem: problem))
+      }
       var history = History()
       switch try readStored() {
       case .missing: break
       case .valid(let stored): history = stored
       case .damaged(let problem):
-        warnings.append(.movedAside(path: path, keptAt: try moveAside(), problem: problem))
+        warnings.append(.movedAside(path: path, keptAt: try moveAside(path), problem: problem))
       }
+      if let open { history = Self.overlaid(history, with: open, where: { _ in true }) }
       let before = history
       change(&history)
       history.forgetOldDays(keeping: keptDays, today: today)
-      if history != before || !warnings.isEmpty { try save(history) }
+      guard history != before || !warnings.isEmpty || open != nil else {
+        return HistoryResult(history, warnings: warnings)
+      }
+      if let open, open.days.contains(where: { history.days[$0.key] != $0.value }) {
+        // The change reaches the open days: they go into history.json as they were
+        // first, so that an open file left by a stop between the writes says nothing
+        // the change undid.
+        try save(before)
+        try removeOpen()
+      }
+      try save(history)
+      if open != nil { try removeOpen() }
       return HistoryResult(history, warnings: warnings)
     }
   }
 
   /// Changes the days of `touched` alone, as ``update(keeping:today:_:)``
-  /// changes them: `change` is given a history of those days, and the file
-  /// is written again with the other days' lines copied, not read
-  /// (``History/changingDays(_:inFile:keeps:_:)``), so that a save costs the
-  /// same with a year of days as with none. A file laid out otherwise, a day
-  /// that does not read, a damaged or a missing file take the whole way.
+  /// changes them: `change` is given a history of those days, and only the
+  /// open file (``openPath``) is written, so that a save costs the same with
+  /// a year of days as with none. `history.json` is read only for a touched
+  /// day the open file does not hold yet (once a day), and written only when
+  /// the open file holds a day not touched (a day that closed): its days are
+  /// folded in first (``History/changingDays(_:inFile:keeps:_:)``: the other
+  /// days' lines are copied, not read). A damaged file, a change that
+  /// forgets, and a file laid out otherwise take the whole way.
   ///
   /// - Returns: What the caller should tell the user.
-  /// - Throws: ``LedgerError``; the stored file is left as it was.
+  /// - Throws: ``LedgerError``; the stored files are left as they were.
   public func update(
     days touched: Set<LocalDay>, keeping keptDays: Int, today: LocalDay, _ change: (inout History) -> Void
   ) throws(LedgerError) -> [HistoryWarning] {
+    let keeps = { (day: LocalDay) in History.keeps(day, keeping: keptDays, today: today) }
     let done = try withLock { () throws(LedgerError) -> Bool in
-      FileSystem.removeLeftoverTemporaryFiles(of: path)
-      guard case .bytes(let bytes) = try StoredBytes.read(path, limit: HistoryStore.maximumFileSize),
-        let changed = History.changingDays(
-          touched, inFile: bytes, keeps: { History.keeps($0, keeping: keptDays, today: today) }, change)
+      removeLeftovers()
+      var open: History
+      switch try readOpen() {
+      case .missing: open = History()
+      case .damaged: return false
+      case .days(let days, _): open = days
+      }
+      if open.days.keys.contains(where: { !touched.contains($0) }) {
+        // A day closed: its figures go into history.json, and the open file starts again.
+        guard try fold(open, keeps: keeps) else { return false }
+        open = History()
+      }
+      var forgottenBefore = open.forgottenBefore
+      var days = open.days
+      if open.days.isEmpty || touched.contains(where: { open.days[$0] == nil }) {
+        // A day history.json may hold and the open file does not yet: read from there, with its forgotten date.
+        switch try StoredBytes.read(path, limit: HistoryStore.maximumFileSize) {
+        case .missing: break
+        case .damaged: return false
+        case .bytes(let bytes):
+          guard let stored = History(fileBytes: bytes, where: { touched.contains($0) && open.days[$0] == nil })
+          else { return false }
+          forgottenBefore = stored.forgottenBefore
+          days.merge(stored.days) { open, _ in open }
+        }
+      }
+      let before = History(days: days, forgottenBefore: forgottenBefore)
+      var history = before
+      change(&history)
+      // A change that forgets or drops a day takes the whole way.
+      guard history.forgottenBefore == forgottenBefore, days.keys.allSatisfy({ history.days[$0] != nil }),
+        history.days.keys.allSatisfy(touched.contains)
       else { return false }
-      if let file = changed.file { try replace(with: file) }
+      let kept = History(days: history.days.filter { keeps($0.key) }, forgottenBefore: forgottenBefore)
+      if kept.days == open.days { return true }
+      try replace(openPath, with: kept.fileBytes)
       return true
     }
     if done { return [] }
     return try update(keeping: keptDays, today: today, change).warnings
+  }
+
+  /// Writes the days of `open` into `history.json`, in place of their lines
+  /// there, and removes the open file; `false` when `history.json` is
+  /// damaged or laid out otherwise (the whole way then moves it aside).
+  private func fold(_ open: History, keeps: (LocalDay) -> Bool) throws(LedgerError) -> Bool {
+    switch try StoredBytes.read(path, limit: HistoryStore.maximumFileSize) {
+    case .missing:
+      try save(History(days: open.days.filter { keeps($0.key) }, forgottenBefore: open.forgottenBefore))
+    case .damaged:
+      return false
+    case .bytes(let bytes):
+      let folded = History.changingDays(Set(open.days.keys), inFile: bytes, keeps: keeps) { history in
+        history = History(days: history.days.merging(open.days) { $1 }, forgottenBefore: history.forgottenBefore)
+      }
+      guard let folded else { return false }
+      if let file = folded.file { try replace(path, with: file) }
+    }
+    try removeOpen()
+    return true
   }
 
   private enum Stored {
@@ -195,25 +323,62 @@ public final class HistoryStore: Sendable {
     }
   }
 
+  /// The open days' file as read: its days and its bytes, missing, or why it cannot be used.
+  private enum Open {
+    case missing
+    case days(History, [UInt8])
+    case damaged(String)
+  }
+
+  /// Reads ``openPath``: a file of the store's own layout (``History/fileBytes``), or damaged.
+  private func readOpen() throws(LedgerError) -> Open {
+    switch try StoredBytes.read(openPath, limit: HistoryStore.maximumFileSize) {
+    case .missing: return .missing
+    case .damaged(let problem): return .damaged(problem)
+    case .bytes(let bytes):
+      guard let days = History(fileBytes: bytes, where: { _ in true }) else {
+        return .damaged("not a history as the store writes it")
+      }
+      return .days(days, bytes)
+    }
+  }
+
   /// The ledger's lock, which the history shares.
   private func withLock<Result>(_ body: () throws(LedgerError) -> Result) throws(LedgerError) -> Result {
     try LedgerStore(directory: directory, clock: clock, lockTimeout: lockTimeout).withLock(body)
   }
 
-  /// Renames the damaged history to a name no earlier damaged one has.
-  private func moveAside() throws(LedgerError) -> String {
-    try LedgerStore.moveAside(path, at: clock.now())
+  /// Removes what a writer of either file left when it died; under the lock.
+  private func removeLeftovers() {
+    FileSystem.removeLeftoverTemporaryFiles(of: path)
+    FileSystem.removeLeftoverTemporaryFiles(of: openPath)
+  }
+
+  /// Renames the damaged file at `damaged` to a name no earlier damaged one has.
+  private func moveAside(_ damaged: String) throws(LedgerError) -> String {
+    try LedgerStore.moveAside(damaged, at: clock.now())
   }
 
   private func save(_ history: History) throws(LedgerError) {
-    try replace(with: history.fileBytes)
+    try replace(path, with: history.fileBytes)
   }
 
-  private func replace(with bytes: [UInt8]) throws(LedgerError) {
+  /// Removes the open file once its days are in `history.json`.
+  private func removeOpen() throws(LedgerError) {
     do {
-      try FileSystem.replaceAtomically(path, with: bytes)
+      try FileSystem.removeFile(openPath)
+    } catch  where error == .noSuchFileOrDirectory {
+      return
     } catch {
-      throw LedgerError(error, replacing: path)
+      throw .io(operation: "unlink", path: openPath, errno: error.rawValue)
+    }
+  }
+
+  private func replace(_ file: String, with bytes: [UInt8]) throws(LedgerError) {
+    do {
+      try FileSystem.replaceAtomically(file, with: bytes)
+    } catch {
+      throw LedgerError(error, replacing: file)
     }
   }
 }

@@ -84,7 +84,7 @@ struct HistoryDaysChangeTests {
     #expect(History.changingDays([today], inFile: Array(broken.utf8), keeps: keepAll) { _ in } == nil)
   }
 
-  @Test("The store changes today alone in a file of a year, and takes the whole way for a damaged one")
+  @Test("Today goes into the open file alone, folded in when the day closes; a damaged file is moved aside")
   func theStore() throws {
     let folder = try TemporaryDirectory()
     let store = HistoryStore(directory: folder.path)
@@ -96,13 +96,74 @@ struct HistoryDaysChangeTests {
     var expected = year
     expected.record(entry, for: "social", on: today)
     #expect(try store.load().value == expected)
-    #expect(try Array(String(contentsOfFile: store.path, encoding: .utf8).utf8) == expected.fileBytes)
+    #expect(try store.load(only: today...today).value.days == [today: expected.days[today]!])
+    // history.json is as it was; today is in the open file, in the same layout.
+    #expect(try Array(String(contentsOfFile: store.path, encoding: .utf8).utf8) == year.fileBytes)
+    let open = try Array(String(contentsOfFile: store.openPath, encoding: .utf8).utf8)
+    #expect(History(fileBytes: open, only: today...today)?.days == [today: expected.days[today]!])
 
+    // The next day closes today: it goes into history.json, and the open file holds tomorrow alone.
+    let tomorrow = today.adding(days: 1)!
+    #expect(
+      try store.update(days: [tomorrow], keeping: 366, today: tomorrow) {
+        $0.record(entry, for: "social", on: tomorrow)
+      } == [])
+    expected.record(entry, for: "social", on: tomorrow)
+    expected.forgetOldDays(keeping: 366, today: tomorrow)
+    #expect(try store.load().value == expected)
+    let folded = try Array(String(contentsOfFile: store.path, encoding: .utf8).utf8)
+    #expect(History(fileBytes: folded, only: today...tomorrow)?.days.keys.sorted() == [today])
+    let reopened = try Array(String(contentsOfFile: store.openPath, encoding: .utf8).utf8)
+    #expect(History(fileBytes: reopened, only: today...tomorrow)?.days.keys.sorted() == [tomorrow])
+
+    // A damaged history.json is left alone while only the open file is written, read as empty with a
+    // warning, and moved aside when the open day closes; the open days are kept.
     try "not a history".write(toFile: store.path, atomically: true, encoding: .utf8)
-    let warnings = try store.update(days: [today], keeping: 366, today: today) {
-      $0.record(entry, for: "social", on: today)
+    #expect(
+      try store.update(days: [tomorrow], keeping: 366, today: tomorrow) {
+        $0.record(entry, for: "social", on: tomorrow)
+      } == [])
+    let damaged = try store.load()
+    #expect(damaged.warnings.map(\.code) == ["history-unreadable"])
+    #expect(damaged.value.days.keys.sorted() == [tomorrow])
+    let after = tomorrow.adding(days: 1)!
+    let warnings = try store.update(days: [after], keeping: 366, today: after) {
+      $0.record(entry, for: "social", on: after)
     }
     #expect(warnings.map(\.code) == ["history-corrupt"])
+    #expect(try store.load().value.days.keys.sorted() == [tomorrow, after])
+    #expect(!FileManager.default.fileExists(atPath: store.openPath))
+
+    // A damaged open file: moved aside at the next save, history.json kept.
+    try "{".write(toFile: store.openPath, atomically: true, encoding: .utf8)
+    #expect(try store.load().warnings.map(\.code) == ["history-unreadable"])
+    let moved = try store.update(days: [after], keeping: 366, today: after) {
+      $0.record(entry, for: "social", on: after)
+    }
+    #expect(moved.map(\.code) == ["history-corrupt"])
+    #expect(try store.load().value.days.keys.sorted() == [tomorrow, after])
+  }
+
+  @Test("A forget that reaches the open days writes them first, and leaves no open file")
+  func forgetReachesTheOpenDays() throws {
+    let folder = try TemporaryDirectory()
+    let store = HistoryStore(directory: folder.path)
+    _ = try store.update(keeping: 366, today: today) { $0 = stored(days: 30) }
+    let yesterday = today.adding(days: -1)!
+    let entry = HistoryEntry(usedSeconds: 5, apps: ["New": 5], grants: 0)
+    let both: (inout History) -> Void = { history in
+      history.record(entry, for: "social", on: yesterday)
+      history.record(entry, for: "social", on: today)
+    }
+    _ = try store.update(days: [yesterday, today], keeping: 366, today: today, both)
+    #expect(FileManager.default.fileExists(atPath: store.openPath))
+    // Today stays (it is the limit); yesterday, an open day, goes.
+    let forgotten = try store.update(keeping: 366, today: today) { _ = $0.forget(before: nil, today: today) }
+    #expect(forgotten.value.days.keys.sorted() == [today])
+    #expect(try store.load().value == forgotten.value)
+    #expect(!FileManager.default.fileExists(atPath: store.openPath))
+    // Nothing is recorded for a forgotten day again, through the open file either.
+    _ = try store.update(days: [yesterday, today], keeping: 366, today: today, both)
     #expect(try store.load().value.days.keys.sorted() == [today])
   }
 }

@@ -96,8 +96,12 @@ struct MeterHistoryTests {
         }
       }
     }
-    let history = try String(contentsOfFile: sandbox.stateDirectory + "/history.json", encoding: .utf8)
-    #expect(!history.contains("xterm"), "no window names: \(history)")
+    // The days still saved are in history-open.json, the others in history.json: neither names a window.
+    let files = ["history.json", "history-open.json"].compactMap {
+      try? String(contentsOfFile: sandbox.stateDirectory + "/" + $0, encoding: .utf8)
+    }
+    #expect(!files.isEmpty)
+    for history in files { #expect(!history.contains("xterm"), "no window names: \(history)") }
   }
 
   @Test("Time in front across midnight is split between the two days, each day's split summing to its seconds")
