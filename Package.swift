@@ -40,9 +40,11 @@ let package = Package(
     .target(name: "Executor", dependencies: ["Spawn"]),
     // Double rounding in pure Swift calls into libm, which nothing else links for this module.
     .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "DBus", dependencies: ["CDBus", "Posix", "Spawn"]),
+    .target(name: "DBus", dependencies: ["CDBus", "Executor", "Posix", "Spawn"]),
     .target(name: "NotificationMarkup"),
-    .target(name: "Notifications", dependencies: ["DBus", "JSON", "NotificationMarkup", "Posix", "Spawn", "Version"]),
+    .target(
+      name: "Notifications",
+      dependencies: ["DBus", "Executor", "JSON", "NotificationMarkup", "Posix", "Spawn", "Version"]),
     .target(name: "DeepLink"),
     .target(name: "Localization", dependencies: ["JSON", "NotificationMarkup", "Posix"]),
     // What the service decides with, pure: rules, limits, downtime, the puzzle, the meter, the

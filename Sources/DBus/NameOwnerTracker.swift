@@ -1,3 +1,4 @@
+import Executor
 import Synchronization
 
 /// Follows which connection owns a well-known name, from `GetNameOwner` and `NameOwnerChanged`.
@@ -114,7 +115,8 @@ public final class NameOwnerTracker: Sendable {
         return nil
       }
       group.addTask {
-        try? await Task.sleep(for: timeout)
+        // Taken away with the owner's arrival: a wait that was not needed leaves no wake-up behind.
+        try? await CancellableSleep.sleep(for: timeout)
         return nil
       }
       // The owner may have arrived between the first check and the stream.

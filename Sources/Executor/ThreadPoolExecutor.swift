@@ -57,6 +57,8 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
   private var threads = 0
   /// The threads waiting on `ready`, the one keeping the time not among them.
   private var idleThreads = 0
+  /// The id of the last timer started (``startTimer(after:_:)``).
+  private var nextTimer: UInt64 = 0
   /// Whether an idle thread waits for the earliest delayed job, on `timerReady`.
   private var timerWaiter = false
 
@@ -122,7 +124,7 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
     let job = UnownedJob(job)
     let fromWorker = isWorker
     pthread_mutex_lock(lock)
-    if delayed.push(deadline, job) {
+    if delayed.push(deadline, .job(job)) {
       // The thread keeping the time must wait less now; when none does, the
       // calling pool thread takes that on once its job returns, or an idle
       // thread does.
@@ -133,6 +135,52 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
       }
     }
     pthread_mutex_unlock(lock)
+  }
+
+  /// Runs `callback` on one of the pool's threads once the monotonic clock
+  /// has gone on by `delay`, unless ``cancelTimer(_:)`` takes it away first.
+  ///
+  /// A `Task.sleep` cancelled early stays in the heap until its deadline and
+  /// wakes the pool then for nothing; a timer cancelled here leaves nothing
+  /// behind (see ``CancellableSleep``).
+  ///
+  /// - Returns: The timer's id, for ``cancelTimer(_:)``.
+  public func startTimer(after delay: Duration, _ callback: @escaping @Sendable () -> Void) -> UInt64 {
+    let deadline = ThreadPoolExecutor.monotonicDeadline(after: delay)
+    let fromWorker = isWorker
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    nextTimer &+= 1
+    let id = nextTimer
+    // As for a delayed job: the thread keeping the time looks again, or the calling pool thread
+    // takes that on once its job returns, or an idle thread does.
+    if delayed.push(deadline, .timer(id, callback)) {
+      if timerWaiter {
+        pthread_cond_signal(timerReady)
+      } else if !fromWorker {
+        if idleThreads > 0 { pthread_cond_signal(ready) } else { startThreadIfAllowed() }
+      }
+    }
+    return id
+  }
+
+  /// Takes the timer `id` away; `false` when it fired already (or never was).
+  @discardableResult
+  public func cancelTimer(_ id: UInt64) -> Bool {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    // The thread keeping the time waits on for the next deadline, or for none: it is told when
+    // the earliest went, at the moment of the cancel, not at the timer's time.
+    guard let wasEarliest = delayed.remove(timer: id) else { return false }
+    if wasEarliest && timerWaiter { pthread_cond_signal(timerReady) }
+    return true
+  }
+
+  /// How many delayed jobs and timers wait for their time.
+  public var waitingDeadlines: Int {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    return delayed.count
   }
 
   /// Whether the calling thread is one of this pool's.
@@ -166,7 +214,14 @@ public final class ThreadPoolExecutor: TaskExecutor, SchedulingExecutor, @unchec
     let executor = asUnownedTaskExecutor()
     pthread_mutex_lock(lock)
     while true {
-      delayed.moveDue(before: ThreadPoolExecutor.monotonicNow(), into: &jobs)
+      let fired = delayed.moveDue(before: ThreadPoolExecutor.monotonicNow(), into: &jobs)
+      if !fired.isEmpty {
+        // A timer's callback resumes a task, which queues a job: never with the lock held.
+        pthread_mutex_unlock(lock)
+        for callback in fired { callback() }
+        pthread_mutex_lock(lock)
+        continue
+      }
       if let job = jobs.popFirst() {
         // Whoever kept the time is busy now: an idle thread takes that on.
         if !timerWaiter && delayed.earliest != nil && idleThreads > 0 { pthread_cond_signal(ready) }
@@ -245,12 +300,18 @@ private struct JobQueue {
   }
 }
 
-/// The delayed jobs, in a binary min-heap on their deadlines (ties in the order they came).
+/// The delayed jobs and the timers, in a binary min-heap on their deadlines (ties in the order they came).
 private struct DelayedJobs {
+  /// What is due at a deadline: a job to queue, or a timer's callback to run.
+  enum Work {
+    case job(UnownedJob)
+    case timer(UInt64, @Sendable () -> Void)
+  }
+
   private struct Entry {
     var deadline: UInt64
     var order: UInt64
-    var job: UnownedJob
+    var work: Work
 
     func isBefore(_ other: Entry) -> Bool {
       deadline != other.deadline ? deadline < other.deadline : order < other.order
@@ -260,41 +321,71 @@ private struct DelayedJobs {
   private var heap: [Entry] = []
   private var nextOrder: UInt64 = 0
 
-  /// The earliest deadline, if any job waits.
+  /// The earliest deadline, if any job or timer waits.
   var earliest: UInt64? { heap.first?.deadline }
+  var count: Int { heap.count }
 
-  /// Adds `job`; returns whether it is now the earliest.
-  mutating func push(_ deadline: UInt64, _ job: UnownedJob) -> Bool {
-    heap.append(Entry(deadline: deadline, order: nextOrder, job: job))
+  /// Adds `work`; returns whether it is now the earliest.
+  mutating func push(_ deadline: UInt64, _ work: Work) -> Bool {
+    heap.append(Entry(deadline: deadline, order: nextOrder, work: work))
     nextOrder &+= 1
-    var child = heap.count - 1
+    return siftUp(heap.count - 1) == 0
+  }
+
+  /// Moves every job due at `now` to `queue`, earliest first; returns the callbacks of the timers due.
+  mutating func moveDue(before now: UInt64, into queue: inout JobQueue) -> [@Sendable () -> Void] {
+    var fired: [@Sendable () -> Void] = []
+    while let first = heap.first, first.deadline <= now {
+      switch first.work {
+      case .job(let job): queue.append(job)
+      case .timer(_, let callback): fired.append(callback)
+      }
+      remove(at: 0)
+    }
+    return fired
+  }
+
+  /// Removes the timer `id`; whether it was the earliest, `nil` when it is not here.
+  mutating func remove(timer id: UInt64) -> Bool? {
+    guard
+      let index = heap.firstIndex(where: { entry in
+        if case .timer(let entryID, _) = entry.work { entryID == id } else { false }
+      })
+    else { return nil }
+    remove(at: index)
+    return index == 0
+  }
+
+  private mutating func remove(at index: Int) {
+    let last = heap.removeLast()
+    guard index < heap.count else { return }
+    heap[index] = last
+    if siftUp(index) == index { siftDown(index) }
+  }
+
+  /// Moves the entry at `index` up while it is before its parent; returns where it ended.
+  private mutating func siftUp(_ index: Int) -> Int {
+    var child = index
     while child > 0 {
       let parent = (child - 1) / 2
       guard heap[child].isBefore(heap[parent]) else { break }
       heap.swapAt(child, parent)
       child = parent
     }
-    return child == 0
+    return child
   }
 
-  /// Moves every job due at `now` to `queue`, earliest first.
-  mutating func moveDue(before now: UInt64, into queue: inout JobQueue) {
-    while let first = heap.first, first.deadline <= now {
-      queue.append(first.job)
-      let last = heap.removeLast()
-      guard !heap.isEmpty else { break }
-      heap[0] = last
-      var parent = 0
-      while true {
-        let left = 2 * parent + 1
-        let right = left + 1
-        var smallest = parent
-        if left < heap.count && heap[left].isBefore(heap[smallest]) { smallest = left }
-        if right < heap.count && heap[right].isBefore(heap[smallest]) { smallest = right }
-        guard smallest != parent else { break }
-        heap.swapAt(parent, smallest)
-        parent = smallest
-      }
+  private mutating func siftDown(_ index: Int) {
+    var parent = index
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count && heap[left].isBefore(heap[smallest]) { smallest = left }
+      if right < heap.count && heap[right].isBefore(heap[smallest]) { smallest = right }
+      guard smallest != parent else { break }
+      heap.swapAt(parent, smallest)
+      parent = smallest
     }
   }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) public import _Concurrency
 
 /// The executors of the `shieldbridge` binary: the platform's main executor,
@@ -18,7 +19,14 @@ public enum ThreadPoolExecutorFactory: ExecutorFactory {
 
   /// Four threads at most: the service runs a handful of tasks at a time,
   /// and one may block for a moment (a file lock, a short child).
-  public static var defaultExecutor: any TaskExecutor { pool }
+  public static var defaultExecutor: any TaskExecutor {
+    installed.withLock { $0 = pool }
+    return pool
+  }
 
   private static let pool = ThreadPoolExecutor(maximumThreads: 4)
+
+  /// The pool once the runtime took it as the default executor; `nil` in a
+  /// process that did not install the factory (the tests), whose tasks run on the platform's.
+  static let installed = Mutex<ThreadPoolExecutor?>(nil)
 }

@@ -48,6 +48,56 @@ struct ThreadPoolExecutorTests {
   }
 }
 
+/// Issue 40, point 2: a timeout that was not needed leaves no timer behind.
+@Suite("The pool's timers: they fire in the order of their deadlines, and a cancelled one never does")
+struct PoolTimerTests {
+  @Test("Timers fire in order; the cancelled ones, the earliest among them, never; a fired one cannot be cancelled")
+  func cancelled() async throws {
+    let pool = ThreadPoolExecutor(maximumThreads: 2)
+    let fired = Shared<[Int]>([])
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    var ids: [Int: UInt64] = [:]
+    for index in (0..<10).reversed() {
+      ids[index] = pool.startTimer(after: .milliseconds(20 * index + 20)) {
+        fired.value.withLock { $0.append(index) }
+        continuation.yield(index)
+      }
+    }
+    // The earliest and two others, taken away before they are due.
+    for index in [0, 4, 7] { #expect(pool.cancelTimer(ids[index]!)) }
+    var seen: [Int] = []
+    for await index in stream {
+      seen.append(index)
+      if index == 9 { break }
+    }
+    #expect(seen == [1, 2, 3, 5, 6, 8, 9])
+    #expect(fired.value.withLock { $0 } == [1, 2, 3, 5, 6, 8, 9])
+    #expect(!pool.cancelTimer(ids[9]!))
+  }
+
+  @Test("A sleep on the pool ends at its time, or at once when its task is cancelled, leaving no timer")
+  func sleep() async throws {
+    let pool = ThreadPoolExecutor(maximumThreads: 2)
+    try await CancellableSleep.sleep(for: .milliseconds(20), on: pool)
+    #expect(pool.waitingDeadlines == 0)
+    let start = ContinuousClock.now
+    let sleeper = Task { () async -> Bool in
+      do {
+        try await CancellableSleep.sleep(for: .seconds(600), on: pool)
+        return false
+      } catch {
+        return true
+      }
+    }
+    // Cancelled once its timer waits (or before: then it ends at once all the same).
+    while pool.waitingDeadlines == 0 && ContinuousClock.now - start < .seconds(10) { await Task.yield() }
+    sleeper.cancel()
+    #expect(await sleeper.value)
+    #expect(pool.waitingDeadlines == 0)
+    #expect(ContinuousClock.now - start < .seconds(600))
+  }
+}
+
 /// A value behind a lock that sendable closures can share.
 private final class Shared<Value: Sendable>: Sendable {
   let value: Mutex<Value>

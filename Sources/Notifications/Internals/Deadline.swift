@@ -1,3 +1,4 @@
+import Executor
 import Synchronization
 
 /// Runs `body` and stops waiting for it after `timeout`.
@@ -22,8 +23,8 @@ func withDeadline<T: Sendable>(
       race.finish(outcome)
     }
     let timer = Task {
-      try? await Task.sleep(for: timeout)
-      guard !Task.isCancelled else { return }
+      // Taken away with the answer: a call answered in time leaves no wake-up behind.
+      guard (try? await CancellableSleep.sleep(for: timeout)) != nil else { return }
       if race.finish(.failure(failure)) { work.cancel() }
     }
     race.onFinish { timer.cancel() }
