@@ -1,3 +1,4 @@
+import Localization
 import Version
 
 extension Command {
@@ -40,14 +41,15 @@ extension Command {
         return Ending(status: .success, output: "\(name) \(shieldBridgeVersion)")
       }
       guard let next = command.subcommands.first(where: { $0.name == first }) else {
-        return Ending(status: .usage, error: "\(name): unknown command '\(first)'\n\n\(command.usage(path: path))")
+        return Ending(
+          status: .usage, error: "\(name): \(Output.text(.unknownCommand(first)))\n\n\(command.usage(path: path))")
       }
       command = next
       path.append(next.name)
       remaining = remaining.dropFirst()
     }
     guard let leaf = command.leaf?() else {
-      return Ending(status: .usage, error: "\(name): missing command\n\n\(command.usage(path: path))")
+      return Ending(status: .usage, error: "\(name): \(Output.text(.missingCommand))\n\n\(command.usage(path: path))")
     }
     do {
       guard let parsed = try command.parse(remaining, options: leaf.options) else {

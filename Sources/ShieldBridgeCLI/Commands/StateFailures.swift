@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Model
 import ShieldBridge
 import Store
@@ -9,14 +10,15 @@ import Store
 extension CommandFailure {
   /// `EX_CONFIG`: the file, key path and problem.
   init(_ error: ConfigurationError) {
-    self.init(error.description, exitCode: .configError)
+    self.init(.configRefused(file: error.file, key: error.keyPath, problem: error.problem), exitCode: .configError)
   }
 
   /// `EX_IOERR` for the state directory; `EX_TEMPFAIL` when another process
   /// holds the lock, or a grant must wait (used up, not at the limit).
   init(_ error: LedgerError) {
     switch error {
-    case .lockTimeout, .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
+    case .lockTimeout(let path): self.init(.ledgerLocked(path: path), exitCode: .tryAgain)
+    case .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
     default: self.init(error.description, exitCode: .ioError)
     }
   }
@@ -34,7 +36,7 @@ extension CommandFailure {
 func loadConfiguration() throws(CommandFailure) -> Configuration {
   do {
     let loaded = try Configuration.load()
-    for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    for warning in loaded.warnings { Output.warn(warning) }
     return loaded.configuration
   } catch {
     throw CommandFailure(error)
@@ -64,5 +66,5 @@ func loadLedger(_ store: LedgerStore) throws(CommandFailure) -> Ledger {
 
 /// Prints what the ledger reported while it went on (a damaged file kept aside).
 func report(_ warnings: [LedgerWarning]) {
-  for warning in warnings { Output.err("shieldbridge: warning: \(warning)") }
+  for warning in warnings { Output.warn(warning) }
 }
