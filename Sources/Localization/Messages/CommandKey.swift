@@ -22,6 +22,7 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case configRefusedFile = "error.config-refused-file"
   case warning = "error.warning"
   case ledgerLocked = "error.ledger-locked"
+  case configLocked = "error.config-locked"
   case noConfigDirectory = "error.no-config-directory"
   case noSuchRule = "error.no-such-rule"
   case noSuchApp = "error.no-such-app"
@@ -191,6 +192,14 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       (
         "Error: another process holds the lock of today's figures. {path} is the file.",
         .init("{path}: another shieldbridge process holds the ledger lock; try again")
+      )
+    case .configLocked:
+      (
+        "Error: another edit of config.json held its lock for the whole wait. {lock} is the lock file, {seconds} "
+          + "a number.",
+        .init(
+          "another edit held {lock} for {seconds} second; try again",
+          plural: "another edit held {lock} for {seconds} seconds; try again")
       )
     case .noConfigDirectory:
       (

@@ -52,6 +52,9 @@ extension CommandMessage {
   }
   public static func warning(_ warning: String) -> Self { Self(.warning, ["warning": warning]) }
   public static func ledgerLocked(path: String) -> Self { Self(.ledgerLocked, ["path": path]) }
+  public static func configLocked(lock: String, seconds: Int) -> Self {
+    Self(.configLocked, ["lock": lock], count: seconds, as: "seconds")
+  }
   public static let noConfigDirectory = Self(.noConfigDirectory)
   public static func noSuchRule(_ rule: String) -> Self { Self(.noSuchRule, ["rule": rule]) }
   public static func noSuchApp(rule: String, app: String) -> Self { Self(.noSuchApp, ["rule": rule, "app": app]) }

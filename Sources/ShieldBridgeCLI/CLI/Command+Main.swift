@@ -19,7 +19,9 @@ extension Command {
   /// runs the leaf, and prints what ``run(_:)`` returns.
   func main(_ arguments: [String]) async -> ExitCode {
     let ending = await run(arguments)
+    // machine output: the English --help and the version, or a failure's message rendered from the catalogs.
     if let output = ending.output { Output.out(output) }
+    // machine output: as above, the failure's message is rendered already.
     if let error = ending.error { Output.err(error) }
     return ending.status
   }

@@ -25,8 +25,10 @@ extension Output {
   static var currentLocalizer: Localizer { localizer ?? processLocalizer }
 
   /// Writes `message` in the user's language, as a line of its own, after `indent` spaces.
-  static func say(_ message: CommandMessage, to stream: Stream = .out, indent: Int = 0) {
-    let line = String(repeating: " ", count: indent) + text(message)
+  ///
+  /// - Parameter prefix: The program's name before the message, such as `shieldbridge status: `; not translated.
+  static func say(_ message: CommandMessage, to stream: Stream = .out, indent: Int = 0, prefix: String = "") {
+    let line = String(repeating: " ", count: indent) + prefix + text(message)
     switch stream {
     case .out: out(line)
     case .err: err(line)

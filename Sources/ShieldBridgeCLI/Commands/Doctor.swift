@@ -26,7 +26,7 @@ extension Command {
       if invocation[\.json] {
         var members = diagnosis.json.objectValue ?? []
         members.append(("installation", installation.json))
-        // Machine output: the same JSON in every language.
+        // machine output: the same JSON in every language.
         Output.out(JSONValue.object(members).serialized)
       } else {
         for message in DoctorText.messages(diagnosis) + installation.reportMessages { Output.say(message) }

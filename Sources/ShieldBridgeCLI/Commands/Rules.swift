@@ -247,6 +247,11 @@ func runEdit(
   let edited: EditedConfiguration
   do {
     edited = try Configuration.edit(at: path, edit)
+  } catch .busy {
+    // The editor's lock beside config.json, as Configuration.edit takes it.
+    let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    let seconds = Int(Configuration.editLockTimeout.components.seconds)
+    throw CommandFailure(.configLocked(lock: folder + "/config.lock", seconds: seconds), exitCode: .tryAgain)
   } catch {
     throw CommandFailure(error)
   }

@@ -78,8 +78,8 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
 
   if invocation[\.json] {
     // The JSON says it as "service": false; the line is for whoever reads stderr.
-    if usage.noService { Output.err("shieldbridge status: " + Output.text(StatusUsage.noService)) }
-    // Machine output: one line of JSON, the same in every language.
+    if usage.noService { Output.say(StatusUsage.noService, to: .err, prefix: "shieldbridge status: ") }
+    // machine output: one line of JSON, the same in every language.
     Output.out(usage.json(adding: status).serialized)
     return .success
   }
