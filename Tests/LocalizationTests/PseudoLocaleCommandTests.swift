@@ -115,8 +115,23 @@ struct PseudoLocaleCommandTests {
       expectPseudo(result, status: 78)
       #expect(result.error.contains("config.json: rules[0].grantMinutes: "), "\(result.error)")
     }
-    let syntax = try Home(config: "{")
-    expectPseudo(try await syntax.run(["status"]), status: 78)
+    for config in ["{", #"{"rules": []}"#, #"{"rules": [{"name": "social", "apps": []}]}"#] {
+      let result = try await Home(config: config).run(["status"])
+      expectPseudo(result, status: 78)
+      // The reader's problem is said in the pseudo-locale too, not only the frame around it.
+      #expect(result.error.split(separator: "[").count >= 3, "\(result.error)")
+    }
+    let choice = try await Home(config: #"{"rules": [{"name": "a", "apps": ["b"], "onLimit": "explode"}]}"#)
+      .run(["status"])
+    expectPseudo(choice, status: 78)
+  }
+
+  @Test("A key config.json does not know is a warning in the user's language, and status goes on")
+  func unknownKey() async throws {
+    let home = try Home(config: #"{"rules": [{"name": "social", "apps": ["a"], "dailyLimit": 5}]}"#)
+    let result = try await home.run(["status"])
+    expectPseudo(result, status: 0)
+    #expect(result.error.contains(#"rules[0].dailyLimit: ûñķñöŵñ ķéý"#), "\(result.error)")
   }
 
   @Test("A wrong command, option or value is said in the user's language")
@@ -126,7 +141,9 @@ struct PseudoLocaleCommandTests {
       ["bogus"], ["rules"], ["status", "--bogus"], ["status", "extra"], ["rules", "add"], ["rules", "add", "x"],
       ["rules", "add", "x", "--app"], ["rules", "add", "x", "--app", "A", "--max", "many"],
       ["rules", "add", "x", "--app", "A", "--on-limit", "explode"], ["rules", "add-app", "social"],
-      ["status", "--json=yes"],
+      ["status", "--json=yes"], ["rules", "add", "x", "--app", "A", "--limit", "90s"],
+      ["rules", "add", "x", "--app", "A", "--limit", "30s"], ["rules", "add", "x", "--app", "A", "--grant", "5x"],
+      ["rules", "add", "x", "--app", "A", "--warn", "m5"], ["rules", "add", "x", "--app", "A", "--limit", ""],
     ] {
       let result = try await home.run(arguments)
       expectPseudo(result, status: 64, usage: true)

@@ -30,6 +30,22 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case unkeepable = "error.unkeepable"
   case needAppOrSite = "error.need-app-or-site"
   case giveAtLeastOne = "error.give-at-least-one"
+  // config.json's problems
+  case wholeNumber = "config.whole-number"
+  case wholeNumberDigits = "config.whole-number-digits"
+  case configChoice = "config.choice"
+  case notJSON = "config.not-json"
+  case noRules = "config.no-rules"
+  case noApps = "config.no-apps"
+  case unknownKey = "config.unknown-key"
+  case unknownKeySuggestion = "config.unknown-key-suggestion"
+  // durations typed on the command line
+  case durationEmpty = "duration.error-empty"
+  case durationTooLong = "duration.error-too-long"
+  case durationNotDuration = "duration.error-not-duration"
+  case durationNoUnit = "duration.error-no-unit"
+  case durationNotWhole = "duration.error-not-whole"
+  case durationNotWholeUnder = "duration.error-not-whole-under"
   // durations
   case hours = "duration.hours"
   case minutes = "duration.minutes"
@@ -232,6 +248,79 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
             + "{rule}' to start it with the app whose window you bring to the front")
       )
     case .giveAtLeastOne: ("Error. {option} is an option such as --app.", .init("give at least one {option}"))
+    // config.json's problems
+    case .wholeNumber:
+      (
+        "What is wrong at a key of config.json (after the file and the key). {low} and {high} are numbers, "
+          + "{found} the value found there.",
+        .init("expected a whole number from {low} to {high}, found {found}")
+      )
+    case .wholeNumberDigits:
+      (
+        "As config.whole-number, for a number written with a fraction or an exponent, such as 5.0.",
+        .init(
+          "expected a whole number from {low} to {high}, found {found} (a whole number is written as digits alone, "
+            + "without a fraction or an exponent)")
+      )
+    case .configChoice:
+      (
+        "What is wrong at a key of config.json. {names} are the values it takes (keep them as they are), {found} "
+          + "the value found.",
+        .init("expected one of {names}, found {found}")
+      )
+    case .notJSON:
+      ("config.json is not JSON. {detail} is the parser's technical detail.", .init("not valid JSON: {detail}"))
+    case .noRules:
+      (
+        "config.json has \"rules\": []. Keep \"rules\" as it is: it is the key.",
+        .init("expected at least one rule; leave out \"rules\" for the built-in default rule")
+      )
+    case .noApps: ("A rule in config.json without apps.", .init("expected at least one app"))
+    case .unknownKey:
+      (
+        "A warning: config.json has a key this version does not know. {file} is the file, {key} the key path.",
+        .init("{file}: {key}: unknown key, ignored")
+      )
+    case .unknownKeySuggestion:
+      (
+        "As config.unknown-key, with the known key nearest to it. {suggestion} is that key; keep it as it is.",
+        .init("{file}: {key}: unknown key, ignored; did you mean \"{suggestion}\"?")
+      )
+    // durations typed on the command line
+    case .durationEmpty:
+      (
+        "A duration option (--limit, --grant, --warn) was given nothing. Keep 90s, 5m and 1h30m as they are: it "
+          + "is what the user types.",
+        .init("expected a duration such as 90s, 5m or 1h30m, found nothing")
+      )
+    case .durationTooLong:
+      (
+        "As duration.error-empty. {text} is what was typed.",
+        .init("'{text}' is too long for a duration such as 90s, 5m or 1h30m")
+      )
+    case .durationNotDuration:
+      (
+        "As duration.error-empty. {text} is what was typed.",
+        .init("expected a duration such as 90s, 5m or 1h30m, found '{text}'")
+      )
+    case .durationNoUnit:
+      (
+        "A duration typed without its unit. Keep h, m and s as they are.",
+        .init("'{text}' ends without a unit: write h, m or s after the number")
+      )
+    case .durationNotWhole:
+      (
+        "A duration that is no whole number of minutes. {below} and {above} are the whole minutes around it; "
+          + "keep the “m” after them.",
+        .init(
+          "'{text}' is not a whole number of minutes, which is what the configuration holds; write {below}m or {above}m"
+        )
+      )
+    case .durationNotWholeUnder:
+      (
+        "As duration.error-not-whole, under a minute: {above} is 1.",
+        .init("'{text}' is not a whole number of minutes, which is what the configuration holds; write {above}m")
+      )
     // durations
     case .hours:
       (

@@ -1,3 +1,4 @@
+import Config
 import Localization
 
 /// The writer of what a person reads: catalog messages only, in the user's language.
@@ -47,7 +48,12 @@ extension Output {
 
   /// A warning on stderr about a file still used: `shieldbridge: warning: …`.
   static func warn(_ warning: some CustomStringConvertible) {
-    err("shieldbridge: " + text(.warning(warning.description)))
+    say(.warning(warning.description), to: .err, prefix: "shieldbridge: ")
+  }
+
+  /// A warning about `config.json`, in the user's language where it is known as values.
+  static func warn(_ warning: ConfigurationWarning) {
+    say(ConfigurationText.warning(warning), to: .err, prefix: "shieldbridge: ")
   }
 }
 

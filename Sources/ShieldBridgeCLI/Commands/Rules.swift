@@ -197,7 +197,8 @@ func settings(_ invocation: Invocation<RuleSettingOptions>) throws(CommandFailur
     do {
       return try DurationText.minutes(text)
     } catch {
-      throw .usage(.optionProblem(option: invocation.options[keyPath: key].name, problem: "\(error)"))
+      throw .usage(
+        .optionProblem(option: invocation.options[keyPath: key].name, problem: ConfigurationText.problem(error)))
     }
   }
   return RuleSettings(

@@ -10,7 +10,9 @@ import Store
 extension CommandFailure {
   /// `EX_CONFIG`: the file, key path and problem.
   init(_ error: ConfigurationError) {
-    self.init(.configRefused(file: error.file, key: error.keyPath, problem: error.problem), exitCode: .configError)
+    self.init(
+      .configRefused(file: error.file, key: error.keyPath, problem: ConfigurationText.problem(error)),
+      exitCode: .configError)
   }
 
   /// `EX_IOERR` for the state directory; `EX_TEMPFAIL` when another process
