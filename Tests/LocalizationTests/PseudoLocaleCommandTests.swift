@@ -162,6 +162,12 @@ struct PseudoLocaleCommandTests {
     #expect(result.error.contains(home.configFolder + "/config.lock"), "\(result.error)")
   }
 
+  @Test("A command that needs the service says in the user's language that there is no bus to find it on")
+  func noBusForTheService() async throws {
+    let result = try await Home(config: Self.config).run(["shield", "--app", "Firefox"])
+    expectPseudo(result, status: 69)
+  }
+
   @Test("With no service, status says so first, and on stderr beside --json")
   func noService() async throws {
     let home = try Home(config: Self.config)

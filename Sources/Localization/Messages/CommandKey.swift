@@ -30,6 +30,12 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case unkeepable = "error.unkeepable"
   case needAppOrSite = "error.need-app-or-site"
   case giveAtLeastOne = "error.give-at-least-one"
+  case noBusForService = "error.service-no-bus"
+  case serviceBadAnswer = "error.service-bad-answer"
+  case noServiceRunning = "error.service-not-running"
+  case serviceNoAnswer = "error.service-no-answer"
+  case serviceConfigurationRefused = "error.service-configuration-refused"
+  case serviceCannotStart = "error.service-cannot-start"
   // config.json's problems
   case wholeNumber = "config.whole-number"
   case wholeNumberDigits = "config.whole-number-digits"
@@ -248,6 +254,39 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
             + "{rule}' to start it with the app whose window you bring to the front")
       )
     case .giveAtLeastOne: ("Error. {option} is an option such as --app.", .init("give at least one {option}"))
+    case .noBusForService:
+      (
+        "Error of a command that asks the running service (shieldbridge shield, open). {error} is the technical "
+          + "detail.",
+        .init("no message bus to find the service on: {error}")
+      )
+    case .serviceBadAnswer:
+      (
+        "As error.service-no-bus: the service answered something else than expected.",
+        .init("the service's answer: {error}")
+      )
+    case .noServiceRunning:
+      (
+        "Error of a command that needs the service when none runs. Keep the commands as they are.",
+        .init(
+          "no ShieldBridge service is running on the bus; start it with 'shieldbridge serve' (or 'systemctl --user "
+            + "start shieldbridge')")
+      )
+    case .serviceNoAnswer: ("As error.service-no-bus.", .init("the service did not answer: {error}"))
+    case .serviceConfigurationRefused:
+      (
+        "The bus could not start the service because config.json is refused. {problem} is the refusal, with the "
+          + "file and the key.",
+        .init("the ShieldBridge service could not start because of its configuration: {problem}")
+      )
+    case .serviceCannotStart:
+      (
+        "The bus could not start the service for another reason. {error} is the technical detail; keep the "
+          + "command as it is.",
+        .init(
+          "the message bus could not start the ShieldBridge service ({error}); its own messages are in the journal "
+            + "('journalctl --user -u shieldbridge') or on the bus's stderr")
+      )
     // config.json's problems
     case .wholeNumber:
       (
