@@ -41,13 +41,14 @@ struct PseudoLocaleCommandTests {
     }
   }
 
-  /// Two rules: apps and sites, a limit by weekday, a pause, no warning.
+  /// Two rules: apps and sites, no warning; a limit by weekday, a pause, downtime all day.
   private static let config = """
     {"rules": [
       {"name": "social", "apps": [{"name": "Instagram", "class": "instagram", "sites": ["instagram.com"]}, "TikTok"],
        "dailyLimitMinutes": 5, "warnMinutes": 0},
-      {"name": "chat", "apps": ["Telegram"], "dailyLimitMinutes": 30, "maxGrantsPerDay": 1, "pauseSeconds": 10,
-       "onLimit": "notify"}
+      {"name": "chat", "apps": ["Telegram"], "dailyLimitMinutes": {"mon-fri": 30, "sat,sun": 60},
+       "maxGrantsPerDay": 1, "pauseSeconds": 10, "onLimit": "notify",
+       "downtime": [{"from": "00:00", "to": "23:59"}]}
     ]}
     """
 
@@ -80,6 +81,7 @@ struct PseudoLocaleCommandTests {
     let result = try await home.run(["status"])
     expectPseudo(result, status: 0)
     #expect(result.output.contains("[social: Instagram, TikTok; šîţéš: instagram.com "), "\(result.output)")
+    #expect(result.output.contains("  [ðöŵñţîɱé "), "\(result.output)")
     expectPseudo(try await Home(config: nil).run(["status"]), status: 0)
     expectPseudo(try await Home(config: "{}").run(["status"]), status: 0)
   }
