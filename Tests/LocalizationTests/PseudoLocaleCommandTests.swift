@@ -164,6 +164,16 @@ struct PseudoLocaleCommandTests {
     #expect(result.error.contains(home.configFolder + "/config.lock"), "\(result.error)")
   }
 
+  @Test("Without a state directory, status says which variables to set")
+  func noStateDirectory() async throws {
+    let home = try Home(config: Self.config)
+    var environment = home.environment
+    environment["HOME"] = ""
+    environment["XDG_STATE_HOME"] = ""
+    let result = try await ShieldBridgeTool.run(["status"], environment: environment)
+    expectPseudo(result, status: 74)
+  }
+
   @Test("A command that needs the service says in the user's language that there is no bus to find it on")
   func noBusForTheService() async throws {
     let result = try await Home(config: Self.config).run(["shield", "--app", "Firefox"])

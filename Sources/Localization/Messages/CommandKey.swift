@@ -24,6 +24,7 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case ledgerLocked = "error.ledger-locked"
   case configLocked = "error.config-locked"
   case noConfigDirectory = "error.no-config-directory"
+  case noStateDirectory = "error.no-state-directory"
   case noSuchRule = "error.no-such-rule"
   case noSuchApp = "error.no-such-app"
   case noSuchSite = "error.no-such-site"
@@ -227,6 +228,11 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       (
         "Error. Keep XDG_CONFIG_HOME and HOME as they are: they are variable names.",
         .init("cannot find the configuration directory: set XDG_CONFIG_HOME or HOME to an absolute path")
+      )
+    case .noStateDirectory:
+      (
+        "Error: where today's figures are kept cannot be found. Keep XDG_STATE_HOME and HOME as they are.",
+        .init("cannot find the state directory: set XDG_STATE_HOME or HOME to an absolute path")
       )
     case .noSuchRule:
       (

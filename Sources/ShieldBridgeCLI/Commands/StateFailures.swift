@@ -20,6 +20,7 @@ extension CommandFailure {
   init(_ error: LedgerError) {
     switch error {
     case .lockTimeout(let path): self.init(.ledgerLocked(path: path), exitCode: .tryAgain)
+    case .noStateDirectory: self.init(CommandMessage(.noStateDirectory), exitCode: .ioError)
     case .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
     default: self.init(error.description, exitCode: .ioError)
     }
