@@ -155,6 +155,30 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case extensionUnpacked = "doctor.extension-unpacked"
   case extensionSourceTree = "doctor.extension-source-tree"
 
+  /// The commands a message tells the user to type, as placeholder values: no translation can change them.
+  var commands: [String: String] {
+    switch self {
+    case .noConfiguration: ["command": "shieldbridge setup"]
+    case .runSetup: ["command": "shieldbridge setup"]
+    case .seeDoctor: ["command": "shieldbridge doctor"]
+    case .limitations: ["command": "shieldbridge desktop --once"]
+    case .noSuchRule: ["command": "shieldbridge rules list"]
+    case .startRule:
+      [
+        "setup": "shieldbridge setup", "add": "shieldbridge rules add NAME --app APP",
+        "pick": "shieldbridge rules pick NAME",
+      ]
+    case .loosens: ["command": "shieldbridge status"]
+    case .noServiceRunning: ["serve": "shieldbridge serve", "systemctl": "systemctl --user start shieldbridge"]
+    case .serviceCannotStart: ["command": "journalctl --user -u shieldbridge"]
+    case .startSystemd: ["command": "systemctl --user enable --now shieldbridge"]
+    case .startNothing: ["command": "shieldbridge serve"]
+    case .hostMissing: ["make": "make install-user", "script": "scripts/install-native-host user"]
+    case .needAppOrSite: ["app": "--app APP", "site": "--site SITE"]
+    default: [:]
+    }
+  }
+
   /// The English source, as the catalogs look it up.
   public var source: MessageSource { definition.source }
 
@@ -236,8 +260,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .noSuchRule:
       (
-        "Error. {rule} is the rule's name; keep the command as it is.",
-        .init("no rule is named \"{rule}\"; 'shieldbridge rules list' shows them")
+        "Error. {rule} is the rule's name; {command} is the command to type.",
+        .init("no rule is named \"{rule}\"; '{command}' shows them")
       )
     case .noSuchApp:
       ("Error. {rule} is a rule's name, {app} an app's.", .init("the rule \"{rule}\" lists no app \"{app}\""))
@@ -253,11 +277,11 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .needAppOrSite:
       (
-        "Error of 'rules add' without --app or --site. Keep the options and the command as they are; {rule} is "
-          + "the rule's name.",
+        "Error of 'rules add' without --app or --site. {app} and {site} are the options, {command} the command "
+          + "that starts the rule from a window.",
         .init(
-          "a rule covers at least one app or site: give --app APP or --site SITE, or run 'shieldbridge rules pick "
-            + "{rule}' to start it with the app whose window you bring to the front")
+          "a rule covers at least one app or site: give {app} or {site}, or run '{command}' to start it with the "
+            + "app whose window you bring to the front")
       )
     case .giveAtLeastOne: ("Error. {option} is an option such as --app.", .init("give at least one {option}"))
     case .noBusForService:
@@ -273,10 +297,9 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .noServiceRunning:
       (
-        "Error of a command that needs the service when none runs. Keep the commands as they are.",
+        "Error of a command that needs the service when none runs. The placeholders are the commands to type.",
         .init(
-          "no ShieldBridge service is running on the bus; start it with 'shieldbridge serve' (or 'systemctl --user "
-            + "start shieldbridge')")
+          "no ShieldBridge service is running on the bus; start it with '{serve}' (or '{systemctl}')")
       )
     case .serviceNoAnswer: ("As error.service-no-bus.", .init("the service did not answer: {error}"))
     case .serviceConfigurationRefused:
@@ -287,11 +310,11 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .serviceCannotStart:
       (
-        "The bus could not start the service for another reason. {error} is the technical detail; keep the "
-          + "command as it is.",
+        "The bus could not start the service for another reason. {error} is the technical detail; {command} is the "
+          + "command to type.",
         .init(
           "the message bus could not start the ShieldBridge service ({error}); its own messages are in the journal "
-            + "('journalctl --user -u shieldbridge') or on the bus's stderr")
+            + "('{command}') or on the bus's stderr")
       )
     // config.json's problems
     case .wholeNumber:
@@ -396,8 +419,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .noConfiguration:
       (
-        "shieldbridge status when there is no config.json. Keep the command as it is.",
-        .init("no config.json yet: run 'shieldbridge setup' to choose the apps and sites to limit")
+        "shieldbridge status when there is no config.json. {command} is the command to type.",
+        .init("no config.json yet: run '{command}' to choose the apps and sites to limit")
       )
     case .noRuleInFile:
       (
@@ -411,8 +434,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .runSetup:
       (
-        "shieldbridge status, after the line that no rule is set. Keep the command as it is.",
-        .init("Run 'shieldbridge setup' to choose the apps and sites to limit and how much.")
+        "shieldbridge status, after the line that no rule is set. {command} is the command to type.",
+        .init("Run '{command}' to choose the apps and sites to limit and how much.")
       )
     case .today: ("shieldbridge status: the day shown. {date} is a date such as 2026-11-29.", .init("Today: {date}"))
     case .usage:
@@ -467,7 +490,7 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
         .init("not counted: the service watches no desktop; its log says why: {log}")
       )
     case .seeDoctor:
-      ("Used as {log} in status.not-counted-no-desktop. Keep the command as it is.", .init("see 'shieldbridge doctor'"))
+      ("Used as {log} in status.not-counted-no-desktop. {command} is the command to type.", .init("see '{command}'"))
     case .reasonNotRunning: ("Used as {reason} in status.not-counted-ledger.", .init("the service is not running"))
     case .reasonUnreadable:
       ("Used as {reason}. {error} is the technical detail.", .init("the service's answer could not be read ({error})"))
@@ -479,11 +502,11 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       ("shieldbridge status: what the desktop needs done first. {attention} says what.", .init("to do: {attention}"))
     case .limitations:
       (
-        "shieldbridge status: how many limitations the desktop backend has. {count} is the number; keep the "
-          + "command as it is.",
+        "shieldbridge status: how many limitations the desktop backend has. {count} is the number; {command} is the "
+          + "command to type.",
         .init(
-          "{count} limitation of this backend: see 'shieldbridge desktop --once'",
-          plural: "{count} limitations of this backend: see 'shieldbridge desktop --once'")
+          "{count} limitation of this backend: see '{command}'",
+          plural: "{count} limitations of this backend: see '{command}'")
       )
     case .ruleApps: ("shieldbridge status: a rule and its apps. {apps} is a list of names.", .init("{rule}: {apps}"))
     case .ruleAppsSites:
@@ -573,15 +596,15 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       ("shieldbridge rules list without rules.", .init("No rule is set: no app or site is counted or limited."))
     case .startRule:
       (
-        "After rules.no-rule. Keep the commands as they are.",
+        "After rules.no-rule. The placeholders are the commands to type.",
         .init(
-          "Start one with 'shieldbridge setup', 'shieldbridge rules add NAME --app APP' or 'shieldbridge rules pick NAME'."
+          "Start one with '{setup}', '{add}' or '{pick}'."
         )
       )
     case .loosens:
       (
-        "After a change that loosens a rule in force today. Keep the command as it is.",
-        .init("This loosens today's rules: it takes effect at the next day's start ('shieldbridge status' says what).")
+        "After a change that loosens a rule in force today. {command} is the command to type.",
+        .init("This loosens today's rules: it takes effect at the next day's start ('{command}' says what).")
       )
     case .ruleLineApps:
       ("shieldbridge rules list: a rule and its apps. {apps} is a list.", .init("{rule}: apps {apps}"))
@@ -665,8 +688,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
     case .host: ("shieldbridge doctor. {path} is the browsers' host manifest.", .init("browser host: {path}"))
     case .hostMissing:
       (
-        "shieldbridge doctor. Keep the commands as they are.",
-        .init("browser host: not installed (to do: make install-user, or scripts/install-native-host user)")
+        "shieldbridge doctor. The placeholders are the commands to type.",
+        .init("browser host: not installed (to do: {make}, or {script})")
       )
     case .extensionAnswers:
       (
@@ -677,8 +700,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       ("shieldbridge doctor. {todo} is what to do.", .init("browser extension: no browser runs it (to do: {todo})"))
     case .startSystemd:
       (
-        "Used as {todo}. Keep the command as it is.",
-        .init("start it, and at every login: systemctl --user enable --now shieldbridge")
+        "Used as {todo}. {command} is the command to type.",
+        .init("start it, and at every login: {command}")
       )
     case .startAutostart:
       (
@@ -687,9 +710,9 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .startNothing:
       (
-        "Used as {todo}. Keep the command and the path as they are.",
+        "Used as {todo}. {command} is the command to type; keep the path as it is.",
         .init(
-          "nothing starts it at log-in here: start 'shieldbridge serve' with the desktop session (docs/using/install.md)"
+          "nothing starts it at log-in here: start '{command}' with the desktop session (docs/using/install.md)"
         )
       )
     case .extensionPackaged:

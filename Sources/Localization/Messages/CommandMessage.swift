@@ -13,7 +13,7 @@ public struct CommandMessage: Hashable, Sendable {
 
   /// `key` with `values`; `count`, when given, chooses the plural form and fills the placeholder `countName`.
   public init(_ key: CommandKey, _ values: [String: String] = [:], count: Int? = nil, as countName: String = "count") {
-    var values = values.mapValues(Localizer.clean)
+    var values = key.commands.merging(values.mapValues(Localizer.clean)) { _, given in given }
     if let count { values[countName] = String(count) }
     self.key = key
     self.values = values
@@ -62,7 +62,9 @@ extension CommandMessage {
     Self(.noSuchSite, ["rule": rule, "site": site])
   }
   public static func unkeepable(file: String) -> Self { Self(.unkeepable, ["file": file]) }
-  public static func needAppOrSite(rule: String) -> Self { Self(.needAppOrSite, ["rule": rule]) }
+  public static func needAppOrSite(rule: String) -> Self {
+    Self(.needAppOrSite, ["command": "shieldbridge rules pick " + rule])
+  }
   public static func giveAtLeastOne(_ option: String) -> Self { Self(.giveAtLeastOne, ["option": option]) }
   // durations
   public static func hours(_ hours: Int) -> Self { Self(.hours, count: hours, as: "hours") }
