@@ -53,6 +53,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case durationNoUnit = "duration.error-no-unit"
   case durationNotWhole = "duration.error-not-whole"
   case durationNotWholeUnder = "duration.error-not-whole-under"
+  // lists
+  case listMore = "list.more"
   // durations
   case hours = "duration.hours"
   case minutes = "duration.minutes"
@@ -388,6 +390,13 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       (
         "As duration.error-not-whole, under a minute: {above} is 1.",
         .init("'{text}' is not a whole number of minutes, which is what the configuration holds; write {above}m")
+      )
+    // lists
+    case .listMore:
+      (
+        "How a list of names goes on, such as “Instagram, TikTok, YouTube”: {list} is the list so far, {item} "
+          + "the next name. Use the language's list separator.",
+        .init("{list}, {item}")
       )
     // durations
     case .hours:

@@ -46,6 +46,13 @@ extension Output {
     currentLocalizer.render(message)
   }
 
+  /// `items` as a list in the user's language: `Instagram, TikTok`, `Instagram、TikTok`.
+  static func list(_ items: [String]) -> String {
+    guard var text = items.first else { return "" }
+    for item in items.dropFirst() { text = self.text(CommandMessage(.listMore, ["list": text, "item": item])) }
+    return text
+  }
+
   /// A warning on stderr about a file still used: `shieldbridge: warning: …`.
   static func warn(_ warning: some CustomStringConvertible) {
     say(.warning(warning.description), to: .err, prefix: "shieldbridge: ")

@@ -112,7 +112,7 @@ extension Command {
       let apps = try required(invocation[\.app], "--app")
       return try runEdit(
         .removeApps(rule: name, apps: apps),
-        done: { CommandMessage(.appsRemoved, ["path": $0, "apps": apps.joined(separator: ", "), "rule": name]) },
+        done: { CommandMessage(.appsRemoved, ["path": $0, "apps": Output.list(apps), "rule": name]) },
         rule: name)
     })
 
@@ -125,7 +125,7 @@ extension Command {
       let sites = try required(invocation[\.site], "--site")
       return try runEdit(
         .addSites(rule: name, sites: sites),
-        done: { CommandMessage(.sitesAdded, ["path": $0, "sites": sites.joined(separator: ", "), "rule": name]) },
+        done: { CommandMessage(.sitesAdded, ["path": $0, "sites": Output.list(sites), "rule": name]) },
         rule: name)
     })
 
@@ -137,7 +137,7 @@ extension Command {
       let sites = try required(invocation[\.site], "--site")
       return try runEdit(
         .removeSites(rule: name, sites: sites),
-        done: { CommandMessage(.sitesRemoved, ["path": $0, "sites": sites.joined(separator: ", "), "rule": name]) },
+        done: { CommandMessage(.sitesRemoved, ["path": $0, "sites": Output.list(sites), "rule": name]) },
         rule: name)
     })
 }
@@ -295,8 +295,8 @@ enum RulesText {
     if rules.isBuiltIn { return noRuleLines.map { (0, $0) } }
     var entries: [(indent: Int, message: CommandMessage)] = []
     for rule in rules.rules {
-      let apps = rule.apps.filter { !isSiteAlone($0) }.map(describe).joined(separator: ", ")
-      let sites = rule.apps.flatMap(\.sites).map(\.name).joined(separator: ", ")
+      let apps = Output.list(rule.apps.filter { !isSiteAlone($0) }.map(describe))
+      let sites = Output.list(rule.apps.flatMap(\.sites).map(\.name))
       let line: CommandMessage =
         switch (apps.isEmpty, sites.isEmpty) {
         case (false, true): CommandMessage(.ruleLineApps, ["rule": rule.name, "apps": apps])
@@ -342,12 +342,13 @@ enum RulesText {
     guard !limit.isUniform else {
       return Output.text(CommandMessage(.limitADay, ["duration": DurationText.text(minutes: limit.lowest)]))
     }
-    return limit.groups.enumerated().map { index, group in
-      Output.text(
-        CommandMessage(
-          index == 0 ? .dailyLimitOnDays : .limitOnDays,
-          ["limit": DurationText.text(minutes: group.minutes), "days": "\(group.days)"]))
-    }.joined(separator: ", ")
+    return Output.list(
+      limit.groups.enumerated().map { index, group in
+        Output.text(
+          CommandMessage(
+            index == 0 ? .dailyLimitOnDays : .limitOnDays,
+            ["limit": DurationText.text(minutes: group.minutes), "days": "\(group.days)"]))
+      })
   }
 
   /// An app that is a website alone, listed with the sites.
@@ -365,6 +366,6 @@ enum RulesText {
     }
     guard !names.isEmpty else { return app.name }
     return Output.text(
-      CommandMessage(.appWithNames, ["app": app.name, "names": names.map(Output.text).joined(separator: ", ")]))
+      CommandMessage(.appWithNames, ["app": app.name, "names": Output.list(names.map(Output.text))]))
   }
 }

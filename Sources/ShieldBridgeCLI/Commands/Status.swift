@@ -112,14 +112,14 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
   for rule in status.rules {
     let apps =
       rule.rule.apps.isEmpty
-      ? Output.text(CommandMessage(.everyApp)) : rule.rule.apps.map(\.name).joined(separator: ", ")
+      ? Output.text(CommandMessage(.everyApp)) : Output.list(rule.rule.apps.map(\.name))
     let sites = rule.rule.apps.flatMap(\.sites).map(\.name)
     Output.blankLine()
     Output.say(
       sites.isEmpty
         ? CommandMessage(.ruleApps, ["rule": rule.rule.name, "apps": apps])
         : CommandMessage(
-          .ruleAppsSites, ["rule": rule.rule.name, "apps": apps, "sites": sites.joined(separator: ", ")]))
+          .ruleAppsSites, ["rule": rule.rule.name, "apps": apps, "sites": Output.list(sites)]))
     Output.say(CommandMessage(.limitToday, ["limit": UsageText.minutes(rule.limitTodayMinutes)]), indent: 2)
     Output.say(
       CommandMessage(
@@ -157,12 +157,13 @@ private func dailyLimitText(_ limit: DailyLimit) -> String {
   guard !limit.isUniform else {
     return Output.text(CommandMessage(.dailyLimit, ["limit": UsageText.minutes(limit.lowest)]))
   }
-  return limit.groups.enumerated().map { index, group in
-    Output.text(
-      CommandMessage(
-        index == 0 ? .dailyLimitOnDays : .limitOnDays,
-        ["limit": UsageText.minutes(group.minutes), "days": "\(group.days)"]))
-  }.joined(separator: ", ")
+  return Output.list(
+    limit.groups.enumerated().map { index, group in
+      Output.text(
+        CommandMessage(
+          index == 0 ? .dailyLimitOnDays : .limitOnDays,
+          ["limit": UsageText.minutes(group.minutes), "days": "\(group.days)"]))
+    })
 }
 
 /// What `config.json` loosens of `rule` (in force today), which takes effect at the next day's start; `nil`: nothing.
@@ -183,7 +184,7 @@ private func tomorrow(of rule: Rule, configured: RuleSet) -> String? {
   }
   if next.onLimit != rule.onLimit { changes.append(CommandMessage(.changeOnLimit, ["action": next.onLimit.rawValue])) }
   let dropped = rule.apps.filter { !next.apps.contains($0) }.map(\.name)
-  if !dropped.isEmpty { changes.append(CommandMessage(.changeWithout, ["apps": dropped.joined(separator: ", ")])) }
+  if !dropped.isEmpty { changes.append(CommandMessage(.changeWithout, ["apps": Output.list(dropped)])) }
   let texts = limit + changes.map(Output.text)
-  return texts.isEmpty ? nil : texts.joined(separator: ", ")
+  return texts.isEmpty ? nil : Output.list(texts)
 }
