@@ -17,7 +17,7 @@ struct UserTextLintTests {
     let result = try lint([fixture])
     #expect(result.status == 1, "\(result.output)\(result.error)")
     let lines = result.output.split(separator: "\n").map(String.init)
-    #expect(lines.map { $0.split(separator: ":")[1] } == ["6", "9", "12", "13", "7"], "\(result.output)")
+    #expect(lines.map { $0.split(separator: ":")[1] } == ["6", "9", "12", "13", "7", "17"], "\(result.output)")
     #expect(lines.allSatisfy { $0.hasPrefix(fixture + ":") })
   }
 

@@ -31,6 +31,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case unkeepable = "error.unkeepable"
   case needAppOrSite = "error.need-app-or-site"
   case giveAtLeastOne = "error.give-at-least-one"
+  case notCovered = "error.not-covered"
+  case appNeeded = "error.app-needed"
   case noBusForService = "error.service-no-bus"
   case serviceBadAnswer = "error.service-bad-answer"
   case noServiceRunning = "error.service-not-running"
@@ -177,6 +179,7 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
     case .startNothing: ["command": "shieldbridge serve"]
     case .hostMissing: ["make": "make install-user", "script": "scripts/install-native-host user"]
     case .needAppOrSite: ["app": "--app APP", "site": "--site SITE"]
+    case .appNeeded: ["option": "--app NAME"]
     default: [:]
     }
   }
@@ -286,6 +289,18 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
             + "app whose window you bring to the front")
       )
     case .giveAtLeastOne: ("Error. {option} is an option such as --app.", .init("give at least one {option}"))
+    case .notCovered:
+      (
+        "Error: no rule lists the app named. {app} is its name; keep \"apps\" as it is: it is the key in "
+          + "config.json.",
+        .init("no rule covers the app '{app}'; add it to the \"apps\" of a rule in config.json")
+      )
+    case .appNeeded:
+      (
+        "Error: no app was named and several rules could be meant. {rules} is the list of their names, {option} "
+          + "the option to give.",
+        .init("name the app: there are several rules ({rules}) and no app was given (use {option})")
+      )
     case .noBusForService:
       (
         "Error of a command that asks the running service (shieldbridge shield, open). {error} is the technical "

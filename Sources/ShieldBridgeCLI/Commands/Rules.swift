@@ -227,12 +227,15 @@ extension CommandFailure {
     // The write's and the lock's problems are the editor's own words (Config), not yet in the catalogs.
     switch error {
     case .invalid(let refused): self.init(refused)
+    // not in the catalogs: the file system's problem, in Config's words.
     case .cannotWrite: self.init(error.description, exitCode: .ioError)
+    // not in the catalogs: runEdit says a held lock itself; this is for other callers.
     case .busy: self.init(error.description, exitCode: .tryAgain)
     case .noSuchRule(let rule): self.init(.noSuchRule(rule), exitCode: .dataError)
     case .noSuchApp(let rule, let app): self.init(.noSuchApp(rule: rule, app: app), exitCode: .dataError)
     case .noSuchSite(let rule, let site): self.init(.noSuchSite(rule: rule, site: site), exitCode: .dataError)
     case .unkeepable(let file): self.init(.unkeepable(file: file), exitCode: .dataError)
+    // not in the catalogs: the editor's words (an edit that names nothing to change).
     case .nothingToChange: self.init(error.description, exitCode: .usage)
     }
   }

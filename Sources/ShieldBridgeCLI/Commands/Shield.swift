@@ -68,6 +68,7 @@ func callService<Answer: DBusArgument>(
       case .state: .ioError
       default: .unavailable
       }
+    // not in the catalogs: the service's own refusal, in its words.
     throw CommandFailure(failure.message, exitCode: exitCode)
   } catch {
     throw CommandFailure(CommandMessage(.serviceNoAnswer, ["error": error.message]), exitCode: .unavailable)

@@ -21,7 +21,9 @@ extension CommandFailure {
     switch error {
     case .lockTimeout(let path): self.init(.ledgerLocked(path: path), exitCode: .tryAgain)
     case .noStateDirectory: self.init(CommandMessage(.noStateDirectory), exitCode: .ioError)
+    // not in the catalogs: the puzzle's refusals and the file system's, in Store's words.
     case .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
+    // not in the catalogs: as above.
     default: self.init(error.description, exitCode: .ioError)
     }
   }
@@ -29,8 +31,9 @@ extension CommandFailure {
   /// `EX_CONFIG` when no rule covers the app; a usage error when an app must be named.
   init(_ error: RuleLookupError) {
     switch error {
-    case .notCovered: self.init(error.description, exitCode: .configError)
-    case .noApp: self.init(error.description + " (use --app NAME)", exitCode: .usage)
+    case .notCovered(let app): self.init(CommandMessage(.notCovered, ["app": app]), exitCode: .configError)
+    case .noApp(let rules):
+      self.init(CommandMessage(.appNeeded, ["rules": Output.list(rules)]), exitCode: .usage)
     }
   }
 }

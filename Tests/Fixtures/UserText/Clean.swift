@@ -12,3 +12,9 @@ func runToday(json: Bool, date: String, name: String, text: String) throws(Comma
   guard !date.isEmpty else { throw .usage(.needsValue("--date")) }
   return Ending(status: .usage, error: "\(name): \(text)")
 }
+
+func check(_ error: ConfigurationError, service: ServiceError) throws(CommandFailure) {
+  guard error.keyPath.isEmpty else { throw CommandFailure(error) }
+  // not in the catalogs: the service's own refusal, in its words.
+  throw CommandFailure(service.message, exitCode: .unavailable)
+}

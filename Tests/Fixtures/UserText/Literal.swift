@@ -12,3 +12,7 @@ func runToday(date: String, name: String) throws(CommandFailure) -> Ending {
   guard date.count > 2 else { throw CommandFailure("the date is too short", exitCode: .usage) }  // line 12
   return Ending(status: .usage, error: "\(name): no such day")  // refused: line 13
 }
+
+func check(name: String) throws(CommandFailure) {
+  guard name.count < 9 else { throw CommandFailure(name + " is too long", exitCode: .usage) }  // line 17
+}
