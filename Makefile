@@ -103,6 +103,7 @@ stress-test: deps-stress
 
 lint:
 	scripts/lint-imports
+	scripts/lint-user-text
 	scripts/check-doc-links
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests benchmarks fuzz
 

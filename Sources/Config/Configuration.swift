@@ -191,7 +191,7 @@ extension Configuration {
       (json, numberTexts) = try JSONValue.parsingKeepingNumberTexts(bytes)
     } catch {
       throw ConfigurationError(
-        code: .syntax, file: file, keyPath: "", problem: "not valid JSON: \(error)")
+        code: .syntax, file: file, keyPath: "", problem: "not valid JSON: \(error)", detail: .notJSON("\(error)"))
     }
     var reader = ConfigurationReader(file: file, numberTexts: numberTexts)
     let configuration = try reader.configuration(json)

@@ -31,12 +31,15 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
   /// Where in the file, such as `rules[0].grantMinutes`; empty for the file as a whole.
   public var keyPath: String
   public var problem: String
+  /// The problem as values, for the messages that say it in the user's language; `nil`: only ``problem`` says it.
+  public var detail: ConfigurationProblem?
 
-  public init(code: Code, file: String, keyPath: String, problem: String) {
+  public init(code: Code, file: String, keyPath: String, problem: String, detail: ConfigurationProblem? = nil) {
     self.code = code
     self.file = file
     self.keyPath = keyPath
     self.problem = problem
+    self.detail = detail
   }
 
   public var description: String {
@@ -52,6 +55,27 @@ public struct ConfigurationWarning: Hashable, Sendable, CustomStringConvertible 
   public var file: String
   public var keyPath: String
   public var problem: String
+  /// The problem as values (``ConfigurationProblem/unknownKey(suggestion:)``); `nil`: only ``problem`` says it.
+  public var detail: ConfigurationProblem? = nil
 
   public var description: String { "\(file): \(keyPath): \(problem)" }
+}
+
+/// The most common problems of `config.json` as values, so that the command line can say them in the
+/// user's language; ``ConfigurationError/problem`` says every problem in English.
+public enum ConfigurationProblem: Hashable, Sendable {
+  /// `expected a whole number from 1 to 120, found "five"`.
+  case wholeNumber(low: Int, high: Int, found: String)
+  /// As ``wholeNumber(low:high:found:)``, for a number written with a fraction or an exponent (`5.0`).
+  case wholeNumberDigits(low: Int, high: Int, found: String)
+  /// `expected one of "hide", "close", "notify", found "explode"`; `names` are quoted already.
+  case choice(names: String, found: String)
+  /// `not valid JSON: …`, with the parser's detail.
+  case notJSON(String)
+  /// `"rules": []`.
+  case noRules
+  /// A rule without apps.
+  case noApps
+  /// A key this version does not know (a warning), with the known key nearest to it.
+  case unknownKey(suggestion: String?)
 }

@@ -77,10 +77,16 @@ public struct Localizer: Sendable {
     return markup ? Markup.escape(text) : text
   }
 
+  /// The text of a command-line message (`status`, `rules`, `doctor`, the errors).
+  public func render(_ message: CommandMessage) -> String {
+    resolve(source: message.key.source, values: message.values, count: message.count)
+  }
+
   private func resolve(_ message: ProductMessage) -> String {
-    let source = message.source
-    let values = message.values
-    let count = message.count
+    resolve(source: message.source, values: message.values, count: message.count)
+  }
+
+  private func resolve(source: MessageSource, values: [String: String], count: Int?) -> String {
     let n = UInt64(count?.magnitude ?? 1)
     let isPlural = source.plural != nil && count != nil
     let english = isPlural && n != 1 ? (source.plural ?? source.singular) : source.singular

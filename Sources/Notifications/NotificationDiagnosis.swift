@@ -2,7 +2,8 @@ public import DBus
 public import JSON
 
 /// What `shieldbridge doctor` reports: the bus, the notification server, and
-/// the presentation ShieldBridge will use with it.
+/// the presentation ShieldBridge will use with it. The command line words it
+/// from the catalogs (`DoctorText`); ``json`` is the machine format.
 public struct NotificationDiagnosis: Sendable {
   /// The bus address, or `nil` when there is no bus.
   public var busAddress: String?
@@ -55,28 +56,6 @@ public struct NotificationDiagnosis: Sendable {
     return diagnosis
   }
 
-  /// The report for people, one fact per line.
-  public var text: String {
-    var lines = ["bus: \(busAddress ?? "none")"]
-    if let information {
-      lines.append(
-        "server: \(information.name) \(information.version) by \(information.vendor), "
-          + "specification \(information.specVersion)" + (serverOwner.map { " (\($0))" } ?? ""))
-    } else {
-      lines.append("server: none" + (activatable ? " running (the bus can start one)" : ""))
-    }
-    if let capabilities {
-      lines.append(
-        "capabilities: " + (capabilities.isEmpty ? "none" : capabilities.map(\.rawValue).joined(separator: ", ")))
-    }
-    if let presentation {
-      lines.append("presentation: \(presentation)")
-      lines.append("clicks: " + clickAdvice(presentation))
-    }
-    if let problem { lines.append("problem: \(problem.message)") }
-    return lines.joined(separator: "\n")
-  }
-
   /// The report as one JSON object.
   public var json: JSONValue {
     var members: [(String, JSONValue)] = [
@@ -121,14 +100,5 @@ public struct NotificationDiagnosis: Sendable {
         } ?? .null
       ))
     return .object(members)
-  }
-
-  private func clickAdvice(_ presentation: Presentation) -> String {
-    switch presentation.style {
-    case .actions: "routed to the program that posted (the service, or notify --wait)"
-    case .bodyHyperlink:
-      "the server opens the link in the body itself; notify --wait cannot report them"
-    case .closeOnly: "not possible with this server; the notification says how to go on"
-    }
   }
 }

@@ -57,6 +57,13 @@ struct ShippedCatalogTests {
           translations.count == (source.plural == nil ? 1 : forms.count), "\(file.tag) \(key)")
       }
     }
+    for key in CommandKey.allCases {
+      let source = key.source
+      let translations = try #require(
+        catalog.translations(context: source.context, id: source.singular), "\(file.tag) \(key)")
+      #expect(translations.count == (source.plural == nil ? 1 : forms.count), "\(file.tag) \(key)")
+      #expect(translations.allSatisfy { !$0.isEmpty }, "\(file.tag) \(key)")
+    }
   }
 
   @Test("No catalog text has an exclamation mark or praise words")

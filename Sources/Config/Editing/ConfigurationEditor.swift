@@ -59,7 +59,8 @@ public enum ConfigurationEditor {
         parsed = try JSONValue.parsingKeepingNumberTexts(bytes)
       } catch {
         throw .invalid(
-          ConfigurationError(code: .syntax, file: file, keyPath: "", problem: "not valid JSON: \(error)"))
+          ConfigurationError(
+            code: .syntax, file: file, keyPath: "", problem: "not valid JSON: \(error)", detail: .notJSON("\(error)")))
       }
       guard let carried = ConfigurationLayout.carryingNumberTexts(parsed.value, parsed.numberTexts) else {
         throw .unkeepable(file)

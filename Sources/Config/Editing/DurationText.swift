@@ -11,10 +11,10 @@ public enum DurationText {
   /// - Throws: ``DurationTextError`` saying what is wrong and what to write.
   public static func minutes(_ text: String) throws(DurationTextError) -> Int {
     let expected = "a duration such as 90s, 5m or 1h30m"
-    guard !text.isEmpty else { throw DurationTextError(message: "expected \(expected), found nothing") }
+    guard !text.isEmpty else { throw DurationTextError(message: "expected \(expected), found nothing", reason: .empty) }
     if text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
       guard text.count <= 6, let minutes = Int(text) else {
-        throw DurationTextError(message: "'\(text)' is too long for \(expected)")
+        throw DurationTextError(message: "'\(text)' is too long for \(expected)", reason: .tooLong(text))
       }
       return minutes
     }
@@ -30,10 +30,10 @@ public enum DurationText {
       }
       let unit = String(character)
       guard let scale = units[unit], let rank = order.firstIndex(of: unit), rank > lastRank else {
-        throw DurationTextError(message: "expected \(expected), found '\(text)'")
+        throw DurationTextError(message: "expected \(expected), found '\(text)'", reason: .notDuration(text))
       }
       guard !digits.isEmpty, digits.count <= 6, let number = Int(digits) else {
-        throw DurationTextError(message: "expected \(expected), found '\(text)'")
+        throw DurationTextError(message: "expected \(expected), found '\(text)'", reason: .notDuration(text))
       }
       seconds += number * scale
       digits = ""
@@ -41,13 +41,15 @@ public enum DurationText {
       units[unit] = nil
     }
     guard digits.isEmpty else {
-      throw DurationTextError(message: "'\(text)' ends without a unit: write h, m or s after the number")
+      throw DurationTextError(
+        message: "'\(text)' ends without a unit: write h, m or s after the number", reason: .noUnit(text))
     }
     guard seconds % 60 == 0 else {
       let below = seconds / 60
       throw DurationTextError(
         message: "'\(text)' is not a whole number of minutes, which is what the configuration holds; "
-          + "write \(below == 0 ? "" : "\(below)m or ")\(below + 1)m")
+          + "write \(below == 0 ? "" : "\(below)m or ")\(below + 1)m",
+        reason: .notWholeMinutes(text, below: below))
     }
     return seconds / 60
   }
@@ -63,6 +65,17 @@ public enum DurationText {
 
 /// Why a duration on the command line was refused.
 public struct DurationTextError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong, for the messages that say it in the user's language.
+  public enum Reason: Hashable, Sendable {
+    case empty
+    case tooLong(String)
+    case notDuration(String)
+    case noUnit(String)
+    /// Seconds that are no whole minutes; `below` is the whole minutes under them.
+    case notWholeMinutes(String, below: Int)
+  }
+
   public var message: String
+  public var reason: Reason
   public var description: String { message }
 }

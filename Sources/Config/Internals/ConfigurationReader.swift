@@ -93,7 +93,7 @@ struct ConfigurationReader {
     guard !elements.isEmpty else {
       throw error(
         .missing, at: path,
-        "expected at least one rule; leave out \"rules\" for the built-in default rule")
+        "expected at least one rule; leave out \"rules\" for the built-in default rule", detail: .noRules)
     }
     var rules: [Rule] = []
     var owners: [String: String] = [:]
@@ -123,7 +123,7 @@ struct ConfigurationReader {
       let appValues = try array(
         appsValue, at: rulePath.key("apps"), expected: "an array of app names")
       guard !appValues.isEmpty else {
-        throw error(.missing, at: rulePath.key("apps"), "expected at least one app")
+        throw error(.missing, at: rulePath.key("apps"), "expected at least one app", detail: .noApps)
       }
       var apps: [AppPattern] = []
       for (appIndex, appValue) in appValues.enumerated() {
@@ -440,7 +440,8 @@ struct ConfigurationReader {
         warnings.append(
           ConfigurationWarning(
             file: file, keyPath: path.key(key).description,
-            problem: "unknown key, ignored\(suggestion)"))
+            problem: "unknown key, ignored\(suggestion)",
+            detail: .unknownKey(suggestion: ConfigurationReader.nearest(key, in: known))))
       }
     }
     return Members(members: members)
@@ -497,16 +498,22 @@ struct ConfigurationReader {
       guard written.utf8.dropFirst(written.hasPrefix("-") ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }) else {
         throw error(
           .type, at: path,
-          expected + " (a whole number is written as digits alone, without a fraction or an exponent)")
+          expected + " (a whole number is written as digits alone, without a fraction or an exponent)",
+          detail: .wholeNumberDigits(low: range.lowerBound, high: range.upperBound, found: written))
       }
       // Digits beyond Int64: a whole number, but outside every range here.
-      throw error(.range, at: path, expected)
+      throw error(
+        .range, at: path, expected, detail: .wholeNumber(low: range.lowerBound, high: range.upperBound, found: written))
     }
     guard case .integer(let number) = value else {
-      throw error(.type, at: path, expectedNumber(in: range, found: found(value)))
+      throw error(
+        .type, at: path, expectedNumber(in: range, found: found(value)),
+        detail: .wholeNumber(low: range.lowerBound, high: range.upperBound, found: found(value)))
     }
     if checkingRange, !range.contains(Int(number)) {
-      throw error(.range, at: path, expectedNumber(in: range, found: found(value)))
+      throw error(
+        .range, at: path, expectedNumber(in: range, found: found(value)),
+        detail: .wholeNumber(low: range.lowerBound, high: range.upperBound, found: found(value)))
     }
     return Int(number)
   }
@@ -523,7 +530,9 @@ struct ConfigurationReader {
     let expected = "one of " + names.joined(separator: ", ")
     let text = try string(value, at: path, expected: expected)
     guard let choice = Choice(rawValue: text) else {
-      throw error(.format, at: path, "expected \(expected), found \(found(value))")
+      throw error(
+        .format, at: path, "expected \(expected), found \(found(value))",
+        detail: .choice(names: names.joined(separator: ", "), found: found(value)))
     }
     return choice
   }
@@ -531,11 +540,12 @@ struct ConfigurationReader {
   // MARK: - Messages
 
   private func error(
-    _ code: ConfigurationError.Code, at path: ConfigurationKeyPath, _ problem: String
+    _ code: ConfigurationError.Code, at path: ConfigurationKeyPath, _ problem: String,
+    detail: ConfigurationProblem? = nil
   )
     -> ConfigurationError
   {
-    ConfigurationError(code: code, file: file, keyPath: path.description, problem: problem)
+    ConfigurationError(code: code, file: file, keyPath: path.description, problem: problem, detail: detail)
   }
 
   /// A value as the user wrote it, for "found …": strings quoted, long ones shortened.

@@ -25,29 +25,38 @@ public enum CatalogTemplate {
     for key in MessageKey.allCases {
       let definition = key.definition
       for source in definition.sources {
-        lines.append("")
-        lines.append("#. \(definition.comment)")
-        var note = "Key: \(key.rawValue)"
-        if source.context == MessageSource.noAppContext {
-          note += ", used when the app name is unknown"
-        }
-        if let budget = definition.role.lengthBudget { note += "; at most \(budget) characters" }
-        lines.append("#. \(note).")
-        let hasPlaceholders = [source.singular, source.plural ?? ""].contains {
-          !((try? MessageTemplate(parsing: $0))?.placeholders.isEmpty ?? true)
-        }
-        if hasPlaceholders { lines.append("#, python-brace-format") }
-        if let context = source.context { lines.append("msgctxt \"\(POString.encode(context))\"") }
-        lines.append("msgid \"\(POString.encode(source.singular))\"")
-        if let plural = source.plural {
-          lines.append("msgid_plural \"\(POString.encode(plural))\"")
-          lines.append("msgstr[0] \"\"")
-          lines.append("msgstr[1] \"\"")
-        } else {
-          lines.append("msgstr \"\"")
-        }
+        lines += entry(
+          source, comment: definition.comment, key: key.rawValue, budget: definition.role.lengthBudget)
       }
     }
+    // The command line's messages (`status`, `rules`, `doctor`, the errors) follow the product's.
+    for key in CommandKey.allCases {
+      lines += entry(key.source, comment: key.comment, key: key.rawValue, budget: nil)
+    }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func entry(_ source: MessageSource, comment: String, key: String, budget: Int?) -> [String] {
+    var lines = ["", "#. \(comment)"]
+    var note = "Key: \(key)"
+    if source.context == MessageSource.noAppContext {
+      note += ", used when the app name is unknown"
+    }
+    if let budget { note += "; at most \(budget) characters" }
+    lines.append("#. \(note).")
+    let hasPlaceholders = [source.singular, source.plural ?? ""].contains {
+      !((try? MessageTemplate(parsing: $0))?.placeholders.isEmpty ?? true)
+    }
+    if hasPlaceholders { lines.append("#, python-brace-format") }
+    if let context = source.context { lines.append("msgctxt \"\(POString.encode(context))\"") }
+    lines.append("msgid \"\(POString.encode(source.singular))\"")
+    if let plural = source.plural {
+      lines.append("msgid_plural \"\(POString.encode(plural))\"")
+      lines.append("msgstr[0] \"\"")
+      lines.append("msgstr[1] \"\"")
+    } else {
+      lines.append("msgstr \"\"")
+    }
+    return lines
   }
 }

@@ -1,3 +1,4 @@
+import Localization
 import Version
 
 extension Command {
@@ -18,7 +19,9 @@ extension Command {
   /// runs the leaf, and prints what ``run(_:)`` returns.
   func main(_ arguments: [String]) async -> ExitCode {
     let ending = await run(arguments)
+    // machine output: the English --help and the version, or a failure's message rendered from the catalogs.
     if let output = ending.output { Output.out(output) }
+    // machine output: as above, the failure's message is rendered already.
     if let error = ending.error { Output.err(error) }
     return ending.status
   }
@@ -40,14 +43,15 @@ extension Command {
         return Ending(status: .success, output: "\(name) \(shieldBridgeVersion)")
       }
       guard let next = command.subcommands.first(where: { $0.name == first }) else {
-        return Ending(status: .usage, error: "\(name): unknown command '\(first)'\n\n\(command.usage(path: path))")
+        return Ending(
+          status: .usage, error: "\(name): \(Output.text(.unknownCommand(first)))\n\n\(command.usage(path: path))")
       }
       command = next
       path.append(next.name)
       remaining = remaining.dropFirst()
     }
     guard let leaf = command.leaf?() else {
-      return Ending(status: .usage, error: "\(name): missing command\n\n\(command.usage(path: path))")
+      return Ending(status: .usage, error: "\(name): \(Output.text(.missingCommand))\n\n\(command.usage(path: path))")
     }
     do {
       guard let parsed = try command.parse(remaining, options: leaf.options) else {

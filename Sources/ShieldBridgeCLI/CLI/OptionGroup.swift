@@ -1,3 +1,5 @@
+import Localization
+
 /// The options of a command, declared once: each stored key is made by declaring its option.
 ///
 /// A command names its group (`options: NotifyOptions.self`); parsing accepts
@@ -67,7 +69,7 @@ struct OptionDeclarations: Sendable {
         !digitsOnly || text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
       else {
         throw .usage(
-          "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+          .numberRange(option: name, low: "\(range.lowerBound)", high: "\(range.upperBound)", text: text))
       }
       return number
     }
@@ -84,7 +86,7 @@ struct OptionDeclarations: Sendable {
     all.append(OptionDeclaration(name: name, short: short, kind: .value(placeholder), help: help))
     return Option(name: name) { text throws(CommandFailure) in
       guard let chosen = choices.first(where: { $0.name == text }) else {
-        throw .usage("\(name) takes one of \(choices.map(\.name).joined(separator: ", ")), not '\(text)'")
+        throw .usage(.choice(option: name, choices: choices.map(\.name).joined(separator: ", "), text: text))
       }
       return chosen.value
     }

@@ -1,3 +1,5 @@
+import Localization
+
 /// A leaf command's arguments, split by the options it declares, before anything reads them.
 struct ParsedArguments: Sendable, Equatable {
   var positionals: [String] = []
@@ -45,24 +47,24 @@ extension Command {
         name = argument
       }
       guard let option = options.first(where: { $0.name == name }) else {
-        throw .usage("unknown option '\(name)'")
+        throw .usage(.unknownOption(name))
       }
       switch option.kind {
       case .flag:
-        guard inlineValue == nil else { throw .usage("\(name) takes no value") }
+        guard inlineValue == nil else { throw .usage(.takesNoValue(name)) }
         parsed.values[name, default: []].append("")
       case .value, .repeated:
         guard let value = inlineValue ?? remaining.popFirst() else {
-          throw .usage("\(name) needs a value")
+          throw .usage(.needsValue(name))
         }
         parsed.values[name, default: []].append(value)
       }
     }
     guard argumentCount.contains(parsed.positionals.count) else {
       if parsed.positionals.count < argumentCount.lowerBound {
-        throw .usage("missing argument, expected: \(self.arguments)")
+        throw .usage(.missingArgument(expected: self.arguments))
       }
-      throw .usage("unexpected argument '\(parsed.positionals[argumentCount.upperBound])'")
+      throw .usage(.unexpectedArgument(parsed.positionals[argumentCount.upperBound]))
     }
     return parsed
   }
@@ -81,17 +83,17 @@ extension Command {
     for letter in letters {
       if letter == "?" { return false }
       guard let option = options.first(where: { $0.short == letter }) else {
-        throw .usage("unknown option '-\(letter)'")
+        throw .usage(.unknownOption("-\(letter)"))
       }
       switch option.kind {
       case .flag:
         parsed.values[option.name, default: []].append("")
       case .value, .repeated:
         if let valueTaken {
-          throw .usage("-\(letter) and -\(valueTaken) both take a value: give them in words of their own")
+          throw .usage(.bothTakeValues("-\(letter)", "-\(valueTaken)"))
         }
         valueTaken = letter
-        guard let value = rest.popFirst() else { throw .usage("-\(letter) needs a value") }
+        guard let value = rest.popFirst() else { throw .usage(.needsValue("-\(letter)")) }
         parsed.values[option.name, default: []].append(value)
       }
     }

@@ -26,10 +26,10 @@ extension Command {
       if invocation[\.json] {
         var members = diagnosis.json.objectValue ?? []
         members.append(("installation", installation.json))
+        // machine output: the same JSON in every language.
         Output.out(JSONValue.object(members).serialized)
       } else {
-        Output.out(diagnosis.text)
-        for line in installation.reportLines { Output.out(line) }
+        for message in DoctorText.messages(diagnosis) + installation.reportMessages { Output.say(message) }
       }
       return diagnosis.isHealthy ? .success : .unavailable
     }

@@ -87,7 +87,7 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
       let result = try history.update(keeping: configuration.historyDays, today: today) {
         removed = $0.forget(before: before, today: today)
       }
-      for warning in result.warnings { Output.err("shieldbridge: warning: \(warning)") }
+      for warning in result.warnings { Output.warn(warning) }
     } catch {
       throw CommandFailure(error)
     }
@@ -108,7 +108,7 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
     // The range and the period before it, for the change: the only days read, straight into the figures.
     let read = try history.reportTable(
       ledger: ledger, rules: rules, from: range.from, to: range.to, rule: invocation[\.rule])
-    for warning in read.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    for warning in read.warnings { Output.warn(warning) }
     table = read.table
   } catch {
     throw CommandFailure(error)

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Model
 import Posix
 import ShieldBridge
@@ -39,8 +40,8 @@ extension Command {
       } catch {
         throw CommandFailure(error)
       }
-      for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
-      for line in RulesText.lines(loaded.configuration.rules) { Output.out(line) }
+      for warning in loaded.warnings { Output.warn(warning) }
+      RulesText.say(loaded.configuration.rules)
       return .success
     })
 
@@ -57,15 +58,13 @@ extension Command {
     body: { invocation in
       let name = invocation.positionals[0]
       guard !invocation[\.app].isEmpty || !invocation[\.site].isEmpty else {
-        throw CommandFailure.usage(
-          "a rule covers at least one app or site: give --app APP or --site SITE, or run "
-            + "'shieldbridge rules pick \(name)' to start it with the app whose window you bring to the front")
+        throw CommandFailure.usage(.needAppOrSite(rule: name))
       }
       return try runEdit(
         .add(
           name: name, apps: invocation[\.app].map { RuleApp(name: $0) }, sites: invocation[\.site],
           settings: try settings(invocation)),
-        done: "added the rule \"\(name)\"", rule: name)
+        done: { CommandMessage(.ruleAdded, ["path": $0, "rule": name]) }, rule: name)
     })
 
   static let rulesSet = Command(
@@ -80,14 +79,15 @@ extension Command {
         .set(
           name: name, apps: replacing ? apps.map { RuleApp(name: $0) } : nil, sites: replacing ? sites : nil,
           settings: try settings(invocation)),
-        done: "changed the rule \"\(name)\"", rule: name)
+        done: { CommandMessage(.ruleChanged, ["path": $0, "rule": name]) }, rule: name)
     })
 
   static let rulesRemove = Command(
     name: "remove", abstract: "Remove a rule.", arguments: "NAME", argumentCount: 1...1,
     body: { invocation in
       let name = invocation.positionals[0]
-      return try runEdit(.remove(name: name), done: "removed the rule \"\(name)\"", rule: nil)
+      return try runEdit(
+        .remove(name: name), done: { CommandMessage(.ruleRemoved, ["path": $0, "rule": name]) }, rule: nil)
     })
 
   static let rulesAddApp = Command(
@@ -112,7 +112,8 @@ extension Command {
       let apps = try required(invocation[\.app], "--app")
       return try runEdit(
         .removeApps(rule: name, apps: apps),
-        done: "removed \(apps.joined(separator: ", ")) from the rule \"\(name)\"", rule: name)
+        done: { CommandMessage(.appsRemoved, ["path": $0, "apps": Output.list(apps), "rule": name]) },
+        rule: name)
     })
 
   static let rulesAddSite = Command(
@@ -124,7 +125,8 @@ extension Command {
       let sites = try required(invocation[\.site], "--site")
       return try runEdit(
         .addSites(rule: name, sites: sites),
-        done: "added \(sites.joined(separator: ", ")) to the rule \"\(name)\"", rule: name)
+        done: { CommandMessage(.sitesAdded, ["path": $0, "sites": Output.list(sites), "rule": name]) },
+        rule: name)
     })
 
   static let rulesRemoveSite = Command(
@@ -135,7 +137,8 @@ extension Command {
       let sites = try required(invocation[\.site], "--site")
       return try runEdit(
         .removeSites(rule: name, sites: sites),
-        done: "removed \(sites.joined(separator: ", ")) from the rule \"\(name)\"", rule: name)
+        done: { CommandMessage(.sitesRemoved, ["path": $0, "sites": Output.list(sites), "rule": name]) },
+        rule: name)
     })
 }
 
@@ -183,7 +186,7 @@ private struct SiteOptions: OptionGroup {
 }
 
 private func required(_ values: [String], _ option: String) throws(CommandFailure) -> [String] {
-  guard !values.isEmpty else { throw .usage("give at least one \(option)") }
+  guard !values.isEmpty else { throw .usage(.giveAtLeastOne(option)) }
   return values
 }
 
@@ -194,7 +197,8 @@ func settings(_ invocation: Invocation<RuleSettingOptions>) throws(CommandFailur
     do {
       return try DurationText.minutes(text)
     } catch {
-      throw .usage("\(invocation.options[keyPath: key].name): \(error)")
+      throw .usage(
+        .optionProblem(option: invocation.options[keyPath: key].name, problem: ConfigurationText.problem(error)))
     }
   }
   return RuleSettings(
@@ -212,9 +216,7 @@ enum ConfigurationPlace {
 func configurationPath() throws(CommandFailure) -> String {
   if let path = ConfigurationPlace.path { return path }
   guard let path = Configuration.standardPath(environment: Environment.all) else {
-    throw CommandFailure(
-      "cannot find the configuration directory: set XDG_CONFIG_HOME or HOME to an absolute path",
-      exitCode: .configError)
+    throw CommandFailure(.noConfigDirectory, exitCode: .configError)
   }
   return path
 }
@@ -222,11 +224,18 @@ func configurationPath() throws(CommandFailure) -> String {
 extension CommandFailure {
   /// 78 for a refused configuration, 65 for a rule, app or site that is not there, 74 for a failed write.
   init(_ error: RuleEditError) {
+    // The write's and the lock's problems are the editor's own words (Config), not yet in the catalogs.
     switch error {
-    case .invalid: self.init(error.description, exitCode: .configError)
+    case .invalid(let refused): self.init(refused)
+    // not in the catalogs: the file system's problem, in Config's words.
     case .cannotWrite: self.init(error.description, exitCode: .ioError)
+    // not in the catalogs: runEdit says a held lock itself; this is for other callers.
     case .busy: self.init(error.description, exitCode: .tryAgain)
-    case .noSuchRule, .noSuchApp, .noSuchSite, .unkeepable: self.init(error.description, exitCode: .dataError)
+    case .noSuchRule(let rule): self.init(.noSuchRule(rule), exitCode: .dataError)
+    case .noSuchApp(let rule, let app): self.init(.noSuchApp(rule: rule, app: app), exitCode: .dataError)
+    case .noSuchSite(let rule, let site): self.init(.noSuchSite(rule: rule, site: site), exitCode: .dataError)
+    case .unkeepable(let file): self.init(.unkeepable(file: file), exitCode: .dataError)
+    // not in the catalogs: the editor's words (an edit that names nothing to change).
     case .nothingToChange: self.init(error.description, exitCode: .usage)
     }
   }
@@ -234,32 +243,38 @@ extension CommandFailure {
 
 /// Applies `edit` to the user's `config.json` and says what it did, then the rule as it now is.
 ///
-/// - Parameter done: What to say; `nil` for an `addApps`, which says what each app came to.
-func runEdit(_ edit: RuleEdit, done: String?, rule: String?) throws(CommandFailure) -> ExitCode {
+/// - Parameter done: What to say, given the file's path; `nil` for an `addApps`, which says what each app came to.
+func runEdit(
+  _ edit: RuleEdit, done: ((_ path: String) -> CommandMessage)?, rule: String?
+) throws(CommandFailure) -> ExitCode {
   let path = try configurationPath()
   let edited: EditedConfiguration
   do {
     edited = try Configuration.edit(at: path, edit)
+  } catch .busy {
+    // The editor's lock beside config.json, as Configuration.edit takes it.
+    let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    let seconds = Int(Configuration.editLockTimeout.components.seconds)
+    throw CommandFailure(.configLocked(lock: folder + "/config.lock", seconds: seconds), exitCode: .tryAgain)
   } catch {
     throw CommandFailure(error)
   }
   let loaded = edited.loaded
-  for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
-  if let done { Output.out("\(path): \(done)") }
-  for addition in edited.additions { Output.out("\(path): \(addition.sentence(rule: rule ?? ""))") }
+  for warning in loaded.warnings { Output.warn(warning) }
+  if let done { Output.say(done(path)) }
+  for addition in edited.additions { Output.say(RulesText.message(addition, rule: rule ?? "", path: path)) }
   if loaded.configuration.rules.isBuiltIn {
-    Output.out(RulesText.noRuleLines[0])
-    Output.out(RulesText.noRuleLines[1])
+    RulesText.say(loaded.configuration.rules)
   } else if let rule,
     let found = loaded.configuration.rules.rules.first(where: { $0.name.lowercased() == rule.lowercased() })
   {
-    for line in RulesText.lines(RuleSet([found])) { Output.out(line) }
+    RulesText.say(RuleSet([found]))
   }
   // What loosens today's rules comes at the next day's start (docs/using/limits.md).
   if let store = try? LedgerStore.standard(),
     RulesInForce.resolve(configured: loaded.configuration.rules, store: store) != loaded.configuration.rules
   {
-    Output.out("This loosens today's rules: it takes effect at the next day's start ('shieldbridge status' says what).")
+    Output.say(CommandMessage(.loosens))
   }
   return .success
 }
@@ -267,33 +282,59 @@ func runEdit(_ edit: RuleEdit, done: String?, rule: String?) throws(CommandFailu
 /// The rules as `rules list` prints them.
 enum RulesText {
   /// What `list` says, and a change that took the last rule away, when no rule is set.
-  static let noRuleLines = [
-    "No rule is set: no app or site is counted or limited.",
-    "Start one with 'shieldbridge setup', 'shieldbridge rules add NAME --app APP' or 'shieldbridge rules pick NAME'.",
-  ]
+  static let noRuleLines = [CommandMessage(.noRule), CommandMessage(.startRule)]
 
+  /// Writes the rules, each a line and its settings below it.
+  static func say(_ rules: RuleSet) {
+    for (indent, message) in entries(rules) { Output.say(message, indent: indent) }
+  }
+
+  /// The lines ``say(_:)`` writes, as text.
   static func lines(_ rules: RuleSet) -> [String] {
-    if rules.isBuiltIn { return noRuleLines }
-    var lines: [String] = []
+    entries(rules).map { String(repeating: " ", count: $0.indent) + Output.text($0.message) }
+  }
+
+  private static func entries(_ rules: RuleSet) -> [(indent: Int, message: CommandMessage)] {
+    if rules.isBuiltIn { return noRuleLines.map { (0, $0) } }
+    var entries: [(indent: Int, message: CommandMessage)] = []
     for rule in rules.rules {
-      let apps = rule.apps.filter { !isSiteAlone($0) }
-      let sites = rule.apps.flatMap(\.sites).map(\.name)
-      var line = "\(rule.name):"
-      if !apps.isEmpty { line += " apps " + apps.map(describe).joined(separator: ", ") }
-      if !sites.isEmpty { line += (apps.isEmpty ? "" : ";") + " sites " + sites.joined(separator: ", ") }
-      lines.append(line)
-      lines.append("  " + settingsText(rule))
+      let apps = Output.list(rule.apps.filter { !isSiteAlone($0) }.map(describe))
+      let sites = Output.list(rule.apps.flatMap(\.sites).map(\.name))
+      let line: CommandMessage =
+        switch (apps.isEmpty, sites.isEmpty) {
+        case (false, true): CommandMessage(.ruleLineApps, ["rule": rule.name, "apps": apps])
+        case (true, false): CommandMessage(.ruleLineSites, ["rule": rule.name, "sites": sites])
+        case (false, false): CommandMessage(.ruleLineAppsSites, ["rule": rule.name, "apps": apps, "sites": sites])
+        case (true, true): CommandMessage(.ruleLineApps, ["rule": rule.name, "apps": ""])
+        }
+      entries.append((0, line))
+      entries.append((2, settingsMessage(rule)))
     }
-    return lines
+    return entries
+  }
+
+  /// What adding one app came to, after the file's path.
+  static func message(_ addition: AppAddition, rule: String, path: String) -> CommandMessage {
+    switch addition {
+    case .added(let app): CommandMessage(.appAdded, ["path": path, "app": app.name, "rule": rule])
+    case .merged(let entry, let names):
+      CommandMessage(.appMerged, ["path": path, "rule": rule, "app": entry, "names": names.namesText])
+    case .covered(let entry): CommandMessage(.appCovered, ["path": path, "rule": rule, "app": entry])
+    }
   }
 
   /// `limit 20m a day, 5m per task, at most 5 tasks a day, warned 1m before, on limit hide`.
   static func settingsText(_ rule: Rule) -> String {
-    "limit \(limitText(rule.dailyLimit)), "
-      + "\(DurationText.text(minutes: rule.grantMinutes)) per task, "
-      + "at most \(rule.maxGrantsPerDay) \(rule.maxGrantsPerDay == 1 ? "task" : "tasks") a day, "
-      + (rule.warnMinutes == 0 ? "no warning" : "warned \(DurationText.text(minutes: rule.warnMinutes)) before")
-      + ", on limit \(rule.onLimit.rawValue)"
+    Output.text(settingsMessage(rule))
+  }
+
+  private static func settingsMessage(_ rule: Rule) -> CommandMessage {
+    var values = [
+      "limit": limitText(rule.dailyLimit), "grant": DurationText.text(minutes: rule.grantMinutes),
+      "action": rule.onLimit.rawValue,
+    ]
+    if rule.warnMinutes > 0 { values["warn"] = DurationText.text(minutes: rule.warnMinutes) }
+    return CommandMessage(rule.warnMinutes == 0 ? .settingsNoWarning : .settings, values, count: rule.maxGrantsPerDay)
   }
 
   /// The settings a rule has when none is given.
@@ -301,10 +342,16 @@ enum RulesText {
 
   /// `20m a day`, or by weekday `5m a day on mon-fri, 30m on sat,sun`.
   private static func limitText(_ limit: DailyLimit) -> String {
-    guard !limit.isUniform else { return DurationText.text(minutes: limit.lowest) + " a day" }
-    return limit.groups.enumerated().map { index, group in
-      DurationText.text(minutes: group.minutes) + (index == 0 ? " a day" : "") + " on \(group.days)"
-    }.joined(separator: ", ")
+    guard !limit.isUniform else {
+      return Output.text(CommandMessage(.limitADay, ["duration": DurationText.text(minutes: limit.lowest)]))
+    }
+    return Output.list(
+      limit.groups.enumerated().map { index, group in
+        Output.text(
+          CommandMessage(
+            index == 0 ? .dailyLimitOnDays : .limitOnDays,
+            ["limit": DurationText.text(minutes: group.minutes), "days": "\(group.days)"]))
+      })
   }
 
   /// An app that is a website alone, listed with the sites.
@@ -314,10 +361,14 @@ enum RulesText {
   }
 
   private static func describe(_ app: AppPattern) -> String {
-    var names: [String] = []
-    if !app.classes.isEmpty { names.append("class " + app.classes.joined(separator: "/")) }
-    if !app.appIDs.isEmpty { names.append("app id " + app.appIDs.joined(separator: "/")) }
-    if !app.executables.isEmpty { names.append("exe " + app.executables.joined(separator: "/")) }
-    return names.isEmpty ? app.name : "\(app.name) (\(names.joined(separator: ", ")))"
+    var names: [CommandMessage] = []
+    if !app.classes.isEmpty { names.append(CommandMessage(.appClass, ["names": app.classes.joined(separator: "/")])) }
+    if !app.appIDs.isEmpty { names.append(CommandMessage(.appID, ["names": app.appIDs.joined(separator: "/")])) }
+    if !app.executables.isEmpty {
+      names.append(CommandMessage(.appExecutable, ["names": app.executables.joined(separator: "/")]))
+    }
+    guard !names.isEmpty else { return app.name }
+    return Output.text(
+      CommandMessage(.appWithNames, ["app": app.name, "names": Output.list(names.map(Output.text))]))
   }
 }

@@ -1,6 +1,7 @@
 import Config
 import Desktop
 import JSON
+import Localization
 import Model
 import Posix
 import ShieldBridge
@@ -85,7 +86,7 @@ private func runPick(_ invocation: Invocation<PickOptions>) async throws(Command
   }
   return try runEdit(
     .add(name: rule, apps: [app], sites: [], settings: RuleSettings()),
-    done: "started the rule \"\(rule)\" with \(app.name) and the default limits", rule: rule)
+    done: { CommandMessage(.ruleStarted, ["path": $0, "rule": rule, "app": app.name]) }, rule: rule)
 }
 
 /// Waits for the window brought to the front, shows its names and asks through `ask` to add it to `rule`.

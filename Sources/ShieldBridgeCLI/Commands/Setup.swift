@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Model
 import Posix
 import ShieldBridge
@@ -285,7 +286,7 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
   } catch {
     throw CommandFailure(error)
   }
-  for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+  for warning in loaded.warnings { Output.warn(warning) }
   Output.out("")
   Output.out("Wrote the rule \"\(name)\" to \(path): \(choice.summary).")
   Output.out("Change it later with 'shieldbridge rules' (such as: shieldbridge rules set \(name) --limit 20m).")
@@ -297,13 +298,13 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
 }
 
 /// What `status` says first when there is no `config.json`.
-let noConfigurationLine = "no config.json yet: run 'shieldbridge setup' to choose the apps and sites to limit"
+let noConfigurationLine = CommandMessage(.noConfiguration)
 
 /// Loads `config.json` with whether it was there, printing its warnings to stderr.
 func loadConfigurationFile() throws(CommandFailure) -> LoadedConfiguration {
   do {
     let loaded = try Configuration.load()
-    for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    for warning in loaded.warnings { Output.warn(warning) }
     return loaded
   } catch {
     throw CommandFailure(error)

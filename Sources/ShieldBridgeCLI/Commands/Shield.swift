@@ -1,5 +1,6 @@
 import Config
 import DBus
+import Localization
 import ShieldBridge
 
 extension Command {
@@ -17,6 +18,7 @@ extension Command {
       """,
     body: { invocation in
       let id = try await callService(ServiceInterface.shield, invocation[\.app] ?? "", bus: bus(invocation))
+      // machine output: the notification's id, for the blocker that called.
       Output.out(String(id))
       return .success
     }
@@ -45,18 +47,16 @@ func callService<Answer: DBusArgument>(
   do {
     connection = try Connection(bus)
   } catch {
-    throw CommandFailure("no message bus to find the service on: \(error.message)", exitCode: .unavailable)
+    throw CommandFailure(CommandMessage(.noBusForService, ["error": error.message]), exitCode: .unavailable)
   }
   defer { connection.close() }
   do {
     return try await connection.call(
       method, destination: ServiceNames.busName, path: ServiceNames.path, argument, timeout: .seconds(10))
   } catch  where error.is(.invalidSignature) {
-    throw CommandFailure("the service's answer: \(error.message)", exitCode: .software)
+    throw CommandFailure(CommandMessage(.serviceBadAnswer, ["error": error.message]), exitCode: .software)
   } catch  where error.is(.serviceUnknown) || error.is(.nameHasNoOwner) {
-    throw CommandFailure(
-      "no ShieldBridge service is running on the bus; start it with 'shieldbridge serve' "
-        + "(or 'systemctl --user start shieldbridge')", exitCode: .unavailable)
+    throw CommandFailure(CommandMessage(.noServiceRunning), exitCode: .unavailable)
   } catch  where error.isSpawnFailure {
     throw activationFailure(error)
   } catch  where error.name.hasPrefix("org.shieldbridge.") {
@@ -68,9 +68,10 @@ func callService<Answer: DBusArgument>(
       case .state: .ioError
       default: .unavailable
       }
+    // not in the catalogs: the service's own refusal, in its words.
     throw CommandFailure(failure.message, exitCode: exitCode)
   } catch {
-    throw CommandFailure("the service did not answer: \(error.message)", exitCode: .unavailable)
+    throw CommandFailure(CommandMessage(.serviceNoAnswer, ["error": error.message]), exitCode: .unavailable)
   }
 }
 
@@ -86,12 +87,10 @@ private func activationFailure(_ error: DBusError) -> CommandFailure {
   do {
     _ = try Configuration.load()
   } catch {
+    let refused = CommandMessage.configRefused(
+      file: error.file, key: error.keyPath, problem: ConfigurationText.problem(error))
     return CommandFailure(
-      "the ShieldBridge service could not start because of its configuration: \(error.description)",
-      exitCode: .configError)
+      CommandMessage(.serviceConfigurationRefused, ["problem": Output.text(refused)]), exitCode: .configError)
   }
-  return CommandFailure(
-    "the message bus could not start the ShieldBridge service (\(error.message)); its own messages "
-      + "are in the journal ('journalctl --user -u shieldbridge') or on the bus's stderr",
-    exitCode: .unavailable)
+  return CommandFailure(CommandMessage(.serviceCannotStart, ["error": error.message]), exitCode: .unavailable)
 }

@@ -1,4 +1,5 @@
 import Config
+import Localization
 import Model
 import ShieldBridge
 import Store
@@ -9,14 +10,20 @@ import Store
 extension CommandFailure {
   /// `EX_CONFIG`: the file, key path and problem.
   init(_ error: ConfigurationError) {
-    self.init(error.description, exitCode: .configError)
+    self.init(
+      .configRefused(file: error.file, key: error.keyPath, problem: ConfigurationText.problem(error)),
+      exitCode: .configError)
   }
 
   /// `EX_IOERR` for the state directory; `EX_TEMPFAIL` when another process
   /// holds the lock, or a grant must wait (used up, not at the limit).
   init(_ error: LedgerError) {
     switch error {
-    case .lockTimeout, .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
+    case .lockTimeout(let path): self.init(.ledgerLocked(path: path), exitCode: .tryAgain)
+    case .noStateDirectory: self.init(CommandMessage(.noStateDirectory), exitCode: .ioError)
+    // not in the catalogs: the puzzle's refusals and the file system's, in Store's words.
+    case .grantsUsedUp, .notAtLimit, .inDowntime: self.init(error.description, exitCode: .tryAgain)
+    // not in the catalogs: as above.
     default: self.init(error.description, exitCode: .ioError)
     }
   }
@@ -24,8 +31,9 @@ extension CommandFailure {
   /// `EX_CONFIG` when no rule covers the app; a usage error when an app must be named.
   init(_ error: RuleLookupError) {
     switch error {
-    case .notCovered: self.init(error.description, exitCode: .configError)
-    case .noApp: self.init(error.description + " (use --app NAME)", exitCode: .usage)
+    case .notCovered(let app): self.init(CommandMessage(.notCovered, ["app": app]), exitCode: .configError)
+    case .noApp(let rules):
+      self.init(CommandMessage(.appNeeded, ["rules": Output.list(rules)]), exitCode: .usage)
     }
   }
 }
@@ -34,7 +42,7 @@ extension CommandFailure {
 func loadConfiguration() throws(CommandFailure) -> Configuration {
   do {
     let loaded = try Configuration.load()
-    for warning in loaded.warnings { Output.err("shieldbridge: warning: \(warning)") }
+    for warning in loaded.warnings { Output.warn(warning) }
     return loaded.configuration
   } catch {
     throw CommandFailure(error)
@@ -64,5 +72,5 @@ func loadLedger(_ store: LedgerStore) throws(CommandFailure) -> Ledger {
 
 /// Prints what the ledger reported while it went on (a damaged file kept aside).
 func report(_ warnings: [LedgerWarning]) {
-  for warning in warnings { Output.err("shieldbridge: warning: \(warning)") }
+  for warning in warnings { Output.warn(warning) }
 }

@@ -1,5 +1,6 @@
 import Config
 import JSON
+import Localization
 import Model
 import Posix
 import ShieldBridge
@@ -77,91 +78,113 @@ private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(Com
 
   if invocation[\.json] {
     // The JSON says it as "service": false; the line is for whoever reads stderr.
-    if usage.noService { Output.err("shieldbridge status: \(StatusUsage.noServiceLine)") }
+    if usage.noService { Output.say(StatusUsage.noService, to: .err, prefix: "shieldbridge status: ") }
+    // machine output: one line of JSON, the same in every language.
     Output.out(usage.json(adding: status).serialized)
     return .success
   }
   // No rule at all (no config.json, or one without rules): said plainly, with where to start; the
   // built-in rule's limits are for shields that scripts ask for by name, not what a person set.
   if configuration.rules.isBuiltIn {
-    for line in noRuleLines(hasFile: !loaded.isDefault) { Output.out(line) }
-    if usage.noService { Output.out(StatusUsage.noServiceLine) }
+    for line in noRuleLines(hasFile: !loaded.isDefault) { Output.say(line) }
+    if usage.noService { Output.say(StatusUsage.noService) }
     return .success
   }
   // For a person: a script reading --json has its configuration already.
-  if loaded.isDefault { Output.out(noConfigurationLine) }
+  if loaded.isDefault { Output.say(noConfigurationLine) }
   // Said first and plainly: a stopped service is a brake that is off.
-  if usage.noService { Output.out(StatusUsage.noServiceLine) }
-  Output.out("Today: \(status.date)")
+  if usage.noService { Output.say(StatusUsage.noService) }
+  Output.say(CommandMessage(.today, ["date": "\(status.date)"]))
   for rule in usage.report.rules {
-    Output.out(
-      UsageText.line(
+    Output.say(
+      UsageText.lineMessage(
         rule: rule.rule, usedSeconds: rule.usedSeconds, limitSeconds: rule.limitSeconds, counting: rule.counting))
   }
-  Output.out(usage.sourceLine)
-  if let attention = usage.report.source.attention { Output.out("  to do: \(attention)") }
+  Output.say(usage.source)
+  if let attention = usage.report.source.attention {
+    Output.say(CommandMessage(.toDo, ["attention": attention]), indent: 2)
+  }
   let limitations = usage.report.source.limitations.count
   if limitations > 0 {
     // The list is long and the same every time: `desktop` prints it, `status --json` carries it.
-    Output.out(
-      "  \(limitations) \(limitations == 1 ? "limitation" : "limitations") of this backend: see 'shieldbridge desktop --once'"
-    )
+    Output.say(CommandMessage(.limitations, count: limitations), indent: 2)
   }
   for rule in status.rules {
-    let apps = rule.rule.apps.isEmpty ? "every app" : rule.rule.apps.map(\.name).joined(separator: ", ")
+    let apps =
+      rule.rule.apps.isEmpty
+      ? Output.text(CommandMessage(.everyApp)) : Output.list(rule.rule.apps.map(\.name))
     let sites = rule.rule.apps.flatMap(\.sites).map(\.name)
-    Output.out("")
-    Output.out("\(rule.rule.name): \(apps)" + (sites.isEmpty ? "" : "; sites: " + sites.joined(separator: ", ")))
-    Output.out("  limit today: \(UsageText.minutes(rule.limitTodayMinutes))")
-    Output.out(
-      "  grants today: \(rule.grantsToday) of \(rule.rule.maxGrantsPerDay), "
-        + "\(UsageText.minutes(rule.rule.grantMinutes)) each, on top of \(dailyLimitText(rule))")
-    if let later = tomorrow(of: rule.rule, configured: configured) { Output.out("  from tomorrow: \(later)") }
+    Output.blankLine()
+    Output.say(
+      sites.isEmpty
+        ? CommandMessage(.ruleApps, ["rule": rule.rule.name, "apps": apps])
+        : CommandMessage(
+          .ruleAppsSites, ["rule": rule.rule.name, "apps": apps, "sites": Output.list(sites)]))
+    Output.say(CommandMessage(.limitToday, ["limit": UsageText.minutes(rule.limitTodayMinutes)]), indent: 2)
+    Output.say(
+      CommandMessage(
+        .grantsToday,
+        [
+          "count": "\(rule.grantsToday)", "max": "\(rule.rule.maxGrantsPerDay)",
+          "grant": UsageText.minutes(rule.rule.grantMinutes), "daily": dailyLimitText(rule),
+        ]), indent: 2)
+    if let later = tomorrow(of: rule.rule, configured: configured) {
+      Output.say(CommandMessage(.fromTomorrow, ["changes": later]), indent: 2)
+    }
     if let downtime = rule.downtime {
-      Output.out(
-        downtime.from.map { "  downtime from \($0) to \(downtime.to)" }
-          ?? "  downtime until \(downtime.to): no task unlocks it before then")
+      Output.say(
+        downtime.from.map { CommandMessage(.downtimeFromTo, ["from": "\($0)", "to": "\(downtime.to)"]) }
+          ?? CommandMessage(.downtimeUntil, ["to": "\(downtime.to)"]), indent: 2)
     }
   }
   return .success
 }
 
 /// What `status` says when no rule is set: that nothing is counted, and where to start.
-func noRuleLines(hasFile: Bool) -> [String] {
-  [
-    hasFile
-      ? "No rule is set in config.json: no app or site is counted or limited."
-      : "No rule is set (there is no config.json yet): no app or site is counted or limited.",
-    "Run 'shieldbridge setup' to choose the apps and sites to limit and how much.",
-  ]
+func noRuleLines(hasFile: Bool) -> [CommandMessage] {
+  [CommandMessage(hasFile ? .noRuleInFile : .noRuleNoFile), CommandMessage(.runSetup)]
 }
 
-/// The day's daily limit: `5 a day`, or where it differs by weekday, `5 minutes today (mon-fri)`.
+/// The day's daily limit: `5 minutes a day`, or where it differs by weekday, `5 minutes today (mon-fri)`.
 private func dailyLimitText(_ status: RuleStatus) -> String {
-  guard let days = status.dailyLimitDays else { return "\(status.dailyLimitMinutes) a day" }
-  return "\(UsageText.minutes(status.dailyLimitMinutes)) today (\(days))"
+  let limit = UsageText.minutes(status.dailyLimitMinutes)
+  guard let days = status.dailyLimitDays else { return Output.text(CommandMessage(.dailyLimit, ["limit": limit])) }
+  return Output.text(CommandMessage(.dailyLimitToday, ["limit": limit, "days": "\(days)"]))
 }
 
 /// A daily limit for every day: `10 minutes a day`, or `5 minutes a day on mon-fri, 30 minutes on sat,sun`.
 private func dailyLimitText(_ limit: DailyLimit) -> String {
-  guard !limit.isUniform else { return "\(UsageText.minutes(limit.lowest)) a day" }
-  return limit.groups.enumerated().map { index, group in
-    "\(UsageText.minutes(group.minutes))\(index == 0 ? " a day" : "") on \(group.days)"
-  }.joined(separator: ", ")
+  guard !limit.isUniform else {
+    return Output.text(CommandMessage(.dailyLimit, ["limit": UsageText.minutes(limit.lowest)]))
+  }
+  return Output.list(
+    limit.groups.enumerated().map { index, group in
+      Output.text(
+        CommandMessage(
+          index == 0 ? .dailyLimitOnDays : .limitOnDays,
+          ["limit": UsageText.minutes(group.minutes), "days": "\(group.days)"]))
+    })
 }
 
 /// What `config.json` loosens of `rule` (in force today), which takes effect at the next day's start; `nil`: nothing.
 private func tomorrow(of rule: Rule, configured: RuleSet) -> String? {
   guard !configured.isBuiltIn, let next = configured.rules.first(where: { $0.name == rule.name }) else {
-    return "no limit (the rule is no longer in config.json)"
+    return Output.text(CommandMessage(.ruleGone))
   }
-  var changes: [String] = []
-  if next.dailyLimit != rule.dailyLimit { changes.append(dailyLimitText(next.dailyLimit)) }
-  if next.grantMinutes != rule.grantMinutes { changes.append("\(UsageText.minutes(next.grantMinutes)) per grant") }
-  if next.maxGrantsPerDay != rule.maxGrantsPerDay { changes.append("at most \(next.maxGrantsPerDay) grants a day") }
-  if next.pauseSeconds != rule.pauseSeconds { changes.append("a pause of \(next.pauseSeconds) s before an answer") }
-  if next.onLimit != rule.onLimit { changes.append("\(next.onLimit.rawValue) at the limit") }
+  var changes: [CommandMessage] = []
+  let limit = next.dailyLimit != rule.dailyLimit ? [dailyLimitText(next.dailyLimit)] : []
+  if next.grantMinutes != rule.grantMinutes {
+    changes.append(CommandMessage(.changeGrant, ["minutes": UsageText.minutes(next.grantMinutes)]))
+  }
+  if next.maxGrantsPerDay != rule.maxGrantsPerDay {
+    changes.append(CommandMessage(.changeMaxGrants, count: next.maxGrantsPerDay))
+  }
+  if next.pauseSeconds != rule.pauseSeconds {
+    changes.append(CommandMessage(.changePause, count: next.pauseSeconds, as: "seconds"))
+  }
+  if next.onLimit != rule.onLimit { changes.append(CommandMessage(.changeOnLimit, ["action": next.onLimit.rawValue])) }
   let dropped = rule.apps.filter { !next.apps.contains($0) }.map(\.name)
-  if !dropped.isEmpty { changes.append("without " + dropped.joined(separator: ", ")) }
-  return changes.isEmpty ? nil : changes.joined(separator: ", ")
+  if !dropped.isEmpty { changes.append(CommandMessage(.changeWithout, ["apps": Output.list(dropped)])) }
+  let texts = limit + changes.map(Output.text)
+  return texts.isEmpty ? nil : Output.list(texts)
 }

@@ -2,6 +2,7 @@ import Config
 import DBus
 import Desktop
 import JSON
+import Localization
 import Model
 import ShieldBridge
 
@@ -12,12 +13,13 @@ struct StatusUsage {
   var fromService: Bool
   /// Whether the meter's figures go into the JSON (see `status --help`).
   var isInJSON: Bool
-  var sourceLine: String
+  /// What counts the time, or why nothing does.
+  var source: CommandMessage
   /// Whether no service owns the name: then nothing is counted, whatever the ledger says.
   var noService = false
 
   /// What `status` says first when no service runs (on stderr with `--json`).
-  static let noServiceLine = "no ShieldBridge service is running: nothing is counted"
+  static let noService = CommandMessage(.noService)
 
   /// Asks the service on `bus` for `Usage()` without starting it; when it does not answer, reads `ledger`.
   static func find(
@@ -31,7 +33,7 @@ struct StatusUsage {
       let log = report.source.backend == nil && hasRules ? await ServiceLog.find(on: bus) : nil
       return StatusUsage(
         report: report, fromService: true, isInJSON: true,
-        sourceLine: UsageText.sourceLine(
+        source: UsageText.sourceMessage(
           backend: report.source.backend, counting: report.source.counting, choice: choice, hasRules: hasRules,
           notRunning: nil, log: log?.text))
     case .failure(let reason):
@@ -47,7 +49,7 @@ struct StatusUsage {
       return StatusUsage(
         report: UsageReport(date: status.date, source: .off, rules: rules), fromService: false,
         isInJSON: usedToday,
-        sourceLine: UsageText.sourceLine(
+        source: UsageText.sourceMessage(
           backend: nil, counting: nil, choice: choice, hasRules: hasRules, notRunning: reason.reason),
         noService: reason.noOwner)
     }
@@ -98,7 +100,7 @@ private struct NoServiceUsage: Error {
 
 /// The running service's `Usage()`, asked without letting the bus start a service for it.
 private func serviceUsage(bus: Connection.Bus) async -> Result<UsageReport, NoServiceUsage> {
-  let notRunning = NoServiceUsage(reason: "the service is not running", noOwner: true)
+  let notRunning = NoServiceUsage(reason: Output.text(CommandMessage(.reasonNotRunning)), noOwner: true)
   let connection: Connection
   do { connection = try Connection(bus) } catch { return .failure(notRunning) }
   defer { connection.close() }
@@ -109,17 +111,17 @@ private func serviceUsage(bus: Connection.Bus) async -> Result<UsageReport, NoSe
       ServiceInterface.usage, destination: ServiceNames.busName, path: ServiceNames.path, timeout: .seconds(5),
       autoStart: false)
   } catch  where error.is(.invalidSignature) {
-    return .failure(NoServiceUsage(reason: "the service's answer could not be read (\(error))"))
+    return .failure(NoServiceUsage(reason: Output.text(CommandMessage(.reasonUnreadable, ["error": "\(error)"]))))
   } catch  where error.is(.serviceUnknown) || error.is(.nameHasNoOwner) {
     return .failure(notRunning)
   } catch  where error.is(.unknownMethod) {
-    return .failure(NoServiceUsage(reason: "the running service is older and does not meter (restart it)"))
+    return .failure(NoServiceUsage(reason: Output.text(CommandMessage(.reasonOlder))))
   } catch {
-    return .failure(NoServiceUsage(reason: "the service did not answer (\(error.message))"))
+    return .failure(NoServiceUsage(reason: Output.text(CommandMessage(.reasonNoAnswer, ["error": error.message]))))
   }
   do {
     return .success(try UsageReport(json: try JSONValue(parsing: text)))
   } catch {
-    return .failure(NoServiceUsage(reason: "the service's answer could not be read (\(error))"))
+    return .failure(NoServiceUsage(reason: Output.text(CommandMessage(.reasonUnreadable, ["error": "\(error)"]))))
   }
 }

@@ -1,4 +1,5 @@
 import Desktop
+import Localization
 
 /// How `shieldbridge status` writes a rule's time: durations in words, a
 /// plain text bar, and which source counts.
@@ -13,21 +14,22 @@ enum UsageText {
   /// `3 min 10 s`, `10 min`, `45 s`, `1 h 5 min`, `0 s`: the parts that are not zero, largest first.
   ///
   /// A negative count (which no ledger should hold) is written as `0 s`.
-  static func duration(seconds: Int) -> String {
+  /// The units are the catalogs' (`3 Min. 10 s`, `3分10秒`); the parts are joined by a space.
+  static func duration(seconds: Int, localizer: Localizer = Output.currentLocalizer) -> String {
     let total = max(0, seconds)
     let hours = total / 3600
     let minutes = total % 3600 / 60
     let rest = total % 60
-    var parts: [String] = []
-    if hours > 0 { parts.append("\(hours) h") }
-    if minutes > 0 { parts.append("\(minutes) min") }
-    if rest > 0 || parts.isEmpty { parts.append("\(rest) s") }
-    return parts.joined(separator: " ")
+    var parts: [CommandMessage] = []
+    if hours > 0 { parts.append(.hours(hours)) }
+    if minutes > 0 { parts.append(.minutes(minutes)) }
+    if rest > 0 || parts.isEmpty { parts.append(.seconds(rest)) }
+    return parts.map(localizer.render).joined(separator: " ")
   }
 
   /// `1 minute`, `5 minutes`: a count of whole minutes in words.
-  static func minutes(_ count: Int) -> String {
-    count == 1 ? "1 minute" : "\(count) minutes"
+  static func minutes(_ count: Int, localizer: Localizer = Output.currentLocalizer) -> String {
+    localizer.render(.minutesWord(count))
   }
 
   /// `[######--------------]`: the used share of the limit, rounded down, in `width` cells.
@@ -52,16 +54,26 @@ enum UsageText {
 
   /// `social: 3 min 10 s of 10 min used today  [######--------------]`, and what stands out:
   /// `, over the limit` or `, counting now`.
-  static func line(rule: String, usedSeconds: Int, limitSeconds: Int, counting: Bool) -> String {
-    var text =
-      "\(rule): \(duration(seconds: usedSeconds)) of \(duration(seconds: limitSeconds)) used today  "
-      + bar(usedSeconds: usedSeconds, limitSeconds: limitSeconds)
-    if usedSeconds >= limitSeconds {
-      text += "  over the limit"
-    } else if counting {
-      text += "  counting now"
-    }
-    return text
+  static func line(
+    rule: String, usedSeconds: Int, limitSeconds: Int, counting: Bool, localizer: Localizer = Output.currentLocalizer
+  ) -> String {
+    localizer.render(
+      lineMessage(
+        rule: rule, usedSeconds: usedSeconds, limitSeconds: limitSeconds, counting: counting, localizer: localizer))
+  }
+
+  /// The message of ``line(rule:usedSeconds:limitSeconds:counting:localizer:)``, for the writer.
+  static func lineMessage(
+    rule: String, usedSeconds: Int, limitSeconds: Int, counting: Bool, localizer: Localizer = Output.currentLocalizer
+  ) -> CommandMessage {
+    let key: CommandKey = usedSeconds >= limitSeconds ? .usageOver : counting ? .usageCounting : .usage
+    return CommandMessage(
+      key,
+      [
+        "rule": rule, "used": duration(seconds: usedSeconds, localizer: localizer),
+        "limit": duration(seconds: limitSeconds, localizer: localizer),
+        "bar": bar(usedSeconds: usedSeconds, limitSeconds: limitSeconds),
+      ])
   }
 
   /// `counted: focused windows (i3)`, `counted: running processes (no window system seen)`,
@@ -76,26 +88,34 @@ enum UsageText {
   ///   - log: Where the running service's log is (``ServiceLog/text``), named where it says why nothing counts.
   static func sourceLine(
     backend: DesktopKind?, counting: CountingSource?, choice: DesktopChoice, hasRules: Bool, notRunning: String?,
-    log: String? = nil
+    log: String? = nil, localizer: Localizer = Output.currentLocalizer
   ) -> String {
-    if let notRunning {
-      return "not counted: \(notRunning); the figures are from the ledger and may be up to 30 s old"
-    }
+    localizer.render(
+      sourceMessage(
+        backend: backend, counting: counting, choice: choice, hasRules: hasRules, notRunning: notRunning, log: log,
+        localizer: localizer))
+  }
+
+  /// The message of ``sourceLine(backend:counting:choice:hasRules:notRunning:log:localizer:)``, for the writer.
+  static func sourceMessage(
+    backend: DesktopKind?, counting: CountingSource?, choice: DesktopChoice, hasRules: Bool, notRunning: String?,
+    log: String? = nil, localizer: Localizer = Output.currentLocalizer
+  ) -> CommandMessage {
+    if let notRunning { return CommandMessage(.notCountedLedger, ["reason": notRunning]) }
     switch (backend, counting) {
-    case (.x11?, .focus?): return "counted: focused windows (X11)"
-    case (.i3?, .focus?): return "counted: focused windows (i3)"
-    case (.sway?, .focus?): return "counted: focused windows (sway)"
-    case (.kwin?, .focus?): return "counted: focused windows (KWin, through its script)"
-    case (.gnome?, .focus?): return "counted: focused windows (GNOME Shell)"
+    case (.x11?, .focus?): return CommandMessage(.countedFocus, ["desktop": "X11"])
+    case (.i3?, .focus?): return CommandMessage(.countedFocus, ["desktop": "i3"])
+    case (.sway?, .focus?): return CommandMessage(.countedFocus, ["desktop": "sway"])
+    case (.kwin?, .focus?): return CommandMessage(.countedKWin)
+    case (.gnome?, .focus?): return CommandMessage(.countedFocus, ["desktop": "GNOME Shell"])
     case (_?, .running?):
-      return choice == .processes
-        ? "counted: running processes (\"desktop\": \"processes\" in config.json)"
-        : "counted: running processes (no window system seen)"
-    case (let backend?, _): return "counted: \(backend)"
+      return CommandMessage(choice == .processes ? .countedProcessesChosen : .countedProcesses)
+    case (let backend?, _): return CommandMessage(.countedOther, ["backend": "\(backend)"])
     case (nil, _):
-      if !hasRules { return "not counted: no rule is set, so no app is metered" }
-      if choice == .off { return "not counted: \"desktop\" is \"off\" in config.json" }
-      return "not counted: the service watches no desktop; its log says why: " + (log ?? "see 'shieldbridge doctor'")
+      if !hasRules { return CommandMessage(.notCountedNoRule) }
+      if choice == .off { return CommandMessage(.notCountedOff) }
+      return CommandMessage(
+        .notCountedNoDesktop, ["log": log ?? localizer.render(CommandMessage(.seeDoctor))])
     }
   }
 }

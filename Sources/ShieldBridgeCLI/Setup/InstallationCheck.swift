@@ -1,6 +1,7 @@
 public import DBus
 import Desktop
 public import JSON
+import Localization
 import Posix
 import ShieldBridge
 
@@ -115,29 +116,28 @@ public struct InstallationCheck: Hashable, Sendable {
   }
 
   /// What to do for a service that is not running, in the words of what starts it at log-in.
-  var serviceToDo: String {
+  ///
+  /// `setup` says it in English, as its other lines; `doctor` says ``serviceToDoMessage``.
+  var serviceToDo: String { Self.capitalisingFirst(Localizer.source.render(serviceToDoMessage)) }
+
+  /// ``serviceToDo`` as a catalog message.
+  var serviceToDoMessage: CommandMessage {
     switch serviceStart {
-    case .systemd:
-      "Start it, and at every login: systemctl --user enable --now shieldbridge"
-    case .autostart(let entry):
-      "The desktop starts it at log-in (\(entry)): log out and log in again"
-    case .none:
-      "Nothing starts it at log-in here: start 'shieldbridge serve' with the desktop session (docs/using/install.md)"
+    case .systemd: CommandMessage(.startSystemd)
+    case .autostart(let entry): CommandMessage(.startAutostart, ["entry": entry])
+    case .none: CommandMessage(.startNothing)
     }
   }
 
   /// What to do for an extension that does not answer, in the words of how it was installed.
-  var extensionToDo: String {
+  var extensionToDo: String { Self.capitalisingFirst(Localizer.source.render(extensionToDoMessage)) }
+
+  /// ``extensionToDo`` as a catalog message.
+  var extensionToDoMessage: CommandMessage {
     switch extensionInstall {
-    case .forBrowsers(let browsers):
-      "The package installed it for " + Self.list(browsers)
-        + ": restart the browser, and where ShieldBridge is turned off in its extensions page "
-        + "(chrome://extensions, about:addons), turn it on"
-    case .unpacked(let folder):
-      "Load it in Chromium (chrome://extensions, Developer mode, Load unpacked) or Firefox "
-        + "(about:debugging, Load Temporary Add-on) from \(folder)"
-    case .sourceTree:
-      "Load it in Chromium or Firefox from integrations/webextension in the source tree"
+    case .forBrowsers(let browsers): CommandMessage(.extensionPackaged, ["browsers": Self.list(browsers)])
+    case .unpacked(let folder): CommandMessage(.extensionUnpacked, ["folder": folder])
+    case .sourceTree: CommandMessage(.extensionSourceTree)
     }
   }
 
@@ -148,24 +148,28 @@ public struct InstallationCheck: Hashable, Sendable {
   }
 
   /// The lines `doctor` adds: `service:`, `browser host:` and `browser extension:`, each with what to do when missing.
-  public var reportLines: [String] {
-    let service: String =
+  var reportMessages: [CommandMessage] {
+    let localizer = Output.currentLocalizer
+    let service: CommandMessage =
       switch serviceRuns {
-      case true?: "running" + (serviceLog.map { " (its log: \($0.text))" } ?? "")
-      case false?: "not running (to do: \(Self.lowercasingFirst(serviceToDo)))"
-      case nil: "no session bus"
+      case true?:
+        serviceLog.map { CommandMessage(.serviceRunningLog, ["log": $0.text]) } ?? CommandMessage(.serviceRunning)
+      case false?: CommandMessage(.serviceNotRunning, ["todo": localizer.render(serviceToDoMessage)])
+      case nil: CommandMessage(.serviceNoBus)
       }
-    let host =
-      hostManifests.first ?? "not installed (to do: make install-user, or scripts/install-native-host user)"
+    let host = hostManifests.first.map { CommandMessage(.host, ["path": $0]) } ?? CommandMessage(.hostMissing)
     let extensionLine =
       runningHosts > 0
-      ? "answers (\(runningHosts) \(runningHosts == 1 ? "browser" : "browsers"))"
-      : "no browser runs it (to do: \(Self.lowercasingFirst(extensionToDo)))"
-    return ["service: \(service)", "browser host: \(host)", "browser extension: \(extensionLine)"]
+      ? CommandMessage(.extensionAnswers, count: runningHosts)
+      : CommandMessage(.extensionNone, ["todo": localizer.render(extensionToDoMessage)])
+    return [service, host, extensionLine]
   }
 
-  private static func lowercasingFirst(_ text: String) -> String {
-    text.prefix(1).lowercased() + text.dropFirst()
+  /// ``reportMessages`` as text, in the user's language.
+  public var reportLines: [String] { reportMessages.map(Output.text) }
+
+  private static func capitalisingFirst(_ text: String) -> String {
+    text.prefix(1).uppercased() + text.dropFirst()
   }
 
   /// `{"service": true, "hostManifests": ["…"], "runningHosts": 1, "serviceLog": "journalctl --user -u shieldbridge"}`,
