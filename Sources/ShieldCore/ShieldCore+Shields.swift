@@ -65,7 +65,6 @@ extension ShieldCore {
       || pending.values.contains { if case .shield(rule) = $0 { true } else { false } }
   }
 
-  /// Whether today's grants of `rule` are used up.
   /// What the shield of `rule` offers at `now`: in its downtime, no task and the time it ends
   /// (a downtime outweighs used-up grants: it says until when); with its grants used up,
   /// nothing; else a task.
@@ -77,6 +76,7 @@ extension ShieldCore {
     return .task(grantMinutes: rule(named: name)?.grantMinutes ?? 0)
   }
 
+  /// Whether today's grants of `rule` are used up.
   func isUsedUp(_ name: String) -> Bool {
     guard let rule = rule(named: name), let usage = meter.usage(of: name) else { return false }
     return usage.grantsToday >= rule.maxGrantsPerDay

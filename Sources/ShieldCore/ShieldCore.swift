@@ -178,6 +178,8 @@ public struct ShieldCore: Sendable {
   var random: SeededRandom
   /// The weekly summary, while one is configured.
   var weeklySummary: WeeklySummary?
+  /// What the panels were last told (``ShieldEffect/glance(_:)``): `.some(nil)` once nothing covered is in front.
+  var toldGlance: Glance??
 
   /// A core for `rules` that starts from the day's use and grants in
   /// `ledger`, and from `history` the split by app and the shields shown of
@@ -292,13 +294,14 @@ public struct ShieldCore: Sendable {
   }
 
   /// How long until the core must be woken with ``ShieldInput/tick``: the
-  /// meter's next warning, limit or midnight, the next save, or the weekly
-  /// summary's next look; `nil` while nothing counts, nothing is left to save
-  /// and no weekly summary is configured.
+  /// meter's next warning, limit or midnight, the next save, the weekly
+  /// summary's next look, or the next minute the panels show; `nil` while
+  /// nothing counts, nothing is left to save and no weekly summary is configured.
   public mutating func wait(after now: MeterInstant) -> Duration? {
     let meterWait = meter.nextDeadline().map { $0.duration(since: now.monotonic) }
     let saveWait = unsavedSince.map { settings.saveInterval - now.monotonic.duration(since: $0.monotonic) }
-    guard let wait = [meterWait, saveWait, weeklySummaryWait(after: now)].compactMap({ $0 }).min() else {
+    let waits = [meterWait, saveWait, weeklySummaryWait(after: now), glanceWait()]
+    guard let wait = waits.compactMap({ $0 }).min() else {
       wasDue = false
       return nil
     }
@@ -372,6 +375,7 @@ public struct ShieldCore: Sendable {
       save(reason: nil, at: now, effects: &effects)
     }
     postWeeklySummaryIfDue(at: now, effects: &effects)
+    tellGlance(at: now, effects: &effects)
     return effects.list
   }
 

@@ -38,6 +38,8 @@ public enum ShieldEffect: Hashable, Sendable {
   /// Post the weekly summary of the 7 days ending `week`, remember that it
   /// was shown, and answer with ``ShieldInput/weeklySummaryPosted(week:posted:)``.
   case postWeeklySummary(week: LocalDay)
+  /// Tell the panels what they show now (``Glance``; `nil`: nothing covered is in front).
+  case glance(Glance?)
   /// Emit `LimitReached(s rule, s app)`.
   case limitReached(rule: String, app: String)
   /// Emit `Unlocked(s rule, u minutes)`.

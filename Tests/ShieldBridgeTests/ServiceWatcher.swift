@@ -11,7 +11,10 @@ final class ServiceWatcher: Sendable {
   let owner: NameOwnerTracker
   /// Every `Dispatched` record, parsed, in the order the bus delivered them.
   let dispatched = EventLog<JSONValue>()
+  /// Every `GlanceChanged` glance, parsed, in the order the bus delivered them.
+  let glances = EventLog<JSONValue>()
   private let collector: Task<Void, Never>
+  private let glanceCollector: Task<Void, Never>
 
   /// Connects to the bus at `address` and starts watching; returns once both are in place.
   init(address: String) async throws {
@@ -27,10 +30,21 @@ final class ServiceWatcher: Sendable {
         }
       }
     }
+    let changes = try await connection.signals(
+      matching: MatchRule(interface: ServiceInterface.name, member: ServiceInterface.glanceChanged.name))
+    let glances = self.glances
+    glanceCollector = Task {
+      for await message in changes {
+        if let text = try? message.decode(String.self), let glance = try? JSONValue(parsing: text) {
+          glances.append(glance)
+        }
+      }
+    }
   }
 
   deinit {
     collector.cancel()
+    glanceCollector.cancel()
   }
 
   /// Calls one of the service's methods, as a client would.

@@ -4,7 +4,7 @@ import Version
 /// `org.shieldbridge.ShieldBridge1`, declared once: the service exports it,
 /// the commands, the native host and the tests call it from this declaration.
 ///
-/// `Open`, `Status`, `Usage` and `SiteFocus` answer JSON in a string, which
+/// `Open`, `Status`, `Usage`, `SiteFocus` and `Glance` answer JSON in a string, which
 /// scripts read: their fields are a contract of their own, in docs/reference/service.md.
 /// The force unwraps cannot fail for these literals and no input reaches them.
 public enum ServiceInterface {
@@ -24,19 +24,27 @@ public enum ServiceInterface {
   public static let siteFocus = MethodContract<(String, UInt32, Bool) -> String>(
     name, "SiteFocus", inputs: ["site", "browserPid", "windowFocused"], outputs: ["state"])!
 
+  /// `Glance() → s glance`: the rule of the app or site in front and its time
+  /// left today (JSON, see docs/reference/service.md); `{}` while nothing covered is in front.
+  public static let glance = MethodContract<() -> String>(name, "Glance", outputs: ["glance"])!
+
   /// `Dispatched(s record)`: a link was routed (the record as `Open` answers it).
   public static let dispatched = SignalContract<String>(name, "Dispatched", arguments: ["record"])!
   /// `LimitReached(s rule, s app)`: a rule's apps reached today's limit.
   public static let limitReached = SignalContract<String, String>(name, "LimitReached", arguments: ["rule", "app"])!
   /// `Unlocked(s rule, u minutes)`: a grant (or a new day) lifted a rule's limit.
   public static let unlocked = SignalContract<String, UInt32>(name, "Unlocked", arguments: ["rule", "minutes"])!
+  /// `GlanceChanged(s glance)`: what `Glance()` answers changed (another rule or app in front,
+  /// one minute less, the limit, a downtime): once per minute shown at most while time counts.
+  public static let glanceChanged = SignalContract<String>(name, "GlanceChanged", arguments: ["glance"])!
 
   public static let contract = InterfaceContract(
     name,
     methods: [
       shield.declaration, open.declaration, status.declaration, usage.declaration, siteFocus.declaration,
+      glance.declaration,
     ],
-    signals: [dispatched.declaration, limitReached.declaration, unlocked.declaration],
+    signals: [dispatched.declaration, limitReached.declaration, unlocked.declaration, glanceChanged.declaration],
     annotations: [Annotation(versionAnnotation, shieldBridgeVersion)])
 
   /// The annotation of the interface's introspection that names the service's version.

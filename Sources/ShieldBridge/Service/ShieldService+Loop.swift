@@ -143,6 +143,10 @@ extension ShieldService {
       return self.save(save)
     case .postWeeklySummary(let week):
       return await postWeeklySummary(week: week)
+    case .glance(let glance):
+      self.glance = glance
+      emit(ServiceInterface.glanceChanged, Glance.json(glance))
+      return []
     case .limitReached(let rule, let app):
       emit(ServiceInterface.limitReached, rule, app)
       return []

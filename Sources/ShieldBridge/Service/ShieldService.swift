@@ -153,6 +153,8 @@ public actor ShieldService {
   var toldBootOffset: Int64 = 0
   var escalation: CloseEscalation
   var stopped = false
+  /// What the panels were last told (`GlanceChanged`), for `Glance()`.
+  var glance: Glance?
   /// The connections that report a browser's site, by unique name (see ShieldService+Sites.swift).
   var siteCallers: [BusName: SiteCaller] = [:]
 
@@ -397,6 +399,12 @@ public actor ShieldService {
           async: { [weak self] _ in
             guard let self else { throw Self.stopped }
             return await self.usage().json.serialized
+          }),
+        Method(
+          ServiceInterface.glance,
+          async: { [weak self] _ in
+            guard let self else { throw Self.stopped }
+            return Glance.json(await self.glance)
           }),
         Method(
           ServiceInterface.siteFocus,

@@ -1,0 +1,56 @@
+import Foundation
+import JSON
+import Notifications
+import TestSupport
+import Testing
+
+@testable import ShieldBridge
+
+/// Issue 36: what a panel reads from the service, through the real service on i3.
+extension MeterI3Tests {
+  @Test("Glance(): the rule in front, a minute less each minute, nothing once away, used up at the limit")
+  func glance() async throws {
+    let session = try await XSession(windowManager: .i3)
+    let sandbox = try Sandbox()
+    // A minute lasts 1 s here: 4 minutes left are 4 s of Instagram in front.
+    try sandbox.writeConfig(
+      #"{"desktop":"i3","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":4,"warnMinutes":0}]}"#)
+    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    let watcher = try await ServiceWatcher(address: desk.bus.address)
+    let serve = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher,
+      environment: ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""],
+      arguments: ["--minute-length", "1000"])
+    func glance() async throws -> JSONValue {
+      try JSONValue(parsing: try await watcher.call(ServiceInterface.glance.name).decode(String.self))
+    }
+    // Nothing covered in front yet: nothing to show.
+    #expect(try await glance() == .object([]))
+    _ = try await session.launchXterm(windowClass: "XTerm")
+    _ = try await session.launchXterm(windowClass: "Instagram")
+    try await session.i3msg(["[class=\"Instagram\"] focus"])
+    let first = try await watcher.glances.first("a glance of Instagram") { $0["app"]?.stringValue == "Instagram" }
+    #expect(first["rule"]?.stringValue == "social" && first["state"]?.stringValue == "left", "\(first)")
+    let minutes = try #require(first["minutesLeft"]?.integerValue)
+    #expect((1...4).contains(minutes), "\(first)")
+    // One minute less, told by a signal of its own.
+    let less = try await watcher.glances.first("one minute less") {
+      ($0["minutesLeft"]?.integerValue ?? 99) < minutes
+    }
+    #expect(less["rule"]?.stringValue == "social", "\(less)")
+    // Away: nothing to show, and Glance() agrees.
+    let away = watcher.glances.count
+    try await session.i3msg(["[class=\"XTerm\"] focus"])
+    _ = try await watcher.glances.first("nothing in front", after: away) { $0 == .object([]) }
+    #expect(try await glance() == .object([]))
+    // Back until the limit: used up.
+    try await session.i3msg(["[class=\"Instagram\"] focus"])
+    let limit = watcher.glances.count
+    _ = try await watcher.glances.first("used up", after: limit) { $0["state"]?.stringValue == "usedUp" }
+    // Hidden at the limit (the scratchpad): the other window is in front, nothing to show.
+    _ = try await poll("nothing in front once Instagram is hidden") {
+      try await glance() == .object([]) ? true : nil
+    }
+    _ = await serve.terminate()
+  }
+}
