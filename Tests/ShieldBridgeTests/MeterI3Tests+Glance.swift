@@ -53,4 +53,43 @@ extension MeterI3Tests {
     }
     _ = await serve.terminate()
   }
+
+  @Test("status --follow --format waybar: a line for the app in front, one per minute less, an empty text once away")
+  func followWaybar() async throws {
+    let session = try await XSession(windowManager: .i3)
+    let sandbox = try Sandbox()
+    try sandbox.writeConfig(
+      #"{"desktop":"i3","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":30,"warnMinutes":0}]}"#)
+    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+    let watcher = try await ServiceWatcher(address: desk.bus.address)
+    // Started before the service, as a panel at log-in may be: it shows nothing until the service comes.
+    let follow = try BackgroundProcess(
+      [ShieldBridgeTool.path, "status", "--follow", "--format", "waybar", "--address", desk.bus.address],
+      environment: sandbox.environment)
+    let empty = try await follow.waitForFirstLine()
+    #expect(try JSONValue(parsing: empty)["text"]?.stringValue == "", "\(empty)")
+    let serve = try await ServeProcess(
+      sandbox: sandbox, address: desk.bus.address, watcher: watcher,
+      environment: ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""],
+      arguments: ["--minute-length", "1000"])
+    _ = try await session.launchXterm(windowClass: "XTerm")
+    _ = try await session.launchXterm(windowClass: "Instagram")
+    try await session.i3msg(["[class=\"Instagram\"] focus"])
+    let shown = try await follow.waitForLine(containing: "min left today")
+    let line = try JSONValue(parsing: shown)
+    #expect(line["class"]?.stringValue == "left", "\(shown)")
+    #expect(line["tooltip"]?.stringValue?.hasPrefix("social: Instagram: ") == true, "\(shown)")
+    let minutes = try #require(
+      line["text"]?.stringValue?.split(separator: " ").dropFirst().first.flatMap { Int($0) }, "\(shown)")
+    _ = try await follow.waitForLine(containing: "Instagram: \(minutes - 1) min left today")
+    let count = follow.outputLines.count
+    try await session.i3msg(["[class=\"XTerm\"] focus"])
+    _ = try await poll("an empty text once Instagram is away") {
+      follow.outputLines.dropFirst(count).contains { $0.contains(#""text":"""#) } ? true : nil
+    }
+    _ = await serve.terminate()
+    // A panel's command ends when the panel ends it.
+    follow.process.signal(SIGTERM)
+    _ = await follow.finish()
+  }
 }

@@ -92,6 +92,9 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case ruleAppsSites = "status.rule-apps-sites"
   case everyApp = "status.every-app"
   case limitToday = "status.limit-today"
+  case glanceLeft = "glance.left"
+  case glanceUsedUp = "glance.used-up"
+  case glanceDowntime = "glance.downtime"
   case grantsToday = "status.grants-today"
   case dailyLimit = "status.daily-limit"
   case dailyLimitToday = "status.daily-limit-today"
@@ -537,6 +540,19 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       ("shieldbridge status: a rule, its apps and its websites.", .init("{rule}: {apps}; sites: {sites}"))
     case .everyApp: ("shieldbridge status: used as {apps} when a rule covers every app.", .init("every app"))
     case .limitToday: ("shieldbridge status. {limit} is a number of minutes in words.", .init("limit today: {limit}"))
+    case .glanceLeft:
+      (
+        "A panel's short text (status --follow): the time left today for the app in front. {app} is an app or "
+          + "website name, {minutes} a number; keep it short.",
+        .init("{app}: {minutes} min left today", plural: "{app}: {minutes} min left today")
+      )
+    case .glanceUsedUp:
+      ("A panel's short text at the limit. {app} is an app or website name.", .init("{app}: no time left today"))
+    case .glanceDowntime:
+      (
+        "A panel's short text in a downtime. {app} is an app or website name, {until} a local time such as 07:00.",
+        .init("{app}: downtime until {until}")
+      )
     case .grantsToday:
       (
         "shieldbridge status: the grants (solved tasks) of today. {count} of {max} are numbers, {grant} and "

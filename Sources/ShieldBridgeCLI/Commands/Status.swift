@@ -6,7 +6,8 @@ import Posix
 import ShieldBridge
 
 extension Command {
-  /// `shieldbridge status [--json] [--address ADDR]`: the rules, today's grants, limits and use.
+  /// `shieldbridge status [--json | --follow [--format FORMAT]] [--address ADDR]`: the rules, today's
+  /// grants, limits and use; or, with `--follow`, a panel's line per change.
   static let status = Command(
     name: "status",
     abstract: "Show the rules and today's use, grants and limits.",
@@ -37,8 +38,14 @@ extension Command {
       the backend needs something done first (the GNOME Shell extension is
       not enabled), "attention" says what, and the text says it as "to do".
 
+      With --follow, status prints what a panel shows, "Instagram: 3 min left
+      today" (empty while nothing covered is in front or no service runs),
+      then a line each time it changes, until the bus goes: --format waybar
+      prints waybar's custom-module JSON, --format i3bar i3bar's protocol
+      (see docs/using/panels.md).
+
       Exit status: 0, or 78 when the configuration is wrong, 74 when the
-      ledger cannot be read.
+      ledger cannot be read, 69 without a bus (--follow).
       """,
     body: { invocation in try await runStatus(invocation) }
   )
@@ -47,15 +54,25 @@ extension Command {
 /// The options of `shieldbridge status`.
 private struct StatusOptions: BusOptions {
   let json: Flag
+  let follow: Flag
+  let format: Option<FollowFormat>
   let address: Option<String>
 
   init(declaring options: inout OptionDeclarations) {
     json = options.flag("--json", "Print one line of JSON instead of text.")
+    follow = options.flag(
+      "--follow", "Print the app in front and its time left, then a line each time it changes, for a panel.")
+    format = options.choice(
+      "--format", "FORMAT", FollowFormat.allCases.map { ($0.rawValue, $0) },
+      "With --follow: text (the default), waybar (its custom module's JSON) or i3bar (its protocol).")
     address = options.address()
   }
 }
 
 private func runStatus(_ invocation: Invocation<StatusOptions>) async throws(CommandFailure) -> ExitCode {
+  if invocation[\.follow] {
+    return try await followGlance(bus: bus(invocation), format: invocation[\.format] ?? .text)
+  }
   let loaded = try loadConfigurationFile()
   var configuration = loaded.configuration
   let store = try standardLedgerStore(dayStart: configuration.dayStartsAt)
