@@ -8,19 +8,38 @@ import Testing
 
 /// Issue 36: what a panel reads from the service, through the real service on i3.
 extension MeterI3Tests {
+  /// i3 on Xvfb, a sandbox whose one rule covers Instagram for `minutes` a day, and a bus with a notification server.
+  private struct GlanceDesk {
+    let session: XSession
+    let sandbox: Sandbox
+    let desk: EmbeddedNotifications
+    let watcher: ServiceWatcher
+
+    init(minutes: Int) async throws {
+      session = try await XSession(windowManager: .i3)
+      sandbox = try Sandbox()
+      try sandbox.writeConfig(
+        #"{"desktop":"i3","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":"#
+          + "\(minutes)" + #","warnMinutes":0}]}"#)
+      desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
+      watcher = try await ServiceWatcher(address: desk.bus.address)
+    }
+
+    /// The service on it, a minute lasting 1 s.
+    func serve() async throws -> ServeProcess {
+      try await ServeProcess(
+        sandbox: sandbox, address: desk.bus.address, watcher: watcher,
+        environment: ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""],
+        arguments: ["--minute-length", "1000"])
+    }
+  }
+
   @Test("Glance(): the rule in front, a minute less each minute, nothing once away, used up at the limit")
   func glance() async throws {
-    let session = try await XSession(windowManager: .i3)
-    let sandbox = try Sandbox()
     // A minute lasts 1 s here: 4 minutes left are 4 s of Instagram in front.
-    try sandbox.writeConfig(
-      #"{"desktop":"i3","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":4,"warnMinutes":0}]}"#)
-    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
-    let watcher = try await ServiceWatcher(address: desk.bus.address)
-    let serve = try await ServeProcess(
-      sandbox: sandbox, address: desk.bus.address, watcher: watcher,
-      environment: ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""],
-      arguments: ["--minute-length", "1000"])
+    let setUp = try await GlanceDesk(minutes: 4)
+    let (session, watcher) = (setUp.session, setUp.watcher)
+    let serve = try await setUp.serve()
     func glance() async throws -> JSONValue {
       try JSONValue(parsing: try await watcher.call(ServiceInterface.glance.name).decode(String.self))
     }
@@ -56,22 +75,15 @@ extension MeterI3Tests {
 
   @Test("status --follow --format waybar: a line for the app in front, one per minute less, an empty text once away")
   func followWaybar() async throws {
-    let session = try await XSession(windowManager: .i3)
-    let sandbox = try Sandbox()
-    try sandbox.writeConfig(
-      #"{"desktop":"i3","rules":[{"name":"social","apps":["Instagram"],"dailyLimitMinutes":30,"warnMinutes":0}]}"#)
-    let desk = try await EmbeddedNotifications(capabilities: NotificationServer.Configuration.defaultCapabilities)
-    let watcher = try await ServiceWatcher(address: desk.bus.address)
+    let setUp = try await GlanceDesk(minutes: 30)
+    let session = setUp.session
     // Started before the service, as a panel at log-in may be: it shows nothing until the service comes.
     let follow = try BackgroundProcess(
-      [ShieldBridgeTool.path, "status", "--follow", "--format", "waybar", "--address", desk.bus.address],
-      environment: sandbox.environment)
+      [ShieldBridgeTool.path, "status", "--follow", "--format", "waybar", "--address", setUp.desk.bus.address],
+      environment: setUp.sandbox.environment)
     let empty = try await follow.waitForFirstLine()
     #expect(try JSONValue(parsing: empty)["text"]?.stringValue == "", "\(empty)")
-    let serve = try await ServeProcess(
-      sandbox: sandbox, address: desk.bus.address, watcher: watcher,
-      environment: ["DISPLAY": session.display, "I3SOCK": session.i3Socket ?? ""],
-      arguments: ["--minute-length", "1000"])
+    let serve = try await setUp.serve()
     _ = try await session.launchXterm(windowClass: "XTerm")
     _ = try await session.launchXterm(windowClass: "Instagram")
     try await session.i3msg(["[class=\"Instagram\"] focus"])

@@ -20,24 +20,18 @@ final class ServiceWatcher: Sendable {
   init(address: String) async throws {
     connection = try Connection(.address(address))
     owner = try await NameOwnerTracker.track(ServiceNames.busName, on: connection)
-    let records = try await connection.signals(
-      matching: MatchRule(interface: ServiceInterface.name, member: ServiceInterface.dispatched.name))
-    let dispatched = self.dispatched
-    collector = Task {
-      for await message in records {
-        if let text = try? message.decode(String.self), let record = try? JSONValue(parsing: text) {
-          dispatched.append(record)
-        }
-      }
-    }
-    let changes = try await connection.signals(
-      matching: MatchRule(interface: ServiceInterface.name, member: ServiceInterface.glanceChanged.name))
-    let glances = self.glances
-    glanceCollector = Task {
-      for await message in changes {
-        if let text = try? message.decode(String.self), let glance = try? JSONValue(parsing: text) {
-          glances.append(glance)
-        }
+    collector = try await Self.collect(ServiceInterface.dispatched.name, on: connection, into: dispatched)
+    glanceCollector = try await Self.collect(ServiceInterface.glanceChanged.name, on: connection, into: glances)
+  }
+
+  /// Parses the JSON string of every `member` signal of the service's interface into `log`.
+  private static func collect(
+    _ member: MemberName, on connection: Connection, into log: EventLog<JSONValue>
+  ) async throws -> Task<Void, Never> {
+    let signals = try await connection.signals(matching: MatchRule(interface: ServiceInterface.name, member: member))
+    return Task {
+      for await message in signals {
+        if let text = try? message.decode(String.self), let value = try? JSONValue(parsing: text) { log.append(value) }
       }
     }
   }
