@@ -36,6 +36,11 @@ extension Output {
     }
   }
 
+  /// Writes a message of the shield and the task (`puzzle`'s lines) in `localizer`'s language, as a line.
+  static func say(_ message: ProductMessage, with localizer: Localizer) {
+    out(localizer.render(message))
+  }
+
   /// Writes an empty line between blocks of messages.
   static func blankLine() {
     out("")
