@@ -1091,8 +1091,8 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .reportFromAfterTo:
       (
-        "Error. {fromOption} and {toOption} are options, {first} and {last} dates.",
-        .init("{fromOption} {first} is after {toOption} {last}")
+        "Error. {fromOption} and {toOption} are options, {from} and {to} dates.",
+        .init("{fromOption} {from} is after {toOption} {to}")
       )
     case .reportTooManyDays:
       (

@@ -158,7 +158,7 @@ private func reportRange(_ invocation: Invocation<ReportOptions>, today: LocalDa
   }
   let first = from ?? to.adding(days: -((days ?? 7) - 1)) ?? to
   guard first <= to else {
-    throw .usage(CommandMessage(.reportFromAfterTo, ["first": "\(first)", "last": "\(to)"]))
+    throw .usage(CommandMessage(.reportFromAfterTo, ["from": "\(first)", "to": "\(to)"]))
   }
   guard first.days(to: to) < HistoryReport.maximumDays else {
     throw .usage(CommandMessage(.reportTooManyDays, count: HistoryReport.maximumDays))
