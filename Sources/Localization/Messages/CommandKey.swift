@@ -1,4 +1,5 @@
-/// The command line's messages: what `status`, `rules` and `doctor` answer, and the errors a user causes.
+/// The command line's messages: what `status`, `rules`, `setup`, `desktop` and `doctor` answer, `puzzle`'s notes,
+/// and the errors a user causes.
 ///
 /// Declared apart from ``MessageKey`` (the shield, the task, the report and the
 /// browser extension's texts) because the browser extension's `_locales` take
