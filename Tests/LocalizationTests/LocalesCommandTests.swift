@@ -31,16 +31,20 @@ struct LocalesPreviewCommandTests {
     #expect(result.status == 0, "\(result.error)")
     let objects = try jsonLines(result.output)
     let locales = ["en"] + Repository.catalogFiles.map(\.tag.identifier) + ["en-XA", "ar-XB"]
-    #expect(objects.count == locales.count * MessageKey.allCases.count)
+    #expect(objects.count == locales.count * (MessageKey.allCases.count + CommandKey.allCases.count))
     #expect(Set(objects.compactMap { $0["locale"] as? String }) == Set(locales))
     for object in objects {
       #expect(Array(object.keys).sorted() == ["key", "locale", "text"])
       let text = try #require(object["text"] as? String)
       #expect(!text.contains("{") && !text.contains("}"), "\(object)")
-      #expect(!text.contains("  "), "\(object)")
       #expect(!text.isEmpty && text == text.trimmingCharacters(in: .whitespaces), "\(object)")
       #expect(!MessageKey.allCases.contains { text.contains($0.rawValue) }, "\(object)")
-      if app.isEmpty { #expect(!text.contains("Firefox")) }
+      // The command line's messages always name their app (a sample when --app is empty), and may hold two
+      // spaces on purpose (a list's number, a status bar); the product's have variants without the app.
+      if MessageKey(rawValue: object["key"] as? String ?? "") != nil {
+        #expect(!text.contains("  "), "\(object)")
+        if app.isEmpty { #expect(!text.contains("Firefox")) }
+      }
     }
     let german = objects.first {
       $0["locale"] as? String == "de" && $0["key"] as? String == "shield.summary"
@@ -48,6 +52,26 @@ struct LocalesPreviewCommandTests {
     #expect(
       german?["text"] as? String
         == (app.isEmpty ? "Diese App ist pausiert" : "Firefox ist pausiert"))
+  }
+
+  @Test("LOCALE shows every command-line message, filled with sample values, after the product's")
+  func commandMessages() async throws {
+    let result = try await ShieldBridgeTool.run(
+      ["locales", "preview", "ja", "--minutes", "3", "--dir", Repository.locales], environment: environment())
+    #expect(result.status == 0, "\(result.error)")
+    let lines = result.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == MessageKey.allCases.count + CommandKey.allCases.count)
+    let keys = lines.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+    #expect(keys.suffix(CommandKey.allCases.count).map(String.init) == CommandKey.allCases.map(\.rawValue))
+    for line in lines {
+      // Every placeholder has a sample: none is shown as a name or left in braces.
+      #expect(!line.contains("‹") && !line.contains("{"), "\(line)")
+    }
+    #expect(lines.contains { $0.hasPrefix("ja  setup.which") && $0.hasSuffix("どれにしますか。番号を入力してください（例: 1 3 6）:") })
+    #expect(lines.contains { $0.hasPrefix("ja  error.report-too-many-days") && $0.contains("最大 3 日") })
+    let both = try await ShieldBridgeTool.run(
+      ["locales", "preview", "ja", "--locale", "de", "--dir", Repository.locales], environment: environment())
+    #expect(both.status == 64)
   }
 
   @Test("Numbers pick each language's plural form")

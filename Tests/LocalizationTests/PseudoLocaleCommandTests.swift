@@ -3,7 +3,8 @@ import Spawn
 import TestSupport
 import Testing
 
-/// `status`, `rules` and `doctor`, and the errors a user causes, run as a user runs them under `en-XA`.
+/// `status`, `rules`, `doctor`, `setup`, `puzzle`, `report` and `desktop`, and the errors a user causes, run as
+/// a user runs them under `en-XA`.
 ///
 /// Every line they print must be pseudo-localised: the accented pseudo-locale
 /// wraps each catalog message in brackets, so a line that is not `[…]` is
@@ -12,7 +13,7 @@ import Testing
 /// `shieldbridge status: `). A usage error ends with the command's synopsis,
 /// which is `--help` text and stays English (docs/developing/translating.md):
 /// it is left out from the first empty line on.
-@Suite("Under the pseudo-locale every line of status, rules, doctor and the errors is pseudo-localised")
+@Suite("Under the pseudo-locale every line of the commands and their errors is pseudo-localised")
 struct PseudoLocaleCommandTests {
   /// A home of its own, with config.json holding `config` (no file for `nil`), and no bus.
   private final class Home: Sendable {
@@ -36,8 +37,8 @@ struct PseudoLocaleCommandTests {
       ]
     }
 
-    func run(_ arguments: [String]) async throws -> Subprocess.Result {
-      try await ShieldBridgeTool.run(arguments, environment: environment)
+    func run(_ arguments: [String], input: String = "") async throws -> Subprocess.Result {
+      try await ShieldBridgeTool.run(arguments, input: input, environment: environment)
     }
   }
 
@@ -53,23 +54,33 @@ struct PseudoLocaleCommandTests {
     """
 
   /// The lines of `text` that are not pseudo-localised.
-  private func english(_ text: String, usage: Bool = false) -> [String] {
+  ///
+  /// - Parameter dated: Whether a line may start with a date and the day's figures before its message,
+  ///   as `report`'s days do (`  2026-12-01  5m  ███ │  [3 ɱîñ]`).
+  private func english(_ text: String, usage: Bool = false, dated: Bool = false) -> [String] {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if usage, let blank = lines.firstIndex(of: "") { lines = Array(lines[..<blank]) }
     let prefix = /^ *(shieldbridge( [a-z-]+)*: )?/
+    let day = /^ *\d{4}-\d{2}-\d{2} +([^\[]*[│|] *)?/
     return lines.filter { line in
+      // A prompt is followed by a space, where the answer is typed.
+      let line = String(line.reversed().drop(while: { $0 == " " }).reversed())
       guard !line.isEmpty else { return false }
-      let rest = line.replacing(prefix, with: "", maxReplacements: 1)
+      var rest = line.replacing(prefix, with: "", maxReplacements: 1)
+      if dated { rest = rest.replacing(day, with: "", maxReplacements: 1) }
       return !(rest.hasPrefix("[") && rest.hasSuffix("]"))
     }
   }
 
   private func expectPseudo(
-    _ result: Subprocess.Result, status: Int32, usage: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    _ result: Subprocess.Result, status: Int32, usage: Bool = false, dated: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     #expect(result.status == status, "\(result.output)\(result.error)", sourceLocation: sourceLocation)
     #expect(!(result.output + result.error).isEmpty, sourceLocation: sourceLocation)
-    #expect(english(result.output).isEmpty, "stdout: \(english(result.output))", sourceLocation: sourceLocation)
+    #expect(
+      english(result.output, dated: dated).isEmpty, "stdout: \(english(result.output, dated: dated))",
+      sourceLocation: sourceLocation)
     #expect(
       english(result.error, usage: usage).isEmpty, "stderr: \(english(result.error, usage: usage))",
       sourceLocation: sourceLocation)
@@ -190,5 +201,60 @@ struct PseudoLocaleCommandTests {
     // Machine output: the JSON is the same in every language; the line for a person goes to stderr.
     #expect(json.output.hasPrefix(#"{"date":"#), "\(json.output)")
     #expect(english(json.error).isEmpty && !json.error.isEmpty, "\(json.error)")
+  }
+
+  @Test("setup: the questions, the wrong answers, the rule written and what to do, from piped answers")
+  func setup() async throws {
+    // Empty, out of the list, a duration without a whole minute and one too long, a count not a number.
+    let answers = ["", "0", "1 3", "90s", "2000", "20m", "", "many", "3"]
+    let home = try Home(config: Self.config)
+    let result = try await home.run(["setup"], input: answers.joined(separator: "\n") + "\n")
+    expectPseudo(result, status: 0)
+    #expect(result.output.contains("\n[Ŵŕöţé ţĥé ŕûļé \"social\" ţö "), "\(result.output)")
+    #expect(result.output.hasPrefix("[\(home.configFolder)/config.json ĥáš ţĥé ŕûļéš "), "\(result.output)")
+    #expect(result.output.contains("\n   [1  Instagram (instagram.com) "), "\(result.output)")
+    // The input ending before the last answer, and the options that go with --yes.
+    expectPseudo(try await Home(config: nil).run(["setup"], input: "1\n"), status: 66)
+    expectPseudo(try await Home(config: nil).run(["setup", "--yes"]), status: 64, usage: true)
+    expectPseudo(try await Home(config: nil).run(["setup", "--app", "Firefox"]), status: 64, usage: true)
+    expectPseudo(
+      try await Home(config: nil).run(["setup", "--yes", "--app", "YouTube", "--limit", "20m", "--max", "2"]),
+      status: 0)
+  }
+
+  @Test("puzzle: the task with no answer, in downtime, and the note on --grant")
+  func puzzle() async throws {
+    let home = try Home(config: Self.config)
+    // No service: the task is asked, and the input ends before its answer.
+    expectPseudo(try await home.run(["puzzle", "--app", "Instagram"]), status: 1)
+    let downtime = try await home.run(["puzzle", "--app", "Telegram", "--grant", "9"])
+    expectPseudo(downtime, status: 75)
+    #expect(downtime.error.hasPrefix("shieldbridge: ["), "\(downtime.error)")
+  }
+
+  @Test("report: the days and the summaries, and its usage errors")
+  func report() async throws {
+    let home = try Home(config: Self.config)
+    expectPseudo(try await home.run(["report"]), status: 0, dated: true)
+    expectPseudo(try await home.run(["report", "--rule", "chat", "--days", "3"]), status: 0, dated: true)
+    expectPseudo(try await home.run(["report", "--forget"]), status: 0)
+    for arguments in [
+      ["report", "--rule", "nope"], ["report", "--from", "2026-13-01"],
+      ["report", "--days", "3", "--from", "2026-12-01"],
+      ["report", "--from", "2026-12-05", "--to", "2026-12-01"], ["report", "--before", "2026-12-01"],
+      ["report", "--forget", "--days", "3"], ["report", "--html", "x.html", "--json"],
+      ["report", "--from", "2000-01-01", "--to", "2026-12-01"],
+    ] {
+      expectPseudo(try await home.run(arguments), status: 64, usage: true)
+    }
+  }
+
+  @Test("desktop --once: the backend config.json chooses and what runs; off")
+  func desktop() async throws {
+    let processes = try await Home(config: #"{"desktop": "processes", "rules": [{"name": "a", "apps": ["sh"]}]}"#)
+      .run(["desktop", "--once"])
+    expectPseudo(processes, status: 0)
+    #expect(processes.output.hasPrefix("[ðéšķţöþ: "), "\(processes.output)")
+    expectPseudo(try await Home(config: #"{"desktop": "off"}"#).run(["desktop", "--once"]), status: 0)
   }
 }

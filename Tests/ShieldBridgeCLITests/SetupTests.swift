@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Localization
 import Model
 import ShieldBridge
 import Testing
@@ -17,9 +18,12 @@ import Testing
 
     var dialog: SetupDialog {
       SetupDialog(
-        say: { self.transcript.append($0) },
+        say: { message, indent in
+          self.transcript.append(
+            message.map { String(repeating: " ", count: indent) + Localizer.source.render($0) } ?? "")
+        },
         ask: { prompt in
-          self.transcript.append("? " + prompt)
+          self.transcript.append("? " + Localizer.source.render(prompt))
           return self.answers.isEmpty ? nil : self.answers.removeFirst()
         })
     }

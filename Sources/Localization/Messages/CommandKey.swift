@@ -1,4 +1,5 @@
-/// The command line's messages: what `status`, `rules` and `doctor` answer, and the errors a user causes.
+/// The command line's messages: what `status`, `rules`, `setup`, `desktop` and `doctor` answer, `puzzle`'s notes,
+/// and the errors a user causes.
 ///
 /// Declared apart from ``MessageKey`` (the shield, the task, the report and the
 /// browser extension's texts) because the browser extension's `_locales` take
@@ -162,6 +163,83 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
   case extensionUnpacked = "doctor.extension-unpacked"
   case extensionSourceTree = "doctor.extension-source-tree"
 
+  // setup
+  case setupIntro = "setup.intro"
+  case setupCommonApps = "setup.common-apps"
+  case setupEntry = "setup.entry"
+  case setupAnother = "setup.another"
+  case setupWhich = "setup.which"
+  case setupChooseOne = "setup.choose-one"
+  case setupNotInList = "setup.not-in-list"
+  case setupOther = "setup.other"
+  case setupLimitQuestion = "setup.limit-question"
+  case setupGrantQuestion = "setup.grant-question"
+  case setupMaxQuestion = "setup.max-question"
+  case setupMinutesRange = "setup.minutes-range"
+  case setupWholeNumberRange = "setup.whole-number-range"
+  case setupDurationProblem = "setup.duration-problem"
+  case setupExisting = "setup.existing"
+  case setupInputEnded = "setup.input-ended"
+  case setupNotPicked = "setup.not-picked"
+  case setupNothingChosen = "setup.nothing-chosen"
+  case setupWrote = "setup.wrote"
+  case setupSummary = "setup.summary"
+  case setupChangeLater = "setup.change-later"
+  case setupYesNeeds = "setup.yes-needs"
+  case setupGoesWithYes = "setup.goes-with-yes"
+  case setupServiceRuns = "setup.service-runs"
+  case setupServiceNotRunning = "setup.service-not-running"
+  case setupNoBus = "setup.no-bus"
+  case setupHost = "setup.host"
+  case setupHostMissing = "setup.host-missing"
+  case setupExtensionAnswers = "setup.extension-answers"
+  case setupExtensionNone = "setup.extension-none"
+  // puzzle, besides the task's own messages
+  case puzzleGrantNote = "puzzle.grant-note"
+  case puzzleInputEnded = "puzzle.input-ended"
+  // desktop
+  case desktopBackend = "desktop.backend"
+  case desktopChosenConfig = "desktop.chosen-config"
+  case desktopChosenAutoNoWindows = "desktop.chosen-auto-no-windows"
+  case desktopChosenAuto = "desktop.chosen-auto"
+  case desktopCountsFocus = "desktop.counts-focus"
+  case desktopCountsRunning = "desktop.counts-running"
+  case desktopProcessesOnly = "desktop.processes-only"
+  case desktopLimitation = "desktop.limitation"
+  case desktopToDo = "desktop.to-do"
+  case desktopProcesses = "desktop.processes"
+  case desktopOff = "desktop.off"
+  case desktopNoRules = "desktop.no-rules"
+  case desktopFocus = "desktop.focus"
+  case desktopFocusNone = "desktop.focus-none"
+  case desktopRunning = "desktop.running"
+  case desktopRunningApp = "desktop.running-app"
+  case desktopRunningNone = "desktop.running-none"
+  case desktopIdleYes = "desktop.idle-yes"
+  case desktopIdleNo = "desktop.idle-no"
+  case desktopInhibitedYes = "desktop.inhibited-yes"
+  case desktopInhibitedNo = "desktop.inhibited-no"
+  case desktopScreen = "desktop.screen"
+  case desktopNotice = "desktop.notice"
+  case desktopLost = "desktop.lost"
+  case desktopSite = "desktop.site"
+  case desktopMatch = "desktop.match"
+  case desktopNoMatch = "desktop.no-match"
+  case desktopCannotWatch = "error.desktop-cannot-watch"
+  case desktopNoLongerWatched = "error.desktop-lost"
+  case desktopSilent = "error.desktop-silent"
+
+  // report
+  case reportForgetOnly = "error.report-forget-only"
+  case reportBeforeWithForget = "error.report-before-with-forget"
+  case reportNoSuchRule = "error.report-no-such-rule"
+  case reportExclusive = "error.report-exclusive"
+  case reportNotAFile = "error.report-not-a-file"
+  case reportCannotWrite = "error.report-cannot-write"
+  case reportBadDate = "error.report-bad-date"
+  case reportFromAfterTo = "error.report-from-after-to"
+  case reportTooManyDays = "error.report-too-many-days"
+
   /// The commands a message tells the user to type, as placeholder values: no translation can change them.
   var commands: [String: String] {
     switch self {
@@ -183,6 +261,17 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
     case .hostMissing: ["make": "make install-user", "script": "scripts/install-native-host user"]
     case .needAppOrSite: ["app": "--app APP", "site": "--site SITE"]
     case .appNeeded: ["option": "--app NAME"]
+    case .setupOther: ["command": "shieldbridge desktop"]
+    case .setupChangeLater: ["command": "shieldbridge rules"]
+    case .setupYesNeeds: ["command": "setup --yes", "app": "--app", "site": "--site"]
+    case .setupGoesWithYes: ["yes": "--yes"]
+    case .setupHostMissing: ["make": "make install-user", "script": "scripts/install-native-host user"]
+    case .puzzleGrantNote: ["option": "--grant"]
+    case .desktopOff: ["setting": #""desktop": "off""#]
+    case .reportForgetOnly: ["option": "--forget", "before": "--before"]
+    case .reportBeforeWithForget: ["before": "--before", "forget": "--forget"]
+    case .reportNotAFile: ["option": "--html"]
+    case .reportFromAfterTo: ["fromOption": "--from", "toOption": "--to"]
     default: [:]
     }
   }
@@ -771,6 +860,262 @@ public enum CommandKey: String, CaseIterable, Hashable, Sendable {
       )
     case .extensionSourceTree:
       ("Used as {todo}.", .init("load it in Chromium or Firefox from integrations/webextension in the source tree"))
+    // setup
+    case .setupIntro:
+      (
+        "shieldbridge setup: its first line. Enter is the key.",
+        .init("Set up ShieldBridge: which apps and sites to limit, and how much. Enter takes the value in brackets.")
+      )
+    case .setupCommonApps:
+      ("shieldbridge setup: above the numbered list of apps.", .init("Apps and sites people often limit:"))
+    case .setupEntry:
+      (
+        "shieldbridge setup: one entry of the list. {number} is its number, {app} an app's name, {sites} its sites.",
+        .init("{number}  {app} ({sites})")
+      )
+    case .setupAnother:
+      (
+        "shieldbridge setup: the last entry of the list. {number} is its number.",
+        .init("{number}  Another app or site, by name")
+      )
+    case .setupWhich:
+      (
+        "shieldbridge setup: a question; the answer is typed after it.",
+        .init("Which ones? Their numbers, such as 1 3 6:")
+      )
+    case .setupChooseOne: ("shieldbridge setup: the answer was empty.", .init("Choose at least one number."))
+    case .setupNotInList:
+      (
+        "shieldbridge setup. {answer} is what was typed, {last} the last number of the list.",
+        .init("There is no {answer} in the list; choose numbers from 1 to {last}.")
+      )
+    case .setupOther:
+      (
+        "shieldbridge setup: a question. {command} is a command; keep example.com as it is.",
+        .init("The other one: a site such as example.com, an app as '{command}' names it, or Enter to pick its window:")
+      )
+    case .setupLimitQuestion:
+      (
+        "shieldbridge setup: a question. {default} is the number of minutes Enter takes.",
+        .init("Minutes a day they may be used, all together [{default}]:")
+      )
+    case .setupGrantQuestion:
+      ("As setup.limit-question.", .init("Minutes one solved task adds [{default}]:"))
+    case .setupMaxQuestion:
+      (
+        "shieldbridge setup: a question. {default} is the number of tasks Enter takes.",
+        .init("Tasks a day at most [{default}]:")
+      )
+    case .setupMinutesRange:
+      (
+        "shieldbridge setup: an answer out of range. {low} and {high} are numbers; {high} chooses the form.",
+        .init("Choose from {low} to {high} minute.", plural: "Choose from {low} to {high} minutes.")
+      )
+    case .setupWholeNumberRange:
+      ("shieldbridge setup. {low} and {high} are numbers.", .init("Choose a whole number from {low} to {high}."))
+    case .setupDurationProblem:
+      (
+        "shieldbridge setup: a duration refused. {problem} says why, such as duration.error-no-unit.",
+        .init("{problem}.")
+      )
+    case .setupExisting:
+      (
+        "shieldbridge setup. {path} is config.json, {rules} a list of rule names, {count} how many, {rule} a name.",
+        .init(
+          "{path} has the rule {rules}; setup writes the rule \"{rule}\" and keeps the others.",
+          plural: "{path} has the rules {rules}; setup writes the rule \"{rule}\" and keeps the others.")
+      )
+    case .setupInputEnded:
+      (
+        "Error: the input ended before setup's last question was answered.",
+        .init("the input ended before the last answer: nothing was written")
+      )
+    case .setupNotPicked:
+      ("shieldbridge setup. {problem} is the technical detail.", .init("The window was not picked: {problem}."))
+    case .setupNothingChosen: ("Error of shieldbridge setup.", .init("no app or site was chosen: nothing was written"))
+    case .setupWrote:
+      (
+        "shieldbridge setup. {rule} is a name, {path} config.json, {summary} is setup.summary.",
+        .init("Wrote the rule \"{rule}\" to {path}: {summary}.")
+      )
+    case .setupSummary:
+      (
+        "Used as {summary}. {names} is a list of apps and sites, {limit} and {grant} durations such as 5m.",
+        .init(
+          "{names}; {limit} a day, {grant} per task, at most {count} task a day",
+          plural: "{names}; {limit} a day, {grant} per task, at most {count} tasks a day")
+      )
+    case .setupChangeLater:
+      (
+        "shieldbridge setup. {command} is a command, {example} a whole command line; keep both as they are.",
+        .init("Change it later with '{command}' (such as: {example}).")
+      )
+    case .setupYesNeeds:
+      (
+        "Error. The placeholders are the command and its options.",
+        .init("{command} needs at least one {app} or {site}")
+      )
+    case .setupGoesWithYes:
+      ("Error. {option} and {yes} are options.", .init("{option} goes with {yes}; without it, setup asks"))
+    case .setupServiceRuns:
+      (
+        "shieldbridge setup, after writing the rule.",
+        .init("The service runs: it reloads config.json by itself, so the rule counts from now on.")
+      )
+    case .setupServiceNotRunning:
+      (
+        "shieldbridge setup. {todo} is what to do, such as doctor.start-systemd.",
+        .init("The service is not running. {todo}.")
+      )
+    case .setupNoBus:
+      (
+        "shieldbridge setup without a session bus.",
+        .init(
+          "No session bus was found, so the service cannot run in this session. Run setup again inside the desktop session."
+        )
+      )
+    case .setupHost:
+      ("shieldbridge setup. {path} is the browsers' host manifest.", .init("The browsers' host is installed ({path})."))
+    case .setupHostMissing:
+      (
+        "shieldbridge setup. The placeholders are commands to type; keep the path as it is.",
+        .init(
+          "The browsers' host is not installed, so sites are not counted. Install it: {make} (or {script}) in the "
+            + "source tree (docs/using/websites.md).")
+      )
+    case .setupExtensionAnswers:
+      (
+        "shieldbridge setup. {count} is the number of browsers.",
+        .init(
+          "The browser extension answers ({count} browser).",
+          plural: "The browser extension answers ({count} browsers).")
+      )
+    case .setupExtensionNone:
+      (
+        "shieldbridge setup. {todo} is what to do, such as doctor.extension-unpacked; keep the path as it is.",
+        .init("No browser extension answers. {todo}, then keep the browser open (docs/using/websites.md).")
+      )
+    // puzzle
+    case .puzzleGrantNote:
+      (
+        "shieldbridge puzzle. {rule} is a rule's name, {minutes} and {offered} numbers, {option} the option.",
+        .init(
+          "note: the rule '{rule}' grants {minutes} minute; {option} {offered} does not change that",
+          plural: "note: the rule '{rule}' grants {minutes} minutes; {option} {offered} does not change that")
+      )
+    case .puzzleInputEnded:
+      ("Error of shieldbridge puzzle in a terminal.", .init("the input ended without the answer; nothing was unlocked"))
+    // desktop
+    case .desktopBackend:
+      (
+        "shieldbridge desktop. {backend} is a desktop such as i3, {how} desktop.chosen-*, {counting} desktop.counts-*.",
+        .init("desktop: {backend}, {how}; {counting}")
+      )
+    case .desktopChosenConfig:
+      (
+        "Used as {how}. {setting} is the setting in config.json, such as \"desktop\": \"i3\".",
+        .init("as config.json says ({setting})")
+      )
+    case .desktopChosenAutoNoWindows: ("Used as {how}.", .init("chosen automatically, as no window system was seen"))
+    case .desktopChosenAuto: ("Used as {how}.", .init("chosen automatically"))
+    case .desktopCountsFocus: ("Used as {counting}.", .init("a covered app counts while its window has the focus"))
+    case .desktopCountsRunning: ("Used as {counting}.", .init("a covered app counts while it runs"))
+    case .desktopProcessesOnly:
+      (
+        "shieldbridge desktop.",
+        .init("only the apps a rule of config.json names are watched, and only by their processes")
+      )
+    case .desktopLimitation:
+      ("shieldbridge desktop. {limitation} is the desktop's technical detail.", .init("limitation: {limitation}"))
+    case .desktopToDo: ("shieldbridge desktop. {todo} is the desktop's technical detail.", .init("to do: {todo}"))
+    case .desktopProcesses: ("Used as {backend}: the backend that watches processes.", .init("running processes"))
+    case .desktopOff:
+      (
+        "shieldbridge desktop. {setting} is the setting in config.json.",
+        .init("desktop: off, as config.json says ({setting}); nothing is watched or counted")
+      )
+    case .desktopNoRules:
+      ("shieldbridge desktop.", .init("config.json has no rules: nothing is metered until a rule names an app"))
+    case .desktopFocus:
+      (
+        "shieldbridge desktop. {app} is the app's names (class=… pid=…), {what} desktop.match, desktop.no-match or desktop.site.",
+        .init("focus: {app} → {what}")
+      )
+    case .desktopFocusNone: ("shieldbridge desktop.", .init("focus: none (the desktop itself, or an empty workspace)"))
+    case .desktopRunning: ("shieldbridge desktop. {apps} is desktop.running-app, repeated.", .init("running: {apps}"))
+    case .desktopRunningApp: ("Used in {apps}. As desktop.focus.", .init("{app} → {what}"))
+    case .desktopRunningNone: ("shieldbridge desktop.", .init("running: no covered app"))
+    case .desktopIdleYes: ("shieldbridge desktop.", .init("idle: yes (no input for the idle time)"))
+    case .desktopIdleNo: ("shieldbridge desktop.", .init("idle: no"))
+    case .desktopInhibitedYes: ("shieldbridge desktop.", .init("idle inhibited: yes (a video playing, for example)"))
+    case .desktopInhibitedNo: ("shieldbridge desktop.", .init("idle inhibited: no"))
+    case .desktopScreen: ("shieldbridge desktop. {state} is a value such as locked.", .init("screen: {state}"))
+    case .desktopNotice: ("shieldbridge desktop. {text} is the desktop's technical detail.", .init("notice: {text}"))
+    case .desktopLost: ("shieldbridge desktop. {reason} is the technical detail.", .init("lost: {reason}"))
+    case .desktopSite:
+      (
+        "Used as {what}. {site} is a website, {rule} a rule, {app} an app; keep \"apps\" as it is.",
+        .init(
+          "counted as {site} for {rule} while this tab is in front (app {app}; the browser's own names in a rule's "
+            + "\"apps\" would cover all of it)")
+      )
+    case .desktopMatch: ("Used as {what}. {rule} is a rule, {app} an app.", .init("rule {rule}, app {app}"))
+    case .desktopNoMatch:
+      (
+        "Used as {what}. Keep \"apps\" as it is.",
+        .init("no rule (put one of these names in a rule's \"apps\" to cover it)")
+      )
+    case .desktopCannotWatch:
+      (
+        "Error of shieldbridge desktop. {error} is the technical detail.",
+        .init(
+          "cannot watch the desktop: {error} (the service logs this and falls back to the next one down: X11, then the "
+            + "running processes)")
+      )
+    case .desktopNoLongerWatched: ("Error of shieldbridge desktop.", .init("the desktop is no longer watched"))
+    case .desktopSilent:
+      (
+        "Error of shieldbridge desktop --once. {backend} is a desktop, {seconds} a number.",
+        .init(
+          "the {backend} backend told no focus within {seconds} second",
+          plural: "the {backend} backend told no focus within {seconds} seconds")
+      )
+    // report
+    case .reportForgetOnly:
+      (
+        "Error of shieldbridge report. {option} and {before} are options, {other} the option typed.",
+        .init("{option} takes only {before}, not {other}")
+      )
+    case .reportBeforeWithForget: ("Error. {before} and {forget} are options.", .init("{before} goes with {forget}"))
+    case .reportNoSuchRule:
+      (
+        "Error of shieldbridge report. {rule} is what was typed, {rules} a list of names.",
+        .init("no rule is named '{rule}'; the rules are {rules}")
+      )
+    case .reportExclusive:
+      ("Error. {first} and {second} are options.", .init("{first} and {second} cannot go together"))
+    case .reportNotAFile:
+      (
+        "Error of shieldbridge report --html. {path} is a path, {kind} a kind of file (such as directory), {option} the option.",
+        .init("cannot write {path}: it is {kind}, not a regular file ({option} writes a file of its own there)")
+      )
+    case .reportCannotWrite:
+      ("Error. {path} is a path, {error} the system's error.", .init("cannot write {path}: {error}"))
+    case .reportBadDate:
+      (
+        "Error. {option} is an option, {text} what was typed; keep the date as it is.",
+        .init("{option} takes a date like 2026-11-29, not '{text}'")
+      )
+    case .reportFromAfterTo:
+      (
+        "Error. {fromOption} and {toOption} are options, {from} and {to} dates.",
+        .init("{fromOption} {from} is after {toOption} {to}")
+      )
+    case .reportTooManyDays:
+      (
+        "Error of shieldbridge report. {count} is a number.",
+        .init("a report covers at most {count} day", plural: "a report covers at most {count} days")
+      )
     }
   }
 }

@@ -1,4 +1,4 @@
-/// One command-line message with its values: what `status`, `rules`, `doctor` and the errors print.
+/// One command-line message with its values: what `status`, `rules`, `setup`, `desktop`, `doctor` and the errors print.
 ///
 /// A value comes only from a ``CommandKey`` and the values its placeholders
 /// name, so that a text written to the user is a catalog message; the

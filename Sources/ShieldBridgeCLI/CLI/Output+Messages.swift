@@ -3,10 +3,11 @@ import Localization
 
 /// The writer of what a person reads: catalog messages only, in the user's language.
 ///
-/// `status`, `rules`, `doctor` and the errors a user causes write through
-/// ``Output/say(_:to:indent:)``, which takes a ``CommandMessage`` (a
-/// ``CommandKey`` and its values), never a `String`: a text that is not in the
-/// catalogs cannot be passed to it. Machine formats (`--json`, the `--help`
+/// `status`, `rules`, `setup`, `desktop`, `doctor` and the errors a user causes
+/// write through ``Output/say(_:to:indent:prefix:)``, which takes a
+/// ``CommandMessage`` (a ``CommandKey`` and its values), never a `String`, and
+/// `puzzle` through ``Output/say(_:with:)``, which takes the task's
+/// ``ProductMessage``: a text that is not in the catalogs cannot be passed to them. Machine formats (`--json`, the `--help`
 /// text, which stays English) go through ``Output/out(_:)``; in the files that
 /// `scripts/lint-user-text` checks, a string literal given to `Output.out`,
 /// `Output.err` or `CommandFailure` fails the lint (docs/developing/translating.md).
@@ -34,6 +35,11 @@ extension Output {
     case .out: out(line)
     case .err: err(line)
     }
+  }
+
+  /// Writes a message of the shield and the task (`puzzle`'s lines) in `localizer`'s language, as a line.
+  static func say(_ message: ProductMessage, with localizer: Localizer) {
+    out(localizer.render(message))
   }
 
   /// Writes an empty line between blocks of messages.

@@ -1,6 +1,7 @@
 import DBus
 import Desktop
 import JSON
+import Localization
 import Posix
 import ShieldBridge
 
@@ -66,7 +67,8 @@ private enum WatchEnding: Sendable {
 
 /// How long `--once` waits for the backend's first focus (or running set),
 /// which every backend reports at once: a bound against one that never does.
-private let onceTimeout = Duration.seconds(10)
+private let onceSeconds = 10
+private let onceTimeout = Duration.seconds(onceSeconds)
 
 private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws(CommandFailure) -> ExitCode {
   let stop = SignalWaiter([SignalPipe.terminate, SignalPipe.interrupt])
@@ -79,20 +81,20 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
   do {
     backend = try choice.open(environment: Environment.all) { rules.match($0) != nil }
   } catch {
-    throw CommandFailure(
-      "cannot watch the desktop: \(error.message) (the service logs this and falls back to the next one down: "
-        + "X11, then the running processes)", exitCode: .unavailable)
+    throw CommandFailure(CommandMessage(.desktopCannotWatch, ["error": error.message]), exitCode: .unavailable)
   }
   guard let backend else {
     if json {
+      // machine output: the same JSON in every language.
       Output.out(#"{"event":"desktop","backend":"off","choice":"off","counting":"none","limitations":[]}"#)
     } else {
-      Output.out("desktop: off, as config.json says (\"desktop\": \"off\"); nothing is watched or counted")
+      Output.say(CommandMessage(.desktopOff))
     }
     return .success
   }
   defer { backend.stop() }
   if json {
+    // machine output: the same JSON in every language.
     Output.out(
       DesktopLines.backendJSON(
         kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations,
@@ -103,11 +105,10 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
       kind: backend.kind, counting: backend.countingSource, choice: choice, limitations: backend.limitations,
       attention: backend.attention)
     {
+      // machine output: the lines are rendered from the catalogs already (DesktopLines).
       Output.out(line)
     }
-    if rules.isBuiltIn {
-      Output.out("  config.json has no rules: nothing is metered until a rule names an app")
-    }
+    if rules.isBuiltIn { Output.say(CommandMessage(.desktopNoRules), indent: 2) }
   }
   Output.flush()
 
@@ -118,10 +119,12 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
       // A browser in front may show a covered site: then the site counts, not the browser.
       var sites: [UsageReport.ReportedSite] = []
       if case .focus(let focused?) = event, focused.app.pid != nil { sites = await reportedSites() }
-      Output.out(
-        json
-          ? DesktopLines.json(event, rules: rules, sites: sites).serialized
-          : DesktopLines.text(event, rules: rules, sites: sites))
+      if json {
+        // machine output: the same JSON in every language.
+        Output.out(DesktopLines.json(event, rules: rules, sites: sites).serialized)
+      } else {
+        Output.say(DesktopLines.message(event, rules: rules, sites: sites))
+      }
       Output.flush()
       switch event {
       case .lost:
@@ -157,10 +160,11 @@ private func watchDesktop(_ invocation: Invocation<DesktopOptions>) async throws
   case .signalled, .current:
     return .success
   case .lost, .ended:
-    throw CommandFailure("the desktop is no longer watched", exitCode: .unavailable)
+    throw CommandFailure(CommandMessage(.desktopNoLongerWatched), exitCode: .unavailable)
   case .silent:
     throw CommandFailure(
-      "the \(backend.kind) backend told no focus within \(onceTimeout)", exitCode: .unavailable)
+      CommandMessage(.desktopSilent, ["backend": "\(backend.kind)"], count: onceSeconds, as: "seconds"),
+      exitCode: .unavailable)
   }
 }
 

@@ -1,5 +1,6 @@
 import Desktop
 import JSON
+import Localization
 import Model
 import ShieldBridge
 
@@ -19,14 +20,17 @@ enum DesktopLines {
   ) -> [String] {
     let how =
       choice != .auto
-      ? "as config.json says (\"desktop\": \"\(choice)\")"
-      : counting == .running ? "chosen automatically, as no window system was seen" : "chosen automatically"
-    var lines = ["desktop: \(name(of: kind)), \(how); \(countingText(counting))"]
-    if counting == .running {
-      lines.append("  only the apps a rule of config.json names are watched, and only by their processes")
-    }
-    lines += limitations.map { "  limitation: \($0)" }
-    if let attention { lines.append("  to do: \(attention)") }
+      ? CommandMessage(.desktopChosenConfig, ["setting": "\"desktop\": \"\(choice)\""])
+      : CommandMessage(counting == .running ? .desktopChosenAutoNoWindows : .desktopChosenAuto)
+    var lines = [
+      Output.text(
+        CommandMessage(
+          .desktopBackend,
+          ["backend": name(of: kind), "how": Output.text(how), "counting": countingText(counting)]))
+    ]
+    if counting == .running { lines.append("  " + Output.text(CommandMessage(.desktopProcessesOnly))) }
+    lines += limitations.map { "  " + Output.text(CommandMessage(.desktopLimitation, ["limitation": $0])) }
+    if let attention { lines.append("  " + Output.text(CommandMessage(.desktopToDo, ["todo": attention]))) }
     return lines
   }
 
@@ -50,15 +54,15 @@ enum DesktopLines {
     case .i3: "i3"
     case .sway: "sway"
     case .kwin: "KWin"
-    case .processes: "running processes"
+    case .processes: Output.text(CommandMessage(.desktopProcesses))
     case .gnome: "GNOME Shell"
     }
   }
 
   static func countingText(_ counting: CountingSource) -> String {
     switch counting {
-    case .focus: "a covered app counts while its window has the focus"
-    case .running: "a covered app counts while it runs"
+    case .focus: Output.text(CommandMessage(.desktopCountsFocus))
+    case .running: Output.text(CommandMessage(.desktopCountsRunning))
     }
   }
 
@@ -68,28 +72,37 @@ enum DesktopLines {
   ///   service's `Usage()`): a browser in front that shows one counts as the
   ///   site, and the line says so instead of offering the browser's names.
   static func text(_ event: DesktopEvent, rules: RuleSet, sites: [UsageReport.ReportedSite] = []) -> String {
+    Output.text(message(event, rules: rules, sites: sites))
+  }
+
+  /// ``text(_:rules:sites:)`` as a catalog message.
+  static func message(_ event: DesktopEvent, rules: RuleSet, sites: [UsageReport.ReportedSite] = [])
+    -> CommandMessage
+  {
     switch event {
     case .focus(let focused?):
       if let pid = focused.app.pid, let site = sites.first(where: { $0.browserPID == pid }) {
-        return "focus: \(focused.app) → \(siteText(site))"
+        return CommandMessage(.desktopFocus, ["app": "\(focused.app)", "what": siteText(site)])
       }
-      return "focus: \(focused.app) → \(matchText(rules.match(focused.app)))"
+      return CommandMessage(.desktopFocus, ["app": "\(focused.app)", "what": matchText(rules.match(focused.app))])
     case .focus(nil):
-      return "focus: none (the desktop itself, or an empty workspace)"
+      return CommandMessage(.desktopFocusNone)
     case .running(let apps):
-      guard !apps.isEmpty else { return "running: no covered app" }
-      return "running: "
-        + apps.map { "\($0) → \(matchText(rules.match($0)))" }.joined(separator: "; ")
+      guard !apps.isEmpty else { return CommandMessage(.desktopRunningNone) }
+      let each = apps.map {
+        Output.text(CommandMessage(.desktopRunningApp, ["app": "\($0)", "what": matchText(rules.match($0))]))
+      }
+      return CommandMessage(.desktopRunning, ["apps": each.joined(separator: "; ")])
     case .idle(let isIdle):
-      return isIdle ? "idle: yes (no input for the idle time)" : "idle: no"
+      return CommandMessage(isIdle ? .desktopIdleYes : .desktopIdleNo)
     case .inhibited(let isInhibited):
-      return isInhibited ? "idle inhibited: yes (a video playing, for example)" : "idle inhibited: no"
+      return CommandMessage(isInhibited ? .desktopInhibitedYes : .desktopInhibitedNo)
     case .screen(let state):
-      return "screen: \(state.rawValue)"
+      return CommandMessage(.desktopScreen, ["state": state.rawValue])
     case .notice(let text):
-      return "notice: \(text)"
+      return CommandMessage(.desktopNotice, ["text": text])
     case .lost(let reason):
-      return "lost: \(reason)"
+      return CommandMessage(.desktopLost, ["reason": reason])
     }
   }
 
@@ -129,14 +142,13 @@ enum DesktopLines {
 
   /// What counts while a browser showing a covered site is in front: the site, not the browser.
   static func siteText(_ site: UsageReport.ReportedSite) -> String {
-    "counted as \(site.site.name) for \(site.rule) while this tab is in front (app \(site.app); "
-      + "the browser's own names in a rule's \"apps\" would cover all of it)"
+    Output.text(CommandMessage(.desktopSite, ["site": site.site.name, "rule": site.rule, "app": site.app]))
   }
 
   /// `rule social, app Instagram`, or what to do when no rule matches.
   static func matchText(_ match: AppMatch?) -> String {
-    guard let match else { return "no rule (put one of these names in a rule's \"apps\" to cover it)" }
-    return "rule \(match.rule.name), app \(match.app.name)"
+    guard let match else { return Output.text(CommandMessage(.desktopNoMatch)) }
+    return Output.text(CommandMessage(.desktopMatch, ["rule": match.rule.name, "app": match.app.name]))
   }
 
   private static func members(of app: AppIdentity, match: AppMatch?) -> [(String, JSONValue)] {

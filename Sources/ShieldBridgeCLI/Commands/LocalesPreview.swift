@@ -5,12 +5,21 @@ import Notifications
 import ShieldBridge
 
 extension Command {
-  /// `shieldbridge locales preview [--locale L | --all] [--app NAME] [--minutes N] [--markup] [--json] [--post]`.
+  /// `shieldbridge locales preview [LOCALE | --locale L | --all] [--app NAME] [--minutes N] [--markup] [--json] [--post]`.
   static let localesPreview = Command(
     name: "preview",
     abstract: "Render every message in a locale, or in all of them.",
+    arguments: "[LOCALE]",
+    argumentCount: 0...1,
     options: LocalesPreviewOptions.self,
     discussion: """
+      LOCALE is the same as --locale LOCALE. The messages of the shield, the
+      task and the report come first, then the command line's (status, rules,
+      setup, report, puzzle, desktop, doctor and the errors), filled with
+      sample values: the app's name and the number (--app, --minutes, which
+      also picks the plural forms), and a value like the one the command
+      inserts for each other placeholder.
+
       With --post the shield notification of each locale goes to the current
       notification server as the service lays it out (summary, body, the puzzle
       and the view action), with the identifier preview-<locale>, so that the
@@ -21,14 +30,18 @@ extension Command {
       120). No notification server: a message naming the cause, exit 69.
       """,
     body: { invocation in
-      if invocation[\.all], invocation[\.locale] != nil {
+      let named = invocation.positional(0) ?? invocation[\.locale]
+      if invocation.positional(0) != nil, invocation[\.locale] != nil {
+        throw CommandFailure.usage("LOCALE and --locale name the same thing: give one")
+      }
+      if invocation[\.all], named != nil {
         throw CommandFailure.usage("--locale and --all exclude each other")
       }
       let catalogs = LocalesSupport.load(try LocalesSupport.directory(invocation[\.dir]))
       let locales: [LocaleTag]
       if invocation[\.all] {
         locales = Preview.allLocales(in: catalogs)
-      } else if let locale = invocation[\.locale] {
+      } else if let locale = named {
         let tag = try LocalesSupport.tag(locale)
         if !tag.fallbacks.contains(where: catalogs.isAvailable) {
           Output.err("shieldbridge: no catalog for '\(tag)'; the messages are shown in English")
@@ -44,23 +57,28 @@ extension Command {
       if invocation[\.post] {
         return try await PreviewPoster(invocation, options: options).post(locales, catalogs: catalogs)
       }
-      let items = locales.flatMap { Preview.render($0, catalogs: catalogs, options: options) }
+      // Each locale's product messages, then its command-line messages.
+      let items: [(locale: String, key: String, text: String)] = locales.flatMap { locale in
+        Preview.render(locale, catalogs: catalogs, options: options).map {
+          ($0.locale.identifier, $0.key.rawValue, $0.text)
+        }
+          + Preview.renderCommands(locale, catalogs: catalogs, options: options).map {
+            ($0.locale.identifier, $0.key.rawValue, $0.text)
+          }
+      }
       if invocation[\.json] {
         for item in items {
           Output.out(
             JSONValue.object([
-              ("locale", .string(item.locale.identifier)), ("key", .string(item.key.rawValue)),
-              ("text", .string(item.text)),
+              ("locale", .string(item.locale)), ("key", .string(item.key)), ("text", .string(item.text)),
             ]).serialized)
         }
       } else {
-        let localeWidth = items.map(\.locale.identifier.count).max() ?? 0
-        let keyWidth = items.map(\.key.rawValue.count).max() ?? 0
+        let localeWidth = items.map(\.locale.count).max() ?? 0
+        // The product messages' width: a long command key does not push every line to the right.
+        let keyWidth = MessageKey.allCases.map(\.rawValue.count).max() ?? 0
         for item in items {
-          Output.out(
-            item.locale.identifier.padded(to: localeWidth) + "  "
-              + item.key.rawValue.padded(to: keyWidth) + "  "
-              + item.text)
+          Output.out(item.locale.padded(to: localeWidth) + "  " + item.key.padded(to: keyWidth) + "  " + item.text)
         }
       }
       return .success

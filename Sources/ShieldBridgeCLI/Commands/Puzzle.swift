@@ -65,14 +65,17 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
     guard LastScreen.isInteractive else { throw failure }
     // The refusal is the last screen of a terminal opened for it: print it
     // here, before waiting, rather than after the return as usual.
+    // machine output: the failure's message is rendered from the catalogs already.
     Output.err("shieldbridge: \(failure.message)")
     LastScreen.hold()
     return failure.exitCode
   }
   if let offeredMinutes, offeredMinutes != rule.grantMinutes {
-    Output.err(
-      "shieldbridge: note: the rule '\(rule.name)' grants \(rule.grantMinutes) minutes; "
-        + "--grant \(offeredMinutes) does not change that")
+    Output.say(
+      CommandMessage(
+        .puzzleGrantNote, ["rule": rule.name, "offered": String(offeredMinutes)], count: rule.grantMinutes,
+        as: "minutes"),
+      to: .err, prefix: "shieldbridge: ")
   }
   let localizer = Localizer.current()
   let outcome =
@@ -82,6 +85,7 @@ private func runPuzzle(_ invocation: Invocation<PuzzleOptions>) throws(CommandFa
       try solvePuzzle(for: rule, in: store, random: SystemRandomNumberGenerator(), app: app, localizer: localizer)
     }
   guard let text = outcome.text else { return outcome.exitCode }
+  // machine output: the last screen is rendered from the catalogs already.
   Output.out(text)
   LastScreen.hold()
   return outcome.exitCode
@@ -131,7 +135,7 @@ private func solvePuzzle<Random: RandomNumberGenerator & Sendable>(
     solved = puzzle
   case .ended:
     Output.flush()
-    Output.err("shieldbridge: the input ended without the answer; nothing was unlocked")
+    Output.say(CommandMessage(.puzzleInputEnded), to: .err, prefix: "shieldbridge: ")
     return PuzzleEnd(text: nil, exitCode: .failure)
   case .wayOut:
     // The plain choice beside the task (issue 25 point 1): counted, and the app stays paused.
@@ -174,12 +178,14 @@ private func waitOut(_ pause: Pause, countingDown: Bool, localizer: Localizer) {
     if left != shown && (countingDown || shown < 0) {
       let line = localizer.render(.puzzleWait(seconds: left))
       // Carriage return and erase to the end of the line: the countdown stays on its line.
+      // machine output: a catalog message, with the terminal's control characters around it.
       Output.out(bytes: Array((countingDown ? "\r\u{1B}[K" + line : line + "\n").utf8))
       Output.flush()
       shown = left
     }
     sleepThread(.milliseconds(100))
   }
+  // machine output: the terminal's control characters that erase the countdown.
   if countingDown { Output.out(bytes: Array("\r\u{1B}[K".utf8)) }
 }
 
@@ -207,40 +213,41 @@ private func askUntilSolved<Random: RandomNumberGenerator & Sendable>(
   // A terminal echoes the answer and its line end; piped input does not, so
   // the next text would otherwise continue the prompt's line.
   let echoes = FileDescriptor.standardInput.isTerminal
-  Output.out(localizer.render(.puzzleTitle))
-  Output.out("")
-  Output.out(localizer.render(.puzzleIntro(app: app, minutes: minutes)))
-  if let message = ProductMessage.asked(times: asked) { Output.out(localizer.render(message)) }
+  Output.say(.puzzleTitle, with: localizer)
+  Output.blankLine()
+  Output.say(.puzzleIntro(app: app, minutes: minutes), with: localizer)
+  if let message = ProductMessage.asked(times: asked) { Output.say(message, with: localizer) }
   // The way out, said before the task to a person at a terminal; a script's piped answers never see it.
-  if echoes { Output.out(localizer.render(.puzzleWayOut(app: app))) }
+  if echoes { Output.say(.puzzleWayOut(app: app), with: localizer) }
   var showTask = true
   var pause = Pause(of: run.rule)
   while true {
     if showTask {
-      Output.out("")
-      Output.out(localizer.render(.puzzleQuestion(task: run.puzzle.text)))
+      Output.blankLine()
+      Output.say(.puzzleQuestion(task: run.puzzle.text), with: localizer)
       // The rule's pause, once per request: the answer is read only after it.
       waitOut(pause, countingDown: echoes, localizer: localizer)
       pause = Pause(seconds: 0)
     }
+    // machine output: the catalog's prompt, without its line end.
     Output.out(bytes: Array((localizer.render(.puzzlePrompt) + " ").utf8))
     Output.flush()
     // A failed read ends the input, as the end of the input does.
     guard let line = (try? lines.nextLine()) ?? nil else {
-      Output.out("")
+      Output.blankLine()
       return .ended
     }
-    if !echoes { Output.out("") }
+    if !echoes { Output.blankLine() }
     if line.split(whereSeparator: \.isWhitespace).map(String.init) == [wayOutAnswer] {
-      Output.out("")
+      Output.blankLine()
       return .wayOut
     }
     switch run.check(line) {
     case .solved(let solved):
-      Output.out("")
+      Output.blankLine()
       return .solved(solved)
     case .wrong:
-      Output.out(localizer.render(.puzzleWrong))
+      Output.say(.puzzleWrong, with: localizer)
       showTask = true
     case .blank:
       showTask = false

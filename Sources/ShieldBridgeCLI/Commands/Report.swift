@@ -67,7 +67,9 @@ private struct ReportOptions: OptionGroup {
 
 private func day(_ text: String?, option: String) throws(CommandFailure) -> LocalDay? {
   guard let text else { return nil }
-  guard let day = LocalDay(text) else { throw .usage("\(option) takes a date like 2026-11-29, not '\(text)'") }
+  guard let day = LocalDay(text) else {
+    throw .usage(CommandMessage(.reportBadDate, ["option": option, "text": text]))
+  }
   return day
 }
 
@@ -80,7 +82,7 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
 
   if invocation[\.forget] {
     let others = invocation.givenOptionNames.filter { $0 != "--forget" && $0 != "--before" }
-    if let other = others.first { throw .usage("--forget takes only --before, not \(other)") }
+    if let other = others.first { throw .usage(CommandMessage(.reportForgetOnly, ["other": other])) }
     let before = try day(invocation[\.before], option: "--before")
     var removed = 0
     do {
@@ -92,16 +94,16 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
       throw CommandFailure(error)
     }
     let cut = min(before ?? today, today)
+    // machine output: the line is rendered from the catalogs already (ReportText).
     Output.out(ReportText.forgotten(days: removed, before: cut, localizer: Localizer.current()))
     return .success
   }
-  if invocation[\.before] != nil { throw .usage("--before goes with --forget") }
+  if invocation[\.before] != nil { throw .usage(CommandMessage(.reportBeforeWithForget)) }
 
   let range = try reportRange(invocation, today: today)
   let rules = configuration.rules
   if let name = invocation[\.rule], !rules.rules.contains(where: { $0.name == name }) {
-    let names = rules.rules.map(\.name).joined(separator: ", ")
-    throw .usage("no rule is named '\(name)'; the rules are \(names)")
+    throw .usage(CommandMessage(.reportNoSuchRule, ["rule": name, "rules": Output.list(rules.rules.map(\.name))]))
   }
   let table: HistoryReport.Table
   do {
@@ -114,28 +116,31 @@ private func runReport(_ invocation: Invocation<ReportOptions>) throws(CommandFa
     throw CommandFailure(error)
   }
   if let path = invocation[\.html] {
-    if invocation[\.json] { throw .usage("--html and --json cannot go together") }
+    if invocation[\.json] { throw .usage(CommandMessage(.reportExclusive, ["first": "--html", "second": "--json"])) }
     let page = ReportHTML.page(HistoryReport(table), localizer: Localizer.current())
     // The page replaces a file by rename: whatever else is at the path (a
     // symbolic link, a device, a FIFO, a folder) would be replaced by it.
     if let existing = try? FileSystem.status(path, followingLinks: false), existing.kind != .regular {
       throw CommandFailure(
-        "cannot write \(path): it is \(existing.kind), not a regular file (--html writes a file of its own there)",
-        exitCode: .cannotCreate)
+        CommandMessage(.reportNotAFile, ["path": path, "kind": "\(existing.kind)"]), exitCode: .cannotCreate)
     }
     do {
       // Private like every state file: the browser xdg-open starts runs as the same user.
       try FileSystem.replaceAtomically(path, with: Array(page.utf8), permissions: 0o600)
     } catch {
-      throw CommandFailure("cannot write \(path): \(error.errno)", exitCode: .ioError)
+      throw CommandFailure(
+        CommandMessage(.reportCannotWrite, ["path": path, "error": "\(error.errno)"]), exitCode: .ioError)
     }
+    // machine output: the page's path, for a script to open.
     Output.out(path)
   } else if invocation[\.json] {
     // Written from the figures as they are: no value per rule and day is made.
+    // machine output: the same JSON in every language.
     ReportJSON.write(table) { Output.out(buffer: $0) }
   } else {
     let style: ReportText.Style = ReportText.isUTF8(environment: Environment.all) ? .blocks : .ascii
     let lines = ReportText.lines(HistoryReport(table), style: style, localizer: Localizer.current())
+    // machine output: the lines are rendered from the catalogs already (ReportText).
     for line in lines { Output.out(line) }
   }
   return .success
@@ -148,11 +153,15 @@ private func reportRange(_ invocation: Invocation<ReportOptions>, today: LocalDa
   let from = try day(invocation[\.from], option: "--from")
   let to = try day(invocation[\.to], option: "--to") ?? today
   let days = try invocation[\.days]
-  if from != nil, days != nil { throw .usage("--days and --from cannot go together") }
+  if from != nil, days != nil {
+    throw .usage(CommandMessage(.reportExclusive, ["first": "--days", "second": "--from"]))
+  }
   let first = from ?? to.adding(days: -((days ?? 7) - 1)) ?? to
-  guard first <= to else { throw .usage("--from \(first) is after --to \(to)") }
+  guard first <= to else {
+    throw .usage(CommandMessage(.reportFromAfterTo, ["from": "\(first)", "to": "\(to)"]))
+  }
   guard first.days(to: to) < HistoryReport.maximumDays else {
-    throw .usage("a report covers at most \(HistoryReport.maximumDays) days")
+    throw .usage(CommandMessage(.reportTooManyDays, count: HistoryReport.maximumDays))
   }
   return (first, to)
 }

@@ -82,21 +82,26 @@ struct SetupChoice: Equatable, Sendable {
     return .add(name: name, apps: apps, sites: sites, settings: settings)
   }
 
-  /// One line: the names, then the numbers.
-  var summary: String {
+  /// One line: the names, then the numbers (durations as they are typed, such as 5m).
+  var summary: CommandMessage {
     let names = RuleApp.combining(apps).map(\.name) + sites
-    return names.joined(separator: ", ") + "; \(DurationText.text(minutes: dailyLimitMinutes)) a day, "
-      + "\(DurationText.text(minutes: grantMinutes)) per task, at most \(maxGrantsPerDay) "
-      + (maxGrantsPerDay == 1 ? "task" : "tasks") + " a day"
+    return CommandMessage(
+      .setupSummary,
+      [
+        "names": Output.list(names), "limit": DurationText.text(minutes: dailyLimitMinutes),
+        "grant": DurationText.text(minutes: grantMinutes),
+      ], count: maxGrantsPerDay)
   }
 }
 
 /// The questions of `setup`, asked through `ask` (a prompt in, a line or the end of the input out).
 struct SetupDialog {
-  /// Says a line.
-  var say: (String) -> Void
+  /// Says a line after `indent` spaces; `nil` is an empty line.
+  var say: (_ message: CommandMessage?, _ indent: Int) -> Void
   /// Shows a prompt and reads the answer; `nil` when the input ended.
-  var ask: (String) -> String?
+  var ask: (CommandMessage) -> String?
+
+  private func say(_ message: CommandMessage?, indent: Int = 0) { say(message, indent) }
 
   /// Why the questions stopped before the end.
   struct InputEnded: Error {}
@@ -104,29 +109,29 @@ struct SetupDialog {
   /// Asks for the apps and the three numbers; `nil` answers the defaults.
   func run() throws(InputEnded) -> SetupChoice {
     var choice = SetupChoice()
-    say("Set up ShieldBridge: which apps and sites to limit, and how much. Enter takes the value in brackets.")
-    say("")
-    say("Apps and sites people often limit:")
+    say(CommandMessage(.setupIntro))
+    say(nil)
+    say(CommandMessage(.setupCommonApps))
     let entries = CommonApps.all
     let width = String(entries.count + 1).count
     for (index, app) in entries.enumerated() {
       let number = String(index + 1)
       say(
-        String(repeating: " ", count: width - number.count + 2) + number + "  " + app.name + " ("
-          + app.sites.joined(separator: ", ") + ")")
+        CommandMessage(.setupEntry, ["number": number, "app": app.name, "sites": Output.list(app.sites)]),
+        indent: width - number.count + 2)
     }
     let another = entries.count + 1
-    say(String(repeating: " ", count: 2) + String(another) + "  Another app or site, by name")
+    say(CommandMessage(.setupAnother, ["number": String(another)]), indent: 2)
     while choice.apps.isEmpty && choice.sites.isEmpty && !choice.pickWindow {
-      guard let answer = ask("Which ones? Their numbers, such as 1 3 6:") else { throw InputEnded() }
+      guard let answer = ask(CommandMessage(.setupWhich)) else { throw InputEnded() }
       let words = answer.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
       guard !words.isEmpty else {
-        say("Choose at least one number.")
+        say(CommandMessage(.setupChooseOne))
         continue
       }
       let numbers = words.map { Int($0) }
       if let wrong = zip(words, numbers).first(where: { !(1...another).contains($0.1 ?? 0) }) {
-        say("There is no \(wrong.0) in the list; choose numbers from 1 to \(another).")
+        say(CommandMessage(.setupNotInList, ["answer": wrong.0, "last": String(another)]))
         continue
       }
       var picked: [RuleApp] = []
@@ -136,11 +141,7 @@ struct SetupDialog {
       var sites: [String] = []
       var pickWindow = false
       if numbers.contains(another) {
-        guard
-          let name = ask(
-            "The other one: a site such as example.com, an app as 'shieldbridge desktop' names it, "
-              + "or Enter to pick its window:")
-        else { throw InputEnded() }
+        guard let name = ask(CommandMessage(.setupOther)) else { throw InputEnded() }
         let trimmed = name.trimmingSpaces
         if trimmed.isEmpty {
           pickWindow = true
@@ -155,42 +156,44 @@ struct SetupDialog {
       choice.pickWindow = pickWindow
     }
     choice.dailyLimitMinutes = try minutes(
-      "Minutes a day they may be used, all together", default: choice.dailyLimitMinutes,
-      range: Rule.dailyLimitMinutesRange)
-    choice.grantMinutes = try minutes(
-      "Minutes one solved task adds", default: choice.grantMinutes, range: Rule.grantMinutesRange)
+      .setupLimitQuestion, default: choice.dailyLimitMinutes, range: Rule.dailyLimitMinutesRange)
+    choice.grantMinutes = try minutes(.setupGrantQuestion, default: choice.grantMinutes, range: Rule.grantMinutesRange)
     choice.maxGrantsPerDay = try count(
-      "Tasks a day at most", default: choice.maxGrantsPerDay, range: Rule.maxGrantsPerDayRange)
+      .setupMaxQuestion, default: choice.maxGrantsPerDay, range: Rule.maxGrantsPerDayRange)
     return choice
   }
 
-  private func minutes(_ question: String, default value: Int, range: ClosedRange<Int>) throws(InputEnded) -> Int {
+  private func minutes(_ question: CommandKey, default value: Int, range: ClosedRange<Int>) throws(InputEnded) -> Int {
     while true {
-      guard let answer = ask("\(question) [\(value)]:") else { throw InputEnded() }
+      guard let answer = ask(CommandMessage(question, ["default": String(value)])) else { throw InputEnded() }
       let text = answer.trimmingSpaces
       if text.isEmpty { return value }
       do {
         let minutes = try DurationText.minutes(text)
         guard range.contains(minutes) else {
-          say("Choose from \(range.lowerBound) to \(range.upperBound) minutes.")
+          say(
+            CommandMessage(
+              .setupMinutesRange, ["low": String(range.lowerBound)], count: range.upperBound, as: "high"))
           continue
         }
         return minutes
       } catch {
-        say("\(error).")
+        say(CommandMessage(.setupDurationProblem, ["problem": ConfigurationText.problem(error)]))
       }
     }
   }
 
-  private func count(_ question: String, default value: Int, range: ClosedRange<Int>) throws(InputEnded) -> Int {
+  private func count(_ question: CommandKey, default value: Int, range: ClosedRange<Int>) throws(InputEnded) -> Int {
     while true {
-      guard let answer = ask("\(question) [\(value)]:") else { throw InputEnded() }
+      guard let answer = ask(CommandMessage(question, ["default": String(value)])) else { throw InputEnded() }
       let text = answer.trimmingSpaces
       if text.isEmpty { return value }
       guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), text.count <= 4, let number = Int(text),
         range.contains(number)
       else {
-        say("Choose a whole number from \(range.lowerBound) to \(range.upperBound).")
+        say(
+          CommandMessage(
+            .setupWholeNumberRange, ["low": String(range.lowerBound), "high": String(range.upperBound)]))
         continue
       }
       return number
@@ -212,12 +215,13 @@ func setupChoice(_ invocation: Invocation<SetupOptions>) throws(CommandFailure) 
   choice.apps = invocation[\.app].map { CommonApps.named($0) ?? RuleApp(name: $0) }
   choice.sites = invocation[\.site]
   guard !choice.apps.isEmpty || !choice.sites.isEmpty else {
-    throw .usage("setup --yes needs at least one --app or --site")
+    throw .usage(CommandMessage(.setupYesNeeds))
   }
   func minutes(_ key: KeyPath<SetupOptions, Option<String>>) throws(CommandFailure) -> Int? {
     guard let text = invocation[key] else { return nil }
     do { return try DurationText.minutes(text) } catch {
-      throw .usage("\(invocation.options[keyPath: key].name): \(error)")
+      throw .usage(
+        .optionProblem(option: invocation.options[keyPath: key].name, problem: ConfigurationText.problem(error)))
     }
   }
   if let value = try minutes(\.limit) { choice.dailyLimitMinutes = value }
@@ -238,46 +242,54 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
   var choice: SetupChoice
   var lines = LineReader(chunkSize: 4096, maximumLineLength: 4096)
   let echoes = FileDescriptor.standardInput.isTerminal
-  let ask: (String) -> String? = { prompt in
+  // rules pick's question is still English (docs/developing/translating.md): the prompt is text.
+  let askText: (String) -> String? = { prompt in
+    // machine output: a prompt rendered from the catalogs by `ask` (rules pick's is English), without its line end.
     Output.out(bytes: Array((prompt + " ").utf8))
     Output.flush()
     let line = (try? lines.nextLine()) ?? nil
-    if !echoes || line == nil { Output.out("") }
+    if !echoes || line == nil { Output.blankLine() }
     return line
   }
+  let ask: (CommandMessage) -> String? = { askText(Output.text($0)) }
   if invocation[\.yes] {
     choice = try setupChoice(invocation)
   } else {
     for option in ["--app", "--site", "--limit", "--grant", "--max"] where invocation.givenOptionNames.contains(option)
     {
-      throw .usage("\(option) goes with --yes; without it, setup asks")
+      throw .usage(CommandMessage(.setupGoesWithYes, ["option": option]))
     }
     if !existing.isDefault, !existing.configuration.rules.isBuiltIn {
-      Output.out(
-        "\(path) has the rules " + existing.configuration.rules.rules.map { "\"\($0.name)\"" }.joined(separator: ", ")
-          + "; setup writes the rule \"\(name)\" and keeps the others.")
-      Output.out("")
+      let rules = existing.configuration.rules.rules
+      Output.say(
+        CommandMessage(
+          .setupExisting, ["path": path, "rules": Output.list(rules.map { "\"\($0.name)\"" }), "rule": name],
+          count: rules.count))
+      Output.blankLine()
     }
-    let dialog = SetupDialog(say: { Output.out($0) }, ask: ask)
+    let dialog = SetupDialog(
+      say: { message, indent in
+        if let message { Output.say(message, indent: indent) } else { Output.blankLine() }
+      }, ask: ask)
     do {
       choice = try dialog.run()
     } catch {
-      throw CommandFailure("the input ended before the last answer: nothing was written", exitCode: .noInput)
+      throw CommandFailure(CommandMessage(.setupInputEnded), exitCode: .noInput)
     }
   }
   if choice.pickWindow {
-    Output.out("")
+    Output.blankLine()
     do {
       if let app = try await pickApp(
-        for: name, configuration: existing.configuration, timeout: .seconds(120), ask: ask)
+        for: name, configuration: existing.configuration, timeout: .seconds(120), ask: askText)
       {
         choice.apps.append(app)
       }
     } catch {
-      Output.out("The window was not picked: \(error.message).")
+      Output.say(CommandMessage(.setupNotPicked, ["problem": error.message]))
     }
     guard !choice.apps.isEmpty || !choice.sites.isEmpty else {
-      throw CommandFailure("no app or site was chosen: nothing was written", exitCode: .dataError)
+      throw CommandFailure(CommandMessage(.setupNothingChosen), exitCode: .dataError)
     }
   }
   let loaded: LoadedConfiguration
@@ -287,13 +299,13 @@ private func runSetup(_ invocation: Invocation<SetupOptions>) async throws(Comma
     throw CommandFailure(error)
   }
   for warning in loaded.warnings { Output.warn(warning) }
-  Output.out("")
-  Output.out("Wrote the rule \"\(name)\" to \(path): \(choice.summary).")
-  Output.out("Change it later with 'shieldbridge rules' (such as: shieldbridge rules set \(name) --limit 20m).")
-  Output.out("")
+  Output.blankLine()
+  Output.say(CommandMessage(.setupWrote, ["rule": name, "path": path, "summary": Output.text(choice.summary)]))
+  Output.say(CommandMessage(.setupChangeLater, ["example": "shieldbridge rules set \(name) --limit 20m"]))
+  Output.blankLine()
   let check = await InstallationCheck.run(
     bus: bus(invocation), environment: Environment.all, executable: currentExecutable())
-  for line in check.lines { Output.out(line) }
+  for message in check.setupMessages { Output.say(message) }
   return .success
 }
 

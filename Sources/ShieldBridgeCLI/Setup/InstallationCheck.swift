@@ -85,40 +85,28 @@ public struct InstallationCheck: Hashable, Sendable {
       serviceLog: runs == true ? await ServiceLog.find(on: bus, proc: proc) : nil)
   }
 
-  /// The lines `setup` prints: one per part, and what to do for each that is missing.
-  public var lines: [String] {
-    var lines: [String] = []
+  /// What `setup` says: one message per part, and what to do for each that is missing.
+  var setupMessages: [CommandMessage] {
+    var messages: [CommandMessage] = []
     switch serviceRuns {
-    case true?:
-      lines.append("The service runs: it reloads config.json by itself, so the rule counts from now on.")
-    case false?:
-      lines.append("The service is not running. " + serviceToDo + ".")
-    case nil:
-      lines.append(
-        "No session bus was found, so the service cannot run in this session. Run setup again inside the desktop "
-          + "session.")
+    case true?: messages.append(CommandMessage(.setupServiceRuns))
+    case false?: messages.append(CommandMessage(.setupServiceNotRunning, ["todo": serviceToDo]))
+    case nil: messages.append(CommandMessage(.setupNoBus))
     }
-    if let manifest = hostManifests.first {
-      lines.append("The browsers' host is installed (\(manifest)).")
-    } else {
-      lines.append(
-        "The browsers' host is not installed, so sites are not counted. Install it: make install-user "
-          + "(or scripts/install-native-host user) in the source tree (docs/using/websites.md).")
-    }
-    if runningHosts > 0 {
-      lines.append(
-        "The browser extension answers (\(runningHosts) \(runningHosts == 1 ? "browser" : "browsers")).")
-    } else {
-      lines.append(
-        "No browser extension answers. " + extensionToDo + ", then keep the browser open (docs/using/websites.md).")
-    }
-    return lines
+    messages.append(
+      hostManifests.first.map { CommandMessage(.setupHost, ["path": $0]) } ?? CommandMessage(.setupHostMissing))
+    messages.append(
+      runningHosts > 0
+        ? CommandMessage(.setupExtensionAnswers, count: runningHosts)
+        : CommandMessage(.setupExtensionNone, ["todo": extensionToDo]))
+    return messages
   }
 
-  /// What to do for a service that is not running, in the words of what starts it at log-in.
-  ///
-  /// `setup` says it in English, as its other lines; `doctor` says ``serviceToDoMessage``.
-  var serviceToDo: String { Self.capitalisingFirst(Localizer.source.render(serviceToDoMessage)) }
+  /// ``setupMessages`` as text, in the user's language.
+  public var lines: [String] { setupMessages.map(Output.text) }
+
+  /// What to do for a service that is not running, in the words of what starts it at log-in, as a sentence.
+  var serviceToDo: String { Self.capitalisingFirst(Output.text(serviceToDoMessage)) }
 
   /// ``serviceToDo`` as a catalog message.
   var serviceToDoMessage: CommandMessage {
@@ -130,7 +118,7 @@ public struct InstallationCheck: Hashable, Sendable {
   }
 
   /// What to do for an extension that does not answer, in the words of how it was installed.
-  var extensionToDo: String { Self.capitalisingFirst(Localizer.source.render(extensionToDoMessage)) }
+  var extensionToDo: String { Self.capitalisingFirst(Output.text(extensionToDoMessage)) }
 
   /// ``extensionToDo`` as a catalog message.
   var extensionToDoMessage: CommandMessage {
