@@ -138,6 +138,7 @@ public enum Preview {
     case "key": "rules[0].grantMinutes"
     case "date", "first", "from": "2026-11-29"
     case "to": "2026-12-05"
+    case "until": "07:00"
     case "option": "--limit"
     case "second": "--json"
     case "text", "answer", "found", "argument": "five"
