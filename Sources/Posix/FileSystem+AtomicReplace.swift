@@ -117,14 +117,15 @@ extension FileSystem {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 
-  /// Removes the temporary files that a writer of `path` left behind when it died.
+  /// Removes the temporary files that writers of `paths` (files of one
+  /// folder) left behind when they died, listing the folder once.
   ///
-  /// Only call this while holding the lock that every writer of `path` takes,
-  /// so that no live writer's file is removed.
-  public static func removeLeftoverTemporaryFiles(of path: String) {
-    let folder = path.parentPath
-    let prefix = path.lastPathComponent + temporaryInfix
-    for name in (try? contentsOfDirectory(folder)) ?? [] where name.hasPrefix(prefix) {
+  /// Only call this while holding the lock that every writer of those files
+  /// takes, so that no live writer's file is removed.
+  public static func removeLeftoverTemporaryFiles(of paths: String...) {
+    guard let folder = paths.first?.parentPath else { return }
+    let prefixes = paths.map { $0.lastPathComponent + temporaryInfix }
+    for name in (try? contentsOfDirectory(folder)) ?? [] where prefixes.contains(where: name.hasPrefix) {
       try? removeFile(folder.appendingPathComponent(name))
     }
   }

@@ -350,8 +350,7 @@ public final class HistoryStore: Sendable {
 
   /// Removes what a writer of either file left when it died; under the lock.
   private func removeLeftovers() {
-    FileSystem.removeLeftoverTemporaryFiles(of: path)
-    FileSystem.removeLeftoverTemporaryFiles(of: openPath)
+    FileSystem.removeLeftoverTemporaryFiles(of: path, openPath)
   }
 
   /// Renames the damaged file at `damaged` to a name no earlier damaged one has.
